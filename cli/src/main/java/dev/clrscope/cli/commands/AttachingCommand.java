@@ -1,0 +1,52 @@
+package dev.clrscope.cli.commands;
+
+import dev.clrscope.cli.options.TargetOptions;
+import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.cli.target.AttachedTarget;
+import dev.clrscope.cli.target.TargetResolver;
+import dev.clrscope.ipc.DiagnosticsException;
+import dev.clrscope.ipc.discovery.EndpointLocator;
+import picocli.CommandLine.Mixin;
+
+/**
+ * A command that talks to one runtime. The base resolves the target, runs the command, always lets
+ * a runtime that waits at startup continue (even when the command failed: clrscope never leaves a
+ * target stuck), and for a launched child passes its exit code through.
+ */
+public abstract class AttachingCommand extends ClrscopeSubcommand {
+  /** -p, -n, --diagnostic-port, --timeout and -- COMMAND. */
+  @Mixin protected TargetOptions target;
+
+  /**
+   * Does the command's work on an attached target.
+   *
+   * @return the command's own exit code
+   */
+  protected abstract int run(AttachedTarget attached);
+
+  /** Whether to resume a waiting runtime before {@link #run} rather than after it. */
+  protected boolean releaseFirst() {
+    return false;
+  }
+
+  @Override
+  public final Integer call() {
+    TargetSpec spec = target.spec();
+    try (AttachedTarget attached = new TargetResolver(new EndpointLocator(), err()).attach(spec)) {
+      int own;
+      try {
+        if (releaseFirst()) {
+          attached.release();
+        }
+        own = run(attached);
+      } finally {
+        try {
+          attached.release();
+        } catch (DiagnosticsException e) {
+          // The target may have exited; the command's own outcome is what to report.
+        }
+      }
+      return attached.exitCode(own);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.clrscope.cli.commands;
+
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The small base of every subcommand: data goes to {@link #out()}, progress and warnings to {@link
+ * #err()}, and {@link #call()} returns the exit code.
+ */
+public abstract class ClrscopeSubcommand implements Callable<Integer> {
+  /** The picocli model of this command, for its name and usage errors. */
+  @Spec protected CommandSpec spec;
+
+  /** Where data goes. */
+  protected PrintStream out() {
+    return System.out;
+  }
+
+  /** Where progress, warnings and notes go. */
+  protected PrintStream err() {
+    return System.err;
+  }
+
+  /** Prints a warning line, prefixed as errors are: {@code clrscope CMD: message}. */
+  protected void warn(String message) {
+    err().println(spec.qualifiedName() + ": " + message);
+  }
+}

@@ -1,0 +1,111 @@
+package dev.clrscope.cli.commands;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.target.AttachedTarget;
+import dev.clrscope.ipc.ServerErrorException;
+import dev.clrscope.ipc.client.DumpRequest;
+import dev.clrscope.ipc.client.DumpType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code clrscope dump}: have the runtime write a core dump of its process. */
+@Command(
+    name = "dump",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Have the runtime write a core dump of its process (through createdump, which needs ptrace"
+          + " rights over the target). Prints the dump's path on stdout."
+    })
+public final class DumpCommand extends AttachingCommand {
+  /** Writing a dump of a large heap takes a while; the reply comes only when it is done. */
+  private static final Duration DUMP_TIMEOUT = Duration.ofMinutes(10);
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE",
+      description =
+          "Where to write the dump (default: core_yyyyMMdd_HHmmss in the current directory).")
+  Path output;
+
+  @Option(
+      names = "--type",
+      paramLabel = "TYPE",
+      defaultValue = "full",
+      description = "full, heap, mini or triage (default: ${DEFAULT-VALUE}).")
+  String type;
+
+  @Option(names = "--crashreport", description = "Also write a JSON crash report beside the dump.")
+  boolean crashReport;
+
+  @Option(names = "--diag", description = "Log createdump's progress in the target's console.")
+  boolean diag;
+
+  @Override
+  protected boolean releaseFirst() {
+    // A dump of a runtime still waiting at startup shows nothing of the app.
+    return true;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    DumpType dumpType;
+    try {
+      dumpType = DumpType.valueOf(type.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--type takes full, heap, mini or triage, got '" + type + "'");
+    }
+    Path file =
+        (output != null
+                ? output
+                : Path.of(
+                    "core_"
+                        + LocalDateTime.now(java.time.ZoneId.systemDefault())
+                            .format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss", Locale.ROOT))))
+            .toAbsolutePath()
+            .normalize();
+    Path dir = file.getParent();
+    if (dir != null && !Files.isDirectory(dir)) {
+      throw new CommandFailure("the directory " + dir + " does not exist: create it or choose -o");
+    }
+    err()
+        .println(
+            "Writing a "
+                + type.toLowerCase(Locale.ROOT)
+                + " dump of "
+                + attached.describe()
+                + " to "
+                + file
+                + " ...");
+    try {
+      attached
+          .client()
+          .writeDump(
+              new DumpRequest(file.toString(), dumpType, diag, false, crashReport), DUMP_TIMEOUT);
+    } catch (ServerErrorException e) {
+      throw new CommandFailure(
+          "the runtime could not write the dump ("
+              + e.getMessage()
+              + "). createdump needs ptrace rights over the target: run clrscope as the target's"
+              + " user or as root; in a container add the SYS_PTRACE capability; check"
+              + " /proc/sys/kernel/yama/ptrace_scope",
+          e);
+    }
+    String size = "";
+    try {
+      size = " (" + Files.size(file) / (1024 * 1024) + " MiB)";
+    } catch (IOException e) {
+      // The target may see another file system (a container): its path is still the answer.
+    }
+    err().println("Dump written" + size);
+    out().println(file);
+    return 0;
+  }
+}

@@ -1,0 +1,72 @@
+package dev.clrscope.cli.commands;
+
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.render.Column;
+import dev.clrscope.cli.render.Table;
+import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.target.AttachedTarget;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code clrscope env}: list the target's environment, or set variables in it. */
+@Command(
+    name = "env",
+    mixinStandardHelpOptions = true,
+    description = {
+      "List the target's environment as the runtime sees it now, or set variables in it.",
+      "Variables set with --set are seen by the app's later Environment.GetEnvironmentVariable"
+          + " calls and by the processes it starts."
+    })
+public final class EnvCommand extends AttachingCommand {
+  @Mixin FormatOption format;
+
+  @Option(
+      names = "--set",
+      paramLabel = "NAME=VALUE",
+      description = "Set a variable in the target (repeatable) instead of listing.")
+  List<String> assignments = new ArrayList<>();
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    if (!assignments.isEmpty()) {
+      for (String a : assignments) {
+        int eq = a.indexOf('=');
+        if (eq <= 0) {
+          throw new ParameterException(
+              spec.commandLine(), "--set takes NAME=VALUE, got '" + a + "'");
+        }
+        attached.client().setEnvironmentVariable(a.substring(0, eq), a.substring(eq + 1));
+        err().println("Set " + a.substring(0, eq) + " in " + attached.describe());
+      }
+      return 0;
+    }
+    Map<String, String> sorted = new TreeMap<>();
+    for (String entry : attached.client().environment()) {
+      int eq = entry.indexOf('=', entry.startsWith("=") ? 1 : 0);
+      if (eq < 0) {
+        sorted.put(entry, "");
+      } else {
+        sorted.put(entry.substring(0, eq), entry.substring(eq + 1));
+      }
+    }
+    TableRenderer renderer = new TableRenderer(out());
+    switch (format.format()) {
+      case json:
+        out().println(dev.clrscope.cli.render.JsonText.of(sorted));
+        break;
+      case csv:
+      default:
+        Table t = new Table(List.of(Column.text("name", "NAME"), Column.text("value", "VALUE")));
+        sorted.forEach(t::add);
+        renderer.list(t, format.format());
+        break;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,94 @@
+package dev.clrscope.cli.options;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** How every attaching command chooses its target: exactly one of four ways. */
+public final class TargetOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  @Option(
+      names = {"-p", "--process-id"},
+      paramLabel = "PID",
+      description = "The target's process id.")
+  Long pid;
+
+  @Option(
+      names = {"-n", "--name"},
+      paramLabel = "NAME",
+      description =
+          "The target's name: its process name, executable or entry assembly (must be unique).")
+  String name;
+
+  @Option(
+      names = "--diagnostic-port",
+      paramLabel = "PATH[,listen|connect]",
+      description =
+          "Listen on PATH for a runtime started with DOTNET_DiagnosticPorts=PATH (listen, the"
+              + " default), or connect to a runtime listening on PATH (connect).")
+  String diagnosticPort;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description =
+          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s).")
+  int timeoutSeconds = 10;
+
+  @Parameters(
+      paramLabel = "-- COMMAND",
+      arity = "0..*",
+      description = "Launch COMMAND [ARGS...] with its runtime suspended, attach, then resume it.")
+  List<String> command = new ArrayList<>();
+
+  /** The selected target, validated: exactly one of -p, -n, --diagnostic-port, -- COMMAND. */
+  public TargetSpec spec() {
+    int chosen =
+        (pid != null ? 1 : 0)
+            + (name != null ? 1 : 0)
+            + (diagnosticPort != null ? 1 : 0)
+            + (command.isEmpty() ? 0 : 1);
+    if (chosen == 0) {
+      throw usage(
+          "choose a target: -p PID, -n NAME, --diagnostic-port PATH, or -- COMMAND [ARGS]"
+              + " (`clrscope ps` lists .NET processes)");
+    }
+    if (chosen > 1) {
+      throw usage(
+          "choose one target only: -p, -n, --diagnostic-port and -- COMMAND exclude each other");
+    }
+    if (timeoutSeconds <= 0) {
+      throw usage("--timeout must be a positive number of seconds, got " + timeoutSeconds);
+    }
+    Duration timeout = Duration.ofSeconds(timeoutSeconds);
+    if (pid != null) {
+      if (pid <= 0) {
+        throw usage("-p takes a positive process id, got " + pid);
+      }
+      return new TargetSpec.ByPid(pid, timeout);
+    }
+    if (name != null) {
+      return new TargetSpec.ByName(name, timeout);
+    }
+    if (diagnosticPort != null) {
+      try {
+        return new TargetSpec.ByPort(DiagnosticPortSpec.parse(diagnosticPort), timeout);
+      } catch (IllegalArgumentException e) {
+        throw usage(e.getMessage());
+      }
+    }
+    return new TargetSpec.Launch(List.copyOf(command), timeout);
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(mixee.commandLine(), message);
+  }
+}

@@ -1,0 +1,82 @@
+package dev.clrscope.ipc.codec;
+
+import dev.clrscope.ipc.MalformedMessageException;
+import dev.clrscope.ipc.ServerErrorException;
+import dev.clrscope.ipc.protocol.CommandSet;
+import dev.clrscope.ipc.protocol.IpcCommand;
+import dev.clrscope.ipc.protocol.ServerResponse;
+import dev.clrscope.ipc.transport.IpcConnection;
+
+/**
+ * Writes requests and reads replies on a connection: the one place where a header meets the wire
+ * and where error replies become {@link ServerErrorException}.
+ */
+public final class IpcFrames {
+  private IpcFrames() {}
+
+  /** The bytes of a request: header then payload. */
+  public static byte[] encodeRequest(IpcCommand command, byte[] payload) {
+    int size = IpcHeader.SIZE + payload.length;
+    if (size > IpcHeader.MAX_MESSAGE_SIZE) {
+      throw new IllegalArgumentException(
+          command.describe()
+              + " request of "
+              + size
+              + " bytes exceeds the protocol's 65,535-byte limit");
+    }
+    byte[] header = new IpcHeader(size, command.set().code(), command.id(), 0).encode();
+    byte[] message = new byte[size];
+    System.arraycopy(header, 0, message, 0, IpcHeader.SIZE);
+    System.arraycopy(payload, 0, message, IpcHeader.SIZE, payload.length);
+    return message;
+  }
+
+  /** Sends a request. */
+  public static void writeRequest(IpcConnection connection, IpcCommand command, byte[] payload) {
+    connection.write(encodeRequest(command, payload));
+  }
+
+  /**
+   * Reads one reply to {@code command}.
+   *
+   * @return the payload of an OK reply
+   * @throws ServerErrorException for an error reply
+   * @throws MalformedMessageException if the reply is not a server reply
+   */
+  public static byte[] readReply(IpcConnection connection, IpcCommand command) {
+    byte[] headerBytes = new byte[IpcHeader.SIZE];
+    connection.readFully(headerBytes, "the header of the reply to " + command.describe());
+    IpcHeader header = IpcHeader.decode(headerBytes, 0);
+    byte[] payload = new byte[header.payloadSize()];
+    connection.readFully(payload, "the reply to " + command.describe());
+    return decodeReply(header, payload, command);
+  }
+
+  /** Interprets a reply already read: its payload if OK, else the server error it carries. */
+  public static byte[] decodeReply(IpcHeader header, byte[] payload, IpcCommand command) {
+    if (header.commandSet() != CommandSet.SERVER.code()) {
+      throw new MalformedMessageException(
+          14,
+          String.format(
+              "expected a server reply (command set 0xFF) to %s, got command set 0x%02X",
+              command.describe(), header.commandSet()));
+    }
+    if (header.commandId() == ServerResponse.OK.id()) {
+      return payload;
+    }
+    if (header.commandId() == ServerResponse.ERROR.id()) {
+      PayloadReader r = new PayloadReader(payload, IpcHeader.SIZE);
+      int hresult = r.u32("the error HRESULT");
+      String message = null;
+      if (command == IpcCommand.GENERATE_CORE_DUMP_3 && r.remaining() >= 4) {
+        message = r.string("the error message");
+      }
+      throw new ServerErrorException(command, hresult, message);
+    }
+    throw new MalformedMessageException(
+        15,
+        String.format(
+            "expected reply id OK (0x00) or Error (0xFF) to %s, got 0x%02X",
+            command.describe(), header.commandId()));
+  }
+}
