@@ -1,0 +1,204 @@
+package dev.clrscope.nettrace;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A bounds-checked little-endian reader over a slice of a byte array, used for block contents and
+ * event payloads. Every read checks the bytes left in the slice and reports a failure with the
+ * absolute stream offset, so a corrupted count or length can never read past the slice, allocate
+ * more than the slice holds, or loop without consuming input.
+ */
+public final class PayloadCursor {
+  private final byte[] data;
+  private final int start;
+  private final int end;
+  private final long streamOffsetOfStart;
+  private int pos;
+
+  /**
+   * @param data backing array (not copied)
+   * @param start first byte of the slice
+   * @param length slice length
+   * @param streamOffsetOfStart absolute stream offset of {@code data[start]}, for error messages
+   */
+  public PayloadCursor(byte[] data, int start, int length, long streamOffsetOfStart) {
+    if (start < 0 || length < 0 || start + length > data.length) {
+      throw new IllegalArgumentException("slice outside array");
+    }
+    this.data = data;
+    this.start = start;
+    this.end = start + length;
+    this.pos = start;
+    this.streamOffsetOfStart = streamOffsetOfStart;
+  }
+
+  /** Bytes not yet read. */
+  public int remaining() {
+    return end - pos;
+  }
+
+  /** Absolute stream offset of the next byte. */
+  public long streamOffset() {
+    return streamOffsetOfStart + (pos - start);
+  }
+
+  /** Index of the next byte in the backing array. */
+  int arrayPosition() {
+    return pos;
+  }
+
+  byte[] array() {
+    return data;
+  }
+
+  /** Fails unless {@code n} more bytes are present. */
+  public void require(long n, String what) {
+    if (n < 0 || n > end - pos) {
+      throw new NetTraceFormatException(
+          streamOffset(),
+          "expected " + n + " bytes of " + what + ", only " + (end - pos) + " left");
+    }
+  }
+
+  public void skip(int n, String what) {
+    require(n, what);
+    pos += n;
+  }
+
+  public int readU8(String what) {
+    require(1, what);
+    return data[pos++] & 0xFF;
+  }
+
+  public int readU16(String what) {
+    require(2, what);
+    int v = (data[pos] & 0xFF) | (data[pos + 1] & 0xFF) << 8;
+    pos += 2;
+    return v;
+  }
+
+  public int readI32(String what) {
+    require(4, what);
+    int v =
+        (data[pos] & 0xFF)
+            | (data[pos + 1] & 0xFF) << 8
+            | (data[pos + 2] & 0xFF) << 16
+            | (data[pos + 3] & 0xFF) << 24;
+    pos += 4;
+    return v;
+  }
+
+  /** Reads an unsigned 32-bit value. */
+  public long readU32(String what) {
+    return readI32(what) & 0xFFFFFFFFL;
+  }
+
+  public long readI64(String what) {
+    require(8, what);
+    long v = 0;
+    for (int i = 7; i >= 0; i--) {
+      v = (v << 8) | (data[pos + i] & 0xFF);
+    }
+    pos += 8;
+    return v;
+  }
+
+  /** Reads a pointer-sized unsigned value (4 or 8 bytes) as a long. */
+  public long readPointer(int pointerSize, String what) {
+    return pointerSize == 4 ? readU32(what) : readI64(what);
+  }
+
+  /** LEB128 unsigned, at most 5 bytes. */
+  public int readVarUInt32(String what) {
+    long start = streamOffset();
+    int v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      int b = readU8(what);
+      v |= (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new NetTraceFormatException(start, "varuint32 " + what + " longer than 5 bytes");
+  }
+
+  /** LEB128 unsigned, at most 10 bytes. */
+  public long readVarUInt64(String what) {
+    long start = streamOffset();
+    long v = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+      int b = readU8(what);
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new NetTraceFormatException(start, "varuint64 " + what + " longer than 10 bytes");
+  }
+
+  public Guid readGuid(String what) {
+    long a = readI64(what);
+    long b = readI64(what);
+    return Guid.of(a, b);
+  }
+
+  /** Reads a NUL-terminated UTF-16LE string; fails if no terminator is present in the slice. */
+  public String readUtf16z(String what) {
+    long startOffset = streamOffset();
+    int p = pos;
+    while (true) {
+      if (end - p < 2) {
+        throw new NetTraceFormatException(
+            startOffset, "unterminated UTF-16 string " + what + " (no NUL before end of data)");
+      }
+      if (data[p] == 0 && data[p + 1] == 0) {
+        break;
+      }
+      p += 2;
+    }
+    int chars = (p - pos) / 2;
+    String s;
+    if (chars == 0) {
+      s = "";
+    } else {
+      char[] c = new char[chars];
+      for (int i = 0; i < chars; i++) {
+        c[i] = (char) ((data[pos + 2 * i] & 0xFF) | (data[pos + 2 * i + 1] & 0xFF) << 8);
+      }
+      s = new String(c);
+    }
+    pos = p + 2;
+    return s;
+  }
+
+  /** Reads {@code length} bytes of UTF-8. */
+  public String readUtf8(int length, String what) {
+    require(length, what);
+    String s = new String(data, pos, length, StandardCharsets.UTF_8);
+    pos += length;
+    return s;
+  }
+
+  /** V6 string: varuint32 byte length + UTF-8. */
+  public String readVarUtf8(String what) {
+    int len = readVarUInt32(what);
+    return readUtf8(len, what);
+  }
+
+  /** Copies the next {@code n} bytes. */
+  public byte[] readBytes(int n, String what) {
+    require(n, what);
+    byte[] b = new byte[n];
+    System.arraycopy(data, pos, b, 0, n);
+    pos += n;
+    return b;
+  }
+
+  /** A cursor over the next {@code n} bytes; this cursor skips past them. */
+  public PayloadCursor slice(int n, String what) {
+    require(n, what);
+    PayloadCursor c = new PayloadCursor(data, pos, n, streamOffset());
+    pos += n;
+    return c;
+  }
+}

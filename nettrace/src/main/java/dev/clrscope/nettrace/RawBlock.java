@@ -1,0 +1,12 @@
+package dev.clrscope.nettrace;
+
+/**
+ * One framed block: its kind and its bytes, which start at absolute stream offset {@code
+ * streamOffset}.
+ */
+record RawBlock(
+    BlockKind kind, String name, int version, byte[] data, int length, long streamOffset) {
+  PayloadCursor cursor() {
+    return new PayloadCursor(data, 0, length, streamOffset);
+  }
+}

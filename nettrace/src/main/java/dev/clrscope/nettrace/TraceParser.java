@@ -1,0 +1,481 @@
+package dev.clrscope.nettrace;
+
+import static dev.clrscope.nettrace.EventHeaderFlags.*;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The block and event layers: turns framed blocks into metadata, stacks, thread checkpoints and
+ * events, and feeds the events to the {@link EventOrderer}. A block's events are committed only
+ * once the whole block parsed, so a failure never delivers half a block.
+ */
+final class TraceParser {
+  private final BlockFraming framing;
+  private final TraceHeader header;
+  private final int format;
+  private final Map<Integer, EventMetadata> metadata = new HashMap<>();
+  private final Map<Integer, StackTrace> stacks = new HashMap<>();
+  private final Map<Long, CaptureThread> threads = new HashMap<>();
+  private final EventOrderer orderer = new EventOrderer();
+  private final List<TraceEvent> blockEvents = new ArrayList<>();
+  private final List<CaptureThread> blockThreads = new ArrayList<>();
+  private CaptureThread lastThread;
+  private long droppedEvents;
+  private long arrival;
+  private long blocksRead;
+  private long sequencePoints;
+
+  TraceParser(BlockFraming framing) {
+    this.framing = framing;
+    this.header = framing.header();
+    this.format = framing.formatVersion();
+  }
+
+  TraceHeader header() {
+    return header;
+  }
+
+  EventOrderer orderer() {
+    return orderer;
+  }
+
+  long droppedEvents() {
+    return droppedEvents;
+  }
+
+  long blocksRead() {
+    return blocksRead;
+  }
+
+  long sequencePoints() {
+    return sequencePoints;
+  }
+
+  Map<Integer, EventMetadata> metadata() {
+    return metadata;
+  }
+
+  /** Parses one block. Returns false at the end of the stream. */
+  boolean readBlock() {
+    RawBlock b = framing.next(true);
+    if (b == null) {
+      return false;
+    }
+    blocksRead++;
+    switch (b.kind()) {
+      case EVENT:
+        if (format == 3) {
+          parseV3EventBlock(b);
+        } else {
+          parseEventBlock(b);
+        }
+        break;
+      case METADATA:
+        parseMetadataBlock(b);
+        break;
+      case STACK:
+        parseStackBlock(b);
+        break;
+      case SEQUENCE_POINT:
+        parseSequencePoint(b);
+        break;
+      default:
+        // Unknown kinds (and V6 thread/label blocks, which this reader does not interpret) are
+        // skipped by size: forward compatibility is the point of the framing.
+        break;
+    }
+    return true;
+  }
+
+  /** Releases all queued events; call at the end of the stream. */
+  void finish() {
+    orderer.releaseAll();
+  }
+
+  private CaptureThread thread(long id, int sequence) {
+    CaptureThread t = lastThread;
+    if (t != null && t.id == id) {
+      return t;
+    }
+    t = threads.get(id);
+    if (t == null) {
+      t = new CaptureThread(id, sequence - 1);
+      threads.put(id, t);
+    }
+    lastThread = t;
+    return t;
+  }
+
+  /**
+   * Counts events missing before {@code sequence}. A thread whose last number was 0 is taken as a
+   * recycled thread id rather than a gap, as TraceEvent does for V4/V5.
+   */
+  private void checkSequence(CaptureThread t, int sequence) {
+    int expected = t.lastSequence + 1;
+    if (sequence != expected && t.lastSequence != 0) {
+      int gap = sequence - expected;
+      if (gap > 0) {
+        droppedEvents += gap;
+      }
+    }
+    t.lastSequence = sequence;
+  }
+
+  private EventMetadata lookupMetadata(int id, long at) {
+    EventMetadata m = metadata.get(id);
+    if (m == null) {
+      throw new NetTraceFormatException(at, "event refers to undefined metadata id " + id);
+    }
+    return m;
+  }
+
+  private void commitBlock() {
+    for (int i = 0; i < blockEvents.size(); i++) {
+      CaptureThread t = blockThreads.get(i);
+      if (t == null) {
+        orderer.addInFileOrder(blockEvents.get(i));
+      } else {
+        orderer.add(t, blockEvents.get(i));
+      }
+    }
+    blockEvents.clear();
+    blockThreads.clear();
+  }
+
+  // ---- V4+ event and metadata blocks -------------------------------------------------------
+
+  /**
+   * Event block (V4+).
+   *
+   * <pre>
+   *  u16 headerSize (&gt;= 20, includes itself) | u16 flags | i64 minTimestamp | i64 maxTimestamp
+   *  | reserved up to headerSize | event blob*
+   * </pre>
+   */
+  private void parseEventBlock(RawBlock b) {
+    blockEvents.clear();
+    blockThreads.clear();
+    try {
+      PayloadCursor c = b.cursor();
+      boolean compressed = readBlockHeader(c);
+      HeaderState s = new HeaderState();
+      while (c.remaining() > 0) {
+        long at = c.streamOffset();
+        readHeader(c, compressed, s);
+        if (s.metadataId == 0) {
+          throw new NetTraceFormatException(at, "metadata record (id 0) inside an event block");
+        }
+        EventMetadata m = lookupMetadata(s.metadataId, at);
+        c.require(s.payloadSize, "event payload");
+        int start = c.arrayPosition();
+        long payloadAt = c.streamOffset();
+        c.skip(s.payloadSize, "event payload");
+        if (!compressed) {
+          c.skip((int) (-c.streamOffset() & 3), "event alignment padding");
+        }
+        CaptureThread t = thread(s.captureThreadId, s.sequence);
+        checkSequence(t, s.sequence);
+        StackTrace stack =
+            s.stackId == 0 ? StackTrace.EMPTY : stacks.getOrDefault(s.stackId, StackTrace.EMPTY);
+        blockEvents.add(
+            new TraceEvent(
+                header,
+                m,
+                s.sequence,
+                s.threadId,
+                s.captureThreadId,
+                s.processor,
+                s.timestamp,
+                s.activity,
+                s.related,
+                stack,
+                s.sorted,
+                b.data(),
+                start,
+                s.payloadSize,
+                payloadAt,
+                arrival++));
+        blockThreads.add(t);
+      }
+    } catch (NetTraceFormatException e) {
+      blockEvents.clear();
+      blockThreads.clear();
+      throw e;
+    }
+    commitBlock();
+  }
+
+  /** Reads the common event/metadata block header; returns true if headers are compressed. */
+  private static boolean readBlockHeader(PayloadCursor c) {
+    long at = c.streamOffset();
+    int headerSize = c.readU16("block header size");
+    if (headerSize < MIN_BLOCK_HEADER_SIZE) {
+      throw new NetTraceFormatException(
+          at, "block header size " + headerSize + " below " + MIN_BLOCK_HEADER_SIZE);
+    }
+    int flags = c.readU16("block flags");
+    c.skip(headerSize - 4, "block header");
+    return (flags & BLOCK_COMPRESSED) != 0;
+  }
+
+  /** Mutable previous-header state; compressed headers are deltas against it. */
+  private static final class HeaderState {
+    int metadataId;
+    int sequence;
+    long captureThreadId;
+    int processor;
+    long threadId;
+    int stackId;
+    long timestamp;
+    Guid activity = Guid.EMPTY;
+    Guid related = Guid.EMPTY;
+    boolean sorted;
+    int payloadSize;
+  }
+
+  private void readHeader(PayloadCursor c, boolean compressed, HeaderState s) {
+    if (!compressed) {
+      long at = c.streamOffset();
+      int size = c.readI32("event size");
+      if (size < UNCOMPRESSED_HEADER_AFTER_SIZE || size > c.remaining()) {
+        throw new NetTraceFormatException(
+            at,
+            "event size "
+                + size
+                + " outside "
+                + UNCOMPRESSED_HEADER_AFTER_SIZE
+                + ".."
+                + c.remaining());
+      }
+      int id = c.readI32("metadata id");
+      s.metadataId = id & ~UNCOMPRESSED_UNSORTED_BIT;
+      s.sorted = (id & UNCOMPRESSED_UNSORTED_BIT) == 0;
+      s.sequence = c.readI32("sequence number");
+      s.threadId = c.readI64("thread id");
+      s.captureThreadId = c.readI64("capture thread id");
+      s.processor = c.readI32("processor number");
+      s.stackId = c.readI32("stack id");
+      s.timestamp = c.readI64("timestamp");
+      s.activity = c.readGuid("activity id");
+      s.related = c.readGuid("related activity id");
+      long sizeAt = c.streamOffset();
+      s.payloadSize = c.readI32("payload size");
+      if (s.payloadSize < 0 || s.payloadSize > size - UNCOMPRESSED_HEADER_AFTER_SIZE) {
+        throw new NetTraceFormatException(
+            sizeAt, "payload size " + s.payloadSize + " exceeds event size " + size);
+      }
+      return;
+    }
+    int flags = c.readU8("compressed header flags");
+    if ((flags & METADATA_ID) != 0) {
+      s.metadataId = c.readVarUInt32("metadata id");
+    }
+    if ((flags & CAPTURE_THREAD_AND_SEQUENCE) != 0) {
+      s.sequence += c.readVarUInt32("sequence delta") + 1;
+      s.captureThreadId = c.readVarUInt64("capture thread id");
+      s.processor = c.readVarUInt32("processor number");
+    } else if (s.metadataId != 0) {
+      s.sequence++;
+    }
+    if ((flags & THREAD_ID) != 0) {
+      s.threadId = c.readVarUInt64("thread id");
+    }
+    if ((flags & STACK_ID) != 0) {
+      s.stackId = c.readVarUInt32("stack id");
+    }
+    s.timestamp += c.readVarUInt64("timestamp delta");
+    if ((flags & ACTIVITY_ID) != 0) {
+      if (format >= 6) {
+        c.readVarUInt32("label list id");
+      } else {
+        s.activity = c.readGuid("activity id");
+      }
+    }
+    if ((flags & RELATED_ACTIVITY_ID) != 0 && format < 6) {
+      s.related = c.readGuid("related activity id");
+    }
+    s.sorted = (flags & SORTED) != 0;
+    if ((flags & DATA_LENGTH) != 0) {
+      long at = c.streamOffset();
+      s.payloadSize = c.readVarUInt32("payload size");
+      if (s.payloadSize < 0) {
+        throw new NetTraceFormatException(
+            at, "payload size " + (s.payloadSize & 0xFFFFFFFFL) + " too large");
+      }
+    }
+  }
+
+  /** Metadata block: same layout as an event block; each blob's payload is a metadata record. */
+  private void parseMetadataBlock(RawBlock b) {
+    PayloadCursor c = b.cursor();
+    if (format >= 6) {
+      throw new NetTraceFormatException(b.streamOffset(), "V6 metadata blocks are not supported");
+    }
+    boolean compressed = readBlockHeader(c);
+    HeaderState s = new HeaderState();
+    while (c.remaining() > 0) {
+      readHeader(c, compressed, s);
+      PayloadCursor record = c.slice(s.payloadSize, "metadata record");
+      if (!compressed) {
+        c.skip((int) (-c.streamOffset() & 3), "metadata alignment padding");
+      }
+      EventMetadata m = MetadataParser.parse(record);
+      metadata.put(m.metadataId(), m);
+    }
+  }
+
+  // ---- stacks and sequence points -----------------------------------------------------------
+
+  /**
+   * Stack block.
+   *
+   * <pre>
+   *  u32 firstId | u32 count | count x ( u32 byteSize | byteSize/pointerSize pointers )
+   * </pre>
+   */
+  private void parseStackBlock(RawBlock b) {
+    PayloadCursor c = b.cursor();
+    int firstId = c.readI32("first stack id");
+    long countAt = c.streamOffset();
+    int count = c.readI32("stack count");
+    if (count < 0 || (long) count * 4 > c.remaining()) {
+      throw new NetTraceFormatException(
+          countAt, "stack count " + count + " does not fit in " + c.remaining() + " bytes");
+    }
+    int ptr = header.pointerSize();
+    for (int i = 0; i < count; i++) {
+      long sizeAt = c.streamOffset();
+      int size = c.readI32("stack size");
+      if (size < 0 || size > c.remaining()) {
+        throw new NetTraceFormatException(
+            sizeAt, "stack size " + size + " outside 0.." + c.remaining());
+      }
+      long[] ips = new long[size / ptr];
+      for (int k = 0; k < ips.length; k++) {
+        ips[k] = c.readPointer(ptr, "instruction pointer");
+      }
+      c.skip(size % ptr, "stack tail");
+      stacks.put(firstId + i, StackTrace.wrap(ips));
+    }
+  }
+
+  /**
+   * Sequence point (V4/V5).
+   *
+   * <pre>
+   *  i64 timestamp | i32 threadCount | threadCount x ( i64 captureThreadId | i32 sequenceNumber )
+   * </pre>
+   *
+   * Every event before it precedes every event after it, stack ids restart after it, and each
+   * listed thread's sequence number is a checkpoint for dropped-event counting.
+   */
+  private void parseSequencePoint(RawBlock b) {
+    PayloadCursor c = b.cursor();
+    c.readI64("sequence point timestamp");
+    long countAt = c.streamOffset();
+    int count = c.readI32("sequence point thread count");
+    if (count < 0 || (long) count * 12 > c.remaining()) {
+      throw new NetTraceFormatException(
+          countAt, "thread count " + count + " does not fit in " + c.remaining() + " bytes");
+    }
+    orderer.releaseAll();
+    stacks.clear();
+    sequencePoints++;
+    for (int i = 0; i < count; i++) {
+      long id = c.readI64("thread id");
+      int seq = c.readI32("sequence number");
+      CaptureThread t = thread(id, seq);
+      checkSequence(t, seq);
+    }
+  }
+
+  // ---- netperf V3 -----------------------------------------------------------------------------
+
+  /**
+   * Event block of netperf V3: events (and metadata events, id 0) with inline stacks.
+   *
+   * <pre>
+   *  i32 eventSize (bytes after this field) | i32 metadataId | i32 threadId | i64 timestamp
+   *  | Guid activityId | Guid relatedActivityId | i32 payloadSize | payload
+   *  | i32 stackSize | stackSize bytes of pointers
+   * </pre>
+   */
+  private void parseV3EventBlock(RawBlock b) {
+    blockEvents.clear();
+    blockThreads.clear();
+    try {
+      PayloadCursor c = b.cursor();
+      while (c.remaining() > 0) {
+        long at = c.streamOffset();
+        int size = c.readI32("event size");
+        if (size < V3_HEADER_AFTER_SIZE + 4 || size > c.remaining()) {
+          throw new NetTraceFormatException(
+              at,
+              "event size "
+                  + size
+                  + " outside "
+                  + (V3_HEADER_AFTER_SIZE + 4)
+                  + ".."
+                  + c.remaining());
+        }
+        PayloadCursor e = c.slice(size, "event");
+        int metadataId = e.readI32("metadata id");
+        int threadId = e.readI32("thread id");
+        long timestamp = e.readI64("timestamp");
+        Guid activity = e.readGuid("activity id");
+        Guid related = e.readGuid("related activity id");
+        int payloadSize = e.readI32("payload size");
+        if (payloadSize < 0 || payloadSize > e.remaining() - 4) {
+          throw new NetTraceFormatException(
+              e.streamOffset() - 4, "payload size " + payloadSize + " exceeds event size " + size);
+        }
+        int start = e.arrayPosition();
+        long payloadAt = e.streamOffset();
+        PayloadCursor payload = e.slice(payloadSize, "event payload");
+        int stackSize = e.readI32("stack size");
+        if (stackSize < 0 || stackSize > e.remaining()) {
+          throw new NetTraceFormatException(
+              e.streamOffset() - 4, "stack size " + stackSize + " exceeds the event");
+        }
+        int ptr = header.pointerSize();
+        long[] ips = new long[stackSize / ptr];
+        for (int k = 0; k < ips.length; k++) {
+          ips[k] = e.readPointer(ptr, "instruction pointer");
+        }
+        if (metadataId == 0) {
+          EventMetadata m = MetadataParser.parse(payload);
+          metadata.put(m.metadataId(), m);
+          continue;
+        }
+        EventMetadata m = lookupMetadata(metadataId, at);
+        blockEvents.add(
+            new TraceEvent(
+                header,
+                m,
+                0,
+                threadId,
+                -1,
+                -1,
+                timestamp,
+                activity,
+                related,
+                StackTrace.wrap(ips),
+                true,
+                b.data(),
+                start,
+                payloadSize,
+                payloadAt,
+                arrival++));
+        blockThreads.add(null);
+      }
+    } catch (NetTraceFormatException e) {
+      blockEvents.clear();
+      blockThreads.clear();
+      throw e;
+    }
+    commitBlock();
+  }
+}

@@ -1,0 +1,478 @@
+package dev.clrscope.nettrace.events;
+
+import dev.clrscope.nettrace.Guid;
+import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimePayload.*;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Decoders for native runtime events, keyed on provider name and event id; the layout within an id
+ * follows the event version (later versions append fields) and the trace's pointer size.
+ */
+public final class RuntimeEvents {
+  /** The runtime's own provider. */
+  public static final String RUNTIME_PROVIDER = "Microsoft-Windows-DotNETRuntime";
+
+  /** GUID of {@link #RUNTIME_PROVIDER}. */
+  public static final Guid RUNTIME_PROVIDER_GUID =
+      Guid.parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
+
+  /** The provider that lists loaded methods and modules when a session stops. */
+  public static final String RUNDOWN_PROVIDER = "Microsoft-Windows-DotNETRuntimeRundown";
+
+  /** GUID of {@link #RUNDOWN_PROVIDER}. */
+  public static final Guid RUNDOWN_PROVIDER_GUID =
+      Guid.parse("a669021c-c450-4609-a035-5af59af4df18");
+
+  /** EventPipe's CPU sampler. */
+  public static final String SAMPLE_PROFILER_PROVIDER = "Microsoft-DotNETCore-SampleProfiler";
+
+  /**
+   * A known event: its TraceEvent-style "Task/Opcode" name and payload decoder.
+   *
+   * @param name name as TraceEvent prints it, e.g. {@code GC/Start}
+   * @param decoder payload decoder
+   */
+  private record Known(String name, Function<PayloadFieldReader, RuntimePayload> decoder) {}
+
+  private static final Map<String, Map<Integer, Known>> KNOWN = new HashMap<>();
+
+  static {
+    Map<Integer, Known> rt = new HashMap<>();
+    rt.put(1, new Known("GC/Start", RuntimeEvents::gcStart));
+    rt.put(
+        2,
+        new Known(
+            "GC/Stop", r -> new GcEnd(r.u32("Count"), r.u32("Depth"), r.u16("ClrInstanceID"))));
+    rt.put(3, new Known("GC/RestartEEStop", RuntimeEvents::clrInstance));
+    rt.put(4, new Known("GC/HeapStats", RuntimeEvents::heapStats));
+    rt.put(7, new Known("GC/RestartEEStart", RuntimeEvents::clrInstance));
+    rt.put(8, new Known("GC/SuspendEEStop", RuntimeEvents::clrInstance));
+    rt.put(
+        9,
+        new Known(
+            "GC/SuspendEEStart",
+            r -> new SuspendEeBegin(r.u32("Reason"), r.u32("Count"), r.u16("ClrInstanceID"))));
+    rt.put(10, new Known("GC/AllocationTick", RuntimeEvents::allocationTick));
+    rt.put(15, new Known("Type/BulkType", RuntimeEvents::bulkType));
+    rt.put(16, new Known("GC/BulkRootEdge", RuntimeEvents::bulkRootEdge));
+    rt.put(18, new Known("GC/BulkNode", RuntimeEvents::bulkNode));
+    rt.put(19, new Known("GC/BulkEdge", RuntimeEvents::bulkEdge));
+    rt.put(
+        35,
+        new Known("GC/Triggered", r -> new GcTriggered(r.u32("Reason"), r.u16("ClrInstanceID"))));
+    rt.put(50, new Known("ThreadPoolWorkerThread/Start", RuntimeEvents::worker));
+    rt.put(51, new Known("ThreadPoolWorkerThread/Stop", RuntimeEvents::worker));
+    rt.put(52, new Known("ThreadPoolWorkerThreadRetirement/Start", RuntimeEvents::worker));
+    rt.put(53, new Known("ThreadPoolWorkerThreadRetirement/Stop", RuntimeEvents::worker));
+    rt.put(
+        54,
+        new Known(
+            "ThreadPoolWorkerThreadAdjustment/Sample",
+            r -> new ThreadPoolAdjustmentSample(r.f64("Throughput"), r.u16("ClrInstanceID"))));
+    rt.put(
+        55,
+        new Known(
+            "ThreadPoolWorkerThreadAdjustment/Adjustment",
+            r ->
+                new ThreadPoolAdjustment(
+                    r.f64("AverageThroughput"),
+                    r.u32("NewWorkerThreadCount"),
+                    r.u32("Reason"),
+                    r.u16("ClrInstanceID"))));
+    rt.put(57, new Known("ThreadPoolWorkerThread/Wait", RuntimeEvents::worker));
+    rt.put(80, new Known("Exception/Start", RuntimeEvents::exceptionThrown));
+    rt.put(
+        81,
+        new Known(
+            "Contention/Start",
+            r ->
+                new ContentionStart(
+                    r.u8("ContentionFlags"),
+                    r.u16("ClrInstanceID"),
+                    r.u64("LockID"),
+                    r.u64("AssociatedObjectID"),
+                    r.u64("LockOwnerThreadID"))));
+    rt.put(
+        91,
+        new Known(
+            "Contention/Stop",
+            r ->
+                new ContentionStop(
+                    r.u8("ContentionFlags"), r.u16("ClrInstanceID"), r.f64("DurationNs"))));
+    rt.put(143, new Known("Method/LoadVerbose", RuntimeEvents::methodVerbose));
+    rt.put(144, new Known("Method/UnloadVerbose", RuntimeEvents::methodVerbose));
+    rt.put(151, new Known("Loader/DomainModuleLoad", RuntimeEvents::domainModule));
+    rt.put(152, new Known("Loader/ModuleLoad", RuntimeEvents::module));
+    rt.put(153, new Known("Loader/ModuleUnload", RuntimeEvents::module));
+    rt.put(154, new Known("Loader/AssemblyLoad", RuntimeEvents::assembly));
+    rt.put(155, new Known("Loader/AssemblyUnload", RuntimeEvents::assembly));
+    rt.put(156, new Known("Loader/AppDomainLoad", RuntimeEvents::appDomain));
+    rt.put(157, new Known("Loader/AppDomainUnload", RuntimeEvents::appDomain));
+    rt.put(187, new Known("Runtime/Start", RuntimeEvents::runtimeInformation));
+    rt.put(204, new Known("GC/PerHeapHistory", RuntimeEvents::perHeapHistory));
+    rt.put(205, new Known("GC/GlobalHeapHistory", RuntimeEvents::globalHeapHistory));
+    KNOWN.put(RUNTIME_PROVIDER, rt);
+
+    Map<Integer, Known> rd = new HashMap<>();
+    rd.put(143, new Known("Method/DCStartVerbose", RuntimeEvents::methodVerbose));
+    rd.put(144, new Known("Method/DCStopVerbose", RuntimeEvents::methodVerbose));
+    rd.put(145, new Known("Method/DCStartComplete", RuntimeEvents::clrInstance));
+    rd.put(146, new Known("Method/DCStopComplete", RuntimeEvents::clrInstance));
+    rd.put(147, new Known("Method/DCStartInit", RuntimeEvents::clrInstance));
+    rd.put(148, new Known("Method/DCStopInit", RuntimeEvents::clrInstance));
+    rd.put(151, new Known("Loader/DomainModuleDCStart", RuntimeEvents::domainModule));
+    rd.put(152, new Known("Loader/DomainModuleDCStop", RuntimeEvents::domainModule));
+    rd.put(153, new Known("Loader/ModuleDCStart", RuntimeEvents::module));
+    rd.put(154, new Known("Loader/ModuleDCStop", RuntimeEvents::module));
+    rd.put(155, new Known("Loader/AssemblyDCStart", RuntimeEvents::assembly));
+    rd.put(156, new Known("Loader/AssemblyDCStop", RuntimeEvents::assembly));
+    rd.put(157, new Known("Loader/AppDomainDCStart", RuntimeEvents::appDomain));
+    rd.put(158, new Known("Loader/AppDomainDCStop", RuntimeEvents::appDomain));
+    rd.put(187, new Known("Runtime/Start", RuntimeEvents::runtimeInformation));
+    rd.put(
+        300,
+        new Known(
+            "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd",
+            r ->
+                new ExecutionCheckpoint(
+                    r.u16("ClrInstanceID"), r.string("Name"), r.u64("Timestamp"))));
+    KNOWN.put(RUNDOWN_PROVIDER, rd);
+
+    Map<Integer, Known> sp = new HashMap<>();
+    sp.put(0, new Known("Thread/Sample", r -> new ThreadSample(r.u32("Type"))));
+    KNOWN.put(SAMPLE_PROFILER_PROVIDER, sp);
+  }
+
+  private RuntimeEvents() {}
+
+  /**
+   * Decodes the payload of a known native runtime event.
+   *
+   * @return empty if the event is not one of the known native events
+   * @throws dev.clrscope.nettrace.NetTraceFormatException if the payload is shorter or longer than
+   *     its layout allows
+   */
+  public static Optional<RuntimePayload> decode(TraceEvent e) {
+    Known k = known(e);
+    if (k == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        k.decoder().apply(new PayloadFieldReader(e.payload(), e.header().pointerSize())));
+  }
+
+  /** TraceEvent's "Task/Opcode" name for a known native event, else the metadata's event name. */
+  public static String displayName(TraceEvent e) {
+    Known k = known(e);
+    return k != null ? k.name() : e.eventName();
+  }
+
+  private static Known known(TraceEvent e) {
+    if (!e.metadata().fields().isEmpty()) {
+      return null;
+    }
+    Map<Integer, Known> byId = KNOWN.get(e.providerName());
+    return byId == null ? null : byId.get(e.eventId());
+  }
+
+  private static RuntimePayload clrInstance(PayloadFieldReader r) {
+    return new ClrInstance(r.u16("ClrInstanceID"));
+  }
+
+  private static RuntimePayload gcStart(PayloadFieldReader r) {
+    return new GcStart(
+        r.u32("Count"),
+        r.u32("Depth"),
+        r.u32("Reason"),
+        r.u32("Type"),
+        r.u16("ClrInstanceID"),
+        r.u64("ClientSequenceNumber"));
+  }
+
+  private static RuntimePayload heapStats(PayloadFieldReader r) {
+    return new GcHeapStats(
+        r.u64("GenerationSize0"),
+        r.u64("TotalPromotedSize0"),
+        r.u64("GenerationSize1"),
+        r.u64("TotalPromotedSize1"),
+        r.u64("GenerationSize2"),
+        r.u64("TotalPromotedSize2"),
+        r.u64("GenerationSize3"),
+        r.u64("TotalPromotedSize3"),
+        r.u64("FinalizationPromotedSize"),
+        r.u64("FinalizationPromotedCount"),
+        r.u32("PinnedObjectCount"),
+        r.u32("SinkBlockCount"),
+        r.u32("GCHandleCount"),
+        r.u16("ClrInstanceID"),
+        r.u64("GenerationSize4"),
+        r.u64("TotalPromotedSize4"));
+  }
+
+  private static RuntimePayload allocationTick(PayloadFieldReader r) {
+    return new GcAllocationTick(
+        r.u32("AllocationAmount"),
+        r.u32("AllocationKind"),
+        r.u16("ClrInstanceID"),
+        r.u64("AllocationAmount64"),
+        r.pointer("TypeID"),
+        r.string("TypeName"),
+        r.u32("HeapIndex"),
+        r.pointer("Address"),
+        r.u64("ObjectSize"));
+  }
+
+  private static RuntimePayload bulkType(PayloadFieldReader r) {
+    long count = r.u32("Count");
+    int clr = r.u16("ClrInstanceID");
+    // Smallest value: 8+8+4+4+1 fixed, 2 for an empty name, 4 for the parameter count.
+    int n = r.count(count, 31, "BulkType values");
+    List<BulkTypeValue> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      long typeId = r.u64("TypeID");
+      long moduleId = r.u64("ModuleID");
+      long nameId = r.u32("TypeNameID");
+      long flags = r.u32("Flags");
+      int element = r.u8("CorElementType");
+      String name = r.string("TypeName");
+      int params = r.count(r.u32("TypeParameterCount"), 8, "TypeParameters");
+      List<Long> ps = new ArrayList<>(params);
+      for (int k = 0; k < params; k++) {
+        ps.add(r.u64("TypeParameter"));
+      }
+      values.add(
+          new BulkTypeValue(typeId, moduleId, nameId, flags, element, name, List.copyOf(ps)));
+    }
+    return new BulkType(count, clr, List.copyOf(values));
+  }
+
+  private static RuntimePayload bulkNode(PayloadFieldReader r) {
+    long index = r.u32("Index");
+    long count = r.u32("Count");
+    int clr = r.u16("ClrInstanceID");
+    int n = r.count(count, r.pointerSize() + 24, "GCBulkNode values");
+    List<BulkNode> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      values.add(
+          new BulkNode(r.pointer("Address"), r.u64("Size"), r.u64("TypeID"), r.u64("EdgeCount")));
+    }
+    return new GcBulkNode(index, count, clr, List.copyOf(values));
+  }
+
+  private static RuntimePayload bulkEdge(PayloadFieldReader r) {
+    long index = r.u32("Index");
+    long count = r.u32("Count");
+    int clr = r.u16("ClrInstanceID");
+    int n = r.count(count, r.pointerSize() + 4, "GCBulkEdge values");
+    List<BulkEdge> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      values.add(new BulkEdge(r.pointer("Value"), r.u32("ReferencingFieldID")));
+    }
+    return new GcBulkEdge(index, count, clr, List.copyOf(values));
+  }
+
+  private static RuntimePayload bulkRootEdge(PayloadFieldReader r) {
+    long index = r.u32("Index");
+    long count = r.u32("Count");
+    int clr = r.u16("ClrInstanceID");
+    int n = r.count(count, 2 * r.pointerSize() + 5, "GCBulkRootEdge values");
+    List<BulkRootEdge> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      values.add(
+          new BulkRootEdge(
+              r.pointer("RootedNodeAddress"),
+              r.u8("GCRootKind"),
+              r.u32("GCRootFlag"),
+              r.pointer("GCRootID")));
+    }
+    return new GcBulkRootEdge(index, count, clr, List.copyOf(values));
+  }
+
+  private static RuntimePayload perHeapHistory(PayloadFieldReader r) {
+    int clr = r.u16("ClrInstanceID");
+    long freeListAllocated = r.pointer("FreeListAllocated");
+    long freeListRejected = r.pointer("FreeListRejected");
+    long endOfSegAllocated = r.pointer("EndOfSegAllocated");
+    long condemnedAllocated = r.pointer("CondemnedAllocated");
+    long pinnedAllocated = r.pointer("PinnedAllocated");
+    long pinnedAllocatedAdvance = r.pointer("PinnedAllocatedAdvance");
+    long efficiency = r.u32("RunningFreeListEfficiency");
+    long reasons0 = r.u32("CondemnReasons0");
+    long reasons1 = r.u32("CondemnReasons1");
+    long compact = r.u32("CompactMechanisms");
+    long expand = r.u32("ExpandMechanisms");
+    long heapIndex = r.u32("HeapIndex");
+    long extraGen0Commit = r.pointer("ExtraGen0Commit");
+    int n = r.count(r.u32("Count"), 10 * r.pointerSize(), "generation data");
+    List<GenerationData> gens = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      gens.add(
+          new GenerationData(
+              r.pointer("SizeBefore"),
+              r.pointer("FreeListBefore"),
+              r.pointer("FreeObjBefore"),
+              r.pointer("SizeAfter"),
+              r.pointer("FreeListAfter"),
+              r.pointer("FreeObjAfter"),
+              r.pointer("In"),
+              r.pointer("PinnedSurv"),
+              r.pointer("NonePinnedSurv"),
+              r.pointer("NewAllocation")));
+    }
+    return new GcPerHeapHistory(
+        clr,
+        freeListAllocated,
+        freeListRejected,
+        endOfSegAllocated,
+        condemnedAllocated,
+        pinnedAllocated,
+        pinnedAllocatedAdvance,
+        efficiency,
+        reasons0,
+        reasons1,
+        compact,
+        expand,
+        heapIndex,
+        extraGen0Commit,
+        List.copyOf(gens));
+  }
+
+  private static RuntimePayload globalHeapHistory(PayloadFieldReader r) {
+    long desired = r.u64("FinalYoungestDesired");
+    long numHeaps = r.u32("NumHeaps");
+    long condemned = r.u32("CondemnedGeneration");
+    long gen0Reduction = r.u32("Gen0ReductionCount");
+    long reason = r.u32("Reason");
+    long mechanisms = r.u32("GlobalMechanisms");
+    int clr = r.u16("ClrInstanceID");
+    long pauseMode = r.u32("PauseMode");
+    long pressure = r.u32("MemoryPressure");
+    long reasons0 = r.u32("CondemnReasons0");
+    long reasons1 = r.u32("CondemnReasons1");
+    List<Long> times = new ArrayList<>();
+    if (r.hasMore()) {
+      int n = r.count(r.u32("Count"), 4, "Times");
+      for (int i = 0; i < n; i++) {
+        times.add(r.u32("Time"));
+      }
+    }
+    return new GcGlobalHeapHistory(
+        desired,
+        numHeaps,
+        condemned,
+        gen0Reduction,
+        reason,
+        mechanisms,
+        clr,
+        pauseMode,
+        pressure,
+        reasons0,
+        reasons1,
+        List.copyOf(times));
+  }
+
+  private static RuntimePayload worker(PayloadFieldReader r) {
+    return new ThreadPoolWorkerThread(
+        r.u32("ActiveWorkerThreadCount"),
+        r.u32("RetiredWorkerThreadCount"),
+        r.u16("ClrInstanceID"));
+  }
+
+  private static RuntimePayload exceptionThrown(PayloadFieldReader r) {
+    return new ExceptionThrown(
+        r.string("ExceptionType"),
+        r.string("ExceptionMessage"),
+        r.pointer("ExceptionEIP"),
+        r.u32("ExceptionHRESULT"),
+        r.u16("ExceptionFlags"),
+        r.u16("ClrInstanceID"));
+  }
+
+  private static RuntimePayload methodVerbose(PayloadFieldReader r) {
+    return new MethodLoadVerbose(
+        r.u64("MethodID"),
+        r.u64("ModuleID"),
+        r.u64("MethodStartAddress"),
+        r.u32("MethodSize"),
+        r.u32("MethodToken"),
+        r.u32("MethodFlags"),
+        r.string("MethodNamespace"),
+        r.string("MethodName"),
+        r.string("MethodSignature"),
+        r.u16("ClrInstanceID"),
+        r.u64("ReJITID"));
+  }
+
+  private static RuntimePayload module(PayloadFieldReader r) {
+    return new ModuleLoad(
+        r.u64("ModuleID"),
+        r.u64("AssemblyID"),
+        r.u32("ModuleFlags"),
+        r.u32("Reserved1"),
+        r.string("ModuleILPath"),
+        r.string("ModuleNativePath"),
+        r.u16("ClrInstanceID"),
+        r.guid("ManagedPdbSignature"),
+        r.u32("ManagedPdbAge"),
+        r.string("ManagedPdbBuildPath"),
+        r.guid("NativePdbSignature"),
+        r.u32("NativePdbAge"),
+        r.string("NativePdbBuildPath"));
+  }
+
+  private static RuntimePayload domainModule(PayloadFieldReader r) {
+    return new DomainModuleLoad(
+        r.u64("ModuleID"),
+        r.u64("AssemblyID"),
+        r.u64("AppDomainID"),
+        r.u32("ModuleFlags"),
+        r.u32("Reserved1"),
+        r.string("ModuleILPath"),
+        r.string("ModuleNativePath"),
+        r.u16("ClrInstanceID"));
+  }
+
+  private static RuntimePayload assembly(PayloadFieldReader r) {
+    return new AssemblyLoad(
+        r.u64("AssemblyID"),
+        r.u64("AppDomainID"),
+        r.u64("BindingID"),
+        r.u32("AssemblyFlags"),
+        r.string("FullyQualifiedAssemblyName"),
+        r.u16("ClrInstanceID"));
+  }
+
+  private static RuntimePayload appDomain(PayloadFieldReader r) {
+    return new AppDomainLoad(
+        r.u64("AppDomainID"),
+        r.u32("AppDomainFlags"),
+        r.string("AppDomainName"),
+        r.u32("AppDomainIndex"),
+        r.u16("ClrInstanceID"));
+  }
+
+  private static RuntimePayload runtimeInformation(PayloadFieldReader r) {
+    return new RuntimeInformation(
+        r.u16("ClrInstanceID"),
+        r.u16("Sku"),
+        r.u16("BclMajorVersion"),
+        r.u16("BclMinorVersion"),
+        r.u16("BclBuildNumber"),
+        r.u16("BclQfeNumber"),
+        r.u16("VMMajorVersion"),
+        r.u16("VMMinorVersion"),
+        r.u16("VMBuildNumber"),
+        r.u16("VMQfeNumber"),
+        r.u32("StartupFlags"),
+        r.u8("StartupMode"),
+        r.string("CommandLine"),
+        r.guid("ComObjectGuid"),
+        r.string("RuntimeDllPath"));
+  }
+}
