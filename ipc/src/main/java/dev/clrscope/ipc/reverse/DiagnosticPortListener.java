@@ -75,6 +75,15 @@ public final class DiagnosticPortListener implements AutoCloseable {
     }
     try {
       if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.readAttributes(
+                socket,
+                java.nio.file.attribute.BasicFileAttributes.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            .isOther()) {
+          // Only a leftover socket may be replaced, never a file or directory the user named.
+          throw new DiagnosticsException(
+              socket + " exists and is not a socket: choose another --diagnostic-port path");
+        }
         removeIfStale(socket);
       }
       return new DiagnosticPortListener(socket, null, bindChannel(socket));

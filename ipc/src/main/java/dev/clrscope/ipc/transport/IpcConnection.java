@@ -111,7 +111,9 @@ public abstract class IpcConnection implements Closeable {
           throw timeout();
         }
         throw new ConnectionClosedException(
-            "the target closed the connection while clrscope was reading "
+            "the target closed the connection to "
+                + description
+                + " while clrscope was reading "
                 + what
                 + " (after "
                 + done
@@ -126,6 +128,17 @@ public abstract class IpcConnection implements Closeable {
   private RuntimeException failure(String when, IOException e) {
     if (timedOut) {
       return timeout();
+    }
+    String m = String.valueOf(e.getMessage());
+    if (m.contains("reset") || m.contains("Broken pipe")) {
+      // The peer's end went away: on a socket, what a target that exits looks like.
+      return new ConnectionClosedException(
+          "the target closed the connection to "
+              + description
+              + " "
+              + when
+              + ": it may have exited",
+          e);
     }
     return new ConnectionClosedException(
         "the connection to " + description + " failed " + when + ": " + e.getMessage(), e);

@@ -106,15 +106,21 @@ public final class UnixSocketConnection extends IpcConnection {
     String message = String.valueOf(e.getMessage());
     if (message.contains("Permission denied") || message.contains("Operation not permitted")) {
       String owner = SocketOwnership.describeOwner(socket);
+      String advice;
+      if (owner == null) {
+        advice = "run clrscope as the user that started the target, or as root";
+      } else if (owner.equals("root")) {
+        advice = "run clrscope as root (for example with sudo)";
+      } else {
+        advice =
+            "run clrscope as " + owner + " (for example with sudo -u " + owner + "), or as root";
+      }
       return new EndpointAccessDeniedException(
           "permission denied on "
               + socket
               + (owner == null ? "" : " (owned by " + owner + ")")
-              + ": run clrscope as "
-              + (owner == null ? "the target's user" : owner)
-              + " (for example with sudo -u "
-              + (owner == null ? "USER" : owner)
-              + "), or as root",
+              + ": "
+              + advice,
           e);
     }
     if (message.contains("Connection refused")) {

@@ -1,0 +1,508 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Globalization;
+using System.Reflection;
+using System.Runtime.InteropServices;
+using System.Text;
+using System.Text.Json;
+
+namespace TargetApp;
+
+/// <summary>
+/// A .NET process the end-to-end tests steer over stdin/stdout so that what the CLI reports can be
+/// compared with facts the process itself knows. Every line it writes to stdout is one JSON object
+/// with an "event" member; README.md next to this file describes the protocol.
+/// </summary>
+internal static class Program
+{
+    private const string DiagnosticPortsVariable = "DOTNET_DiagnosticPorts";
+
+    /// <summary>The message of every exception that <c>throw N</c> raises, so tests can match it.</summary>
+    private const string ThrownMessage = "thrown by TargetApp on request";
+
+    private static readonly TimeSpan ChildTimeout = TimeSpan.FromSeconds(10);
+
+    // Static so that held objects stay reachable for heap inspection until "release".
+    private static readonly List<Widget> Held = new();
+    private static readonly object StdoutLock = new();
+
+    private static int Main(string[] args)
+    {
+        DateTime startedUtc = DateTime.UtcNow;
+        Options options;
+        try
+        {
+            options = Options.Parse(args);
+        }
+        catch (ArgumentException e)
+        {
+            Console.Error.WriteLine($"TargetApp: {e.Message}");
+            return 64;
+        }
+
+        if (options.Child)
+        {
+            Emit(w =>
+            {
+                w.WriteString("event", "child");
+                w.WriteNumber("pid", Environment.ProcessId);
+                w.WriteString("diagnosticPorts", Environment.GetEnvironmentVariable(DiagnosticPortsVariable));
+            });
+            return 0;
+        }
+
+        EmitReady(args, options, startedUtc);
+
+        if (options.ExitAfterMs is int delay)
+        {
+            // A background thread, so the main thread can stay blocked in ReadLine (or sleep).
+            var timer = new Thread(() =>
+            {
+                Thread.Sleep(delay);
+                Exit(options.ExitCode, "exit-after-ms");
+            })
+            {
+                IsBackground = true,
+                Name = "exit-after-ms",
+            };
+            timer.Start();
+        }
+
+        if (options.NoStdin)
+        {
+            Thread.Sleep(Timeout.Infinite);
+            return 0;
+        }
+
+        string? line;
+        while ((line = Console.In.ReadLine()) != null)
+        {
+            line = line.Trim();
+            if (line.Length > 0)
+            {
+                Execute(line);
+            }
+        }
+        return 0;
+    }
+
+    private static void EmitReady(string[] args, Options options, DateTime startedUtc)
+    {
+        Emit(w =>
+        {
+            w.WriteString("event", "ready");
+            w.WriteNumber("pid", Environment.ProcessId);
+            w.WriteString("commandLine", Environment.CommandLine);
+            w.WriteStartArray("args");
+            foreach (string arg in args)
+            {
+                w.WriteStringValue(arg);
+            }
+            w.WriteEndArray();
+            w.WriteString("runtimeVersion", Environment.Version.ToString());
+            w.WriteString("frameworkDescription", RuntimeInformation.FrameworkDescription);
+            w.WriteString("entrypoint", Assembly.GetEntryAssembly()?.GetName().Name);
+            w.WriteString("assemblyPath", Assembly.GetEntryAssembly()?.Location);
+            w.WriteString("rid", RuntimeInformation.RuntimeIdentifier);
+            w.WriteString("os", OsName());
+            w.WriteString("osDescription", RuntimeInformation.OSDescription);
+            // Lower case, as the runtime itself reports it over the diagnostic IPC ("x64", "arm64").
+            w.WriteString("arch", RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant());
+            w.WriteString("processPath", Environment.ProcessPath);
+            w.WriteString("startedUtc", startedUtc.ToString("O", CultureInfo.InvariantCulture));
+            if (options.PrintEnv.Count > 0)
+            {
+                w.WriteStartObject("env");
+                foreach (string name in options.PrintEnv)
+                {
+                    w.WriteString(name, Environment.GetEnvironmentVariable(name));
+                }
+                w.WriteEndObject();
+            }
+        });
+    }
+
+    /// <summary>The operating system named as the runtime names it in its process info.</summary>
+    private static string OsName()
+    {
+        if (OperatingSystem.IsWindows()) return "Windows";
+        if (OperatingSystem.IsLinux()) return "Linux";
+        if (OperatingSystem.IsMacOS()) return "macOS";
+        if (OperatingSystem.IsFreeBSD()) return "FreeBSD";
+        return RuntimeInformation.OSDescription;
+    }
+
+    private static void Execute(string line)
+    {
+        string[] words = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        try
+        {
+            switch (words[0])
+            {
+                case "ping" when words.Length == 1:
+                    Emit(w => w.WriteString("event", "pong"));
+                    break;
+                case "env" when words.Length == 2:
+                    Emit(w =>
+                    {
+                        w.WriteString("event", "env");
+                        w.WriteString("name", words[1]);
+                        w.WriteString("value", Environment.GetEnvironmentVariable(words[1]));
+                    });
+                    break;
+                case "gc" when words.Length == 2:
+                    InduceGcs(Count(words[1]));
+                    break;
+                case "churn" when words.Length == 3:
+                    Churn(Count(words[1]), Count(words[2]));
+                    break;
+                case "gcinfo" when words.Length == 1:
+                    Emit(w =>
+                    {
+                        w.WriteString("event", "gcinfo");
+                        WriteCollectionCounts(w);
+                        WriteLastGcInfo(w);
+                    });
+                    break;
+                case "counts" when words.Length == 1:
+                    Emit(w =>
+                    {
+                        w.WriteString("event", "counts");
+                        WriteCollectionCounts(w);
+                    });
+                    break;
+                case "hold" when words.Length == 3:
+                    Hold(words[1], Count(words[2]));
+                    break;
+                case "release" when words.Length == 1:
+                    int released = Held.Count;
+                    Held.Clear();
+                    Emit(w =>
+                    {
+                        w.WriteString("event", "release");
+                        w.WriteNumber("released", released);
+                    });
+                    break;
+                case "throw" when words.Length == 2:
+                    Throw(Count(words[1]));
+                    break;
+                case "spawn" when words.Length == 1:
+                    Spawn();
+                    break;
+                case "exit" when words.Length == 2:
+                    Exit(int.Parse(words[1], CultureInfo.InvariantCulture), "command");
+                    break;
+                default:
+                    throw new ArgumentException($"unknown command or wrong number of arguments: {line}");
+            }
+        }
+        catch (Exception e) when (e is ArgumentException or FormatException or OverflowException)
+        {
+            // Answer every line, so a test waiting for the answer fails with this message, not a timeout.
+            Emit(w =>
+            {
+                w.WriteString("event", "error");
+                w.WriteString("command", line);
+                w.WriteString("message", e.Message);
+            });
+        }
+    }
+
+    private static int Count(string word) => int.Parse(word, NumberStyles.None, CultureInfo.InvariantCulture);
+
+    private static void InduceGcs(int n)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            GC.Collect(2, GCCollectionMode.Forced, blocking: true);
+        }
+        Emit(w =>
+        {
+            w.WriteString("event", "gc");
+            w.WriteNumber("induced", n);
+            WriteCollectionCounts(w);
+        });
+    }
+
+    /// <summary>
+    /// N rounds of: allocate KB kilobytes of short-lived 1 KB arrays, then one blocking gen2
+    /// <c>GC.Collect</c>. A tool watching GCs should see exactly N induced gen2 GCs, each after
+    /// about KB kilobytes of allocation; the last one is described from the GC's own record.
+    /// </summary>
+    private static void Churn(int n, int kilobytes)
+    {
+        long allocatedBefore = GC.GetTotalAllocatedBytes(precise: true);
+        int gen2Before = GC.CollectionCount(2);
+        long sink = 0;
+        for (int i = 0; i < n; i++)
+        {
+            for (int k = 0; k < kilobytes; k++)
+            {
+                // 1 KB minus the array header, so each array takes about one kilobyte of heap.
+                byte[] garbage = new byte[1000];
+                sink += garbage.Length;
+            }
+            GC.Collect(2, GCCollectionMode.Forced, blocking: true);
+        }
+        long allocated = GC.GetTotalAllocatedBytes(precise: true) - allocatedBefore;
+        Emit(w =>
+        {
+            w.WriteString("event", "churn");
+            w.WriteNumber("induced", n);
+            w.WriteNumber("allocatedBytes", allocated);
+            w.WriteNumber("touchedBytes", sink);
+            w.WriteNumber("gen2Before", gen2Before);
+            WriteCollectionCounts(w);
+            WriteLastGcInfo(w);
+        });
+    }
+
+    /// <summary>What the runtime recorded about its last GC (<c>GC.GetGCMemoryInfo</c>).</summary>
+    private static void WriteLastGcInfo(Utf8JsonWriter w)
+    {
+        GCMemoryInfo info = GC.GetGCMemoryInfo(GCKind.Any);
+        w.WriteStartObject("lastGc");
+        w.WriteNumber("index", info.Index);
+        w.WriteNumber("generation", info.Generation);
+        w.WriteBoolean("compacted", info.Compacted);
+        w.WriteBoolean("concurrent", info.Concurrent);
+        w.WriteNumber("heapSizeBytes", info.HeapSizeBytes);
+        w.WriteNumber("promotedBytes", info.PromotedBytes);
+        w.WriteNumber("fragmentedBytes", info.FragmentedBytes);
+        w.WriteNumber("pinnedObjectsCount", info.PinnedObjectsCount);
+        w.WriteNumber("pauseMs", info.PauseDurations.Length > 0 ? info.PauseDurations[0].TotalMilliseconds : 0);
+        w.WriteStartArray("generations");
+        foreach (GCGenerationInfo g in info.GenerationInfo)
+        {
+            w.WriteStartObject();
+            w.WriteNumber("sizeBeforeBytes", g.SizeBeforeBytes);
+            w.WriteNumber("sizeAfterBytes", g.SizeAfterBytes);
+            w.WriteNumber("fragmentationBeforeBytes", g.FragmentationBeforeBytes);
+            w.WriteNumber("fragmentationAfterBytes", g.FragmentationAfterBytes);
+            w.WriteEndObject();
+        }
+        w.WriteEndArray();
+        w.WriteEndObject();
+    }
+
+    private static void WriteCollectionCounts(Utf8JsonWriter w)
+    {
+        w.WriteNumber("gen0", GC.CollectionCount(0));
+        w.WriteNumber("gen1", GC.CollectionCount(1));
+        w.WriteNumber("gen2", GC.CollectionCount(2));
+    }
+
+    private static void Hold(string type, int n)
+    {
+        if (type != nameof(Widget) && type != typeof(Widget).FullName)
+        {
+            throw new ArgumentException($"unknown type {type}; known: {typeof(Widget).FullName}");
+        }
+        for (int i = 0; i < n; i++)
+        {
+            Held.Add(new Widget(Held.Count));
+        }
+        Emit(w =>
+        {
+            w.WriteString("event", "hold");
+            w.WriteString("type", typeof(Widget).FullName);
+            w.WriteNumber("added", n);
+            w.WriteNumber("held", Held.Count);
+        });
+    }
+
+    private static void Throw(int n)
+    {
+        int caught = 0;
+        for (int i = 0; i < n; i++)
+        {
+            try
+            {
+                throw new InvalidOperationException(ThrownMessage);
+            }
+            catch (InvalidOperationException)
+            {
+                caught++;
+            }
+        }
+        Emit(w =>
+        {
+            w.WriteString("event", "throw");
+            w.WriteString("type", typeof(InvalidOperationException).FullName);
+            w.WriteString("message", ThrownMessage);
+            w.WriteNumber("thrown", caught);
+        });
+    }
+
+    /// <summary>
+    /// Starts this app again with <c>--child</c> and reports the diagnostic-port variable the child
+    /// saw. A child that inherited a suspending port would wait forever for a tool to resume it, so
+    /// it is killed after a timeout and reported as such.
+    /// </summary>
+    private static void Spawn()
+    {
+        string host = Environment.ProcessPath ?? throw new ArgumentException("no process path");
+        var start = new ProcessStartInfo(host)
+        {
+            UseShellExecute = false,
+            RedirectStandardOutput = true,
+        };
+        // Under the dotnet muxer the child needs the dll; under the apphost the host is the app.
+        bool apphost = Path.GetFileNameWithoutExtension(host) == Assembly.GetEntryAssembly()?.GetName().Name;
+        if (!apphost)
+        {
+            start.ArgumentList.Add(Assembly.GetEntryAssembly()!.Location);
+        }
+        start.ArgumentList.Add("--child");
+        start.Environment.TryGetValue(DiagnosticPortsVariable, out string? inherited);
+
+        using Process child = Process.Start(start) ?? throw new ArgumentException($"could not start {host}");
+        Task<string> output = child.StandardOutput.ReadToEndAsync();
+        bool exited = child.WaitForExit(ChildTimeout);
+        if (!exited)
+        {
+            child.Kill(entireProcessTree: true);
+            child.WaitForExit();
+        }
+        string? childEnv = null;
+        // A suspended runtime prints a notice to stdout before Main; only the child's JSON line counts.
+        foreach (string line in output.Result.Split('\n', StringSplitOptions.RemoveEmptyEntries))
+        {
+            if (!line.StartsWith('{'))
+            {
+                continue;
+            }
+            using JsonDocument doc = JsonDocument.Parse(line);
+            if (doc.RootElement.GetProperty("event").GetString() == "child")
+            {
+                childEnv = doc.RootElement.GetProperty("diagnosticPorts").GetString();
+            }
+        }
+        Emit(w =>
+        {
+            w.WriteString("event", "spawn");
+            w.WriteNumber("pid", child.Id);
+            w.WriteString("childEnv", childEnv);
+            w.WriteString("inheritedEnv", inherited);
+            w.WriteBoolean("timedOut", !exited);
+            if (exited)
+            {
+                w.WriteNumber("exitCode", child.ExitCode);
+            }
+            else
+            {
+                w.WriteNull("exitCode");
+            }
+        });
+    }
+
+    private static void Exit(int code, string reason)
+    {
+        Emit(w =>
+        {
+            w.WriteString("event", "exit");
+            w.WriteNumber("code", code);
+            w.WriteString("reason", reason);
+        });
+        Environment.Exit(code);
+    }
+
+    private static void Emit(Action<Utf8JsonWriter> body)
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer))
+        {
+            writer.WriteStartObject();
+            body(writer);
+            writer.WriteEndObject();
+        }
+        string line = Encoding.UTF8.GetString(buffer.WrittenSpan);
+        // The exit-after-ms thread may write concurrently with the command loop.
+        lock (StdoutLock)
+        {
+            Console.Out.WriteLine(line);
+            Console.Out.Flush();
+        }
+    }
+
+    private sealed record Options(int? ExitAfterMs, int ExitCode, bool NoStdin, bool Child, List<string> PrintEnv)
+    {
+        public static Options Parse(string[] args)
+        {
+            int? exitAfterMs = null;
+            int exitCode = 0;
+            bool noStdin = false;
+            bool child = false;
+            var printEnv = new List<string>();
+            for (int i = 0; i < args.Length; i++)
+            {
+                string arg = args[i];
+                switch (arg)
+                {
+                    case "--":
+                        // Everything after "--" is free text for tests to look for in "args".
+                        return new Options(exitAfterMs, exitCode, noStdin, child, printEnv);
+                    case "--exit-after-ms":
+                        exitAfterMs = Number(args, ref i);
+                        break;
+                    case "--exit-code":
+                        exitCode = Number(args, ref i);
+                        break;
+                    case "--no-stdin":
+                        noStdin = true;
+                        break;
+                    case "--child":
+                        child = true;
+                        break;
+                    case "--print-env":
+                        printEnv.Add(Value(args, ref i));
+                        break;
+                    default:
+                        if (arg.StartsWith("--", StringComparison.Ordinal))
+                        {
+                            throw new ArgumentException($"unknown option {arg}");
+                        }
+                        break;
+                }
+            }
+            return new Options(exitAfterMs, exitCode, noStdin, child, printEnv);
+        }
+
+        private static string Value(string[] args, ref int i)
+        {
+            if (i + 1 >= args.Length)
+            {
+                throw new ArgumentException($"{args[i]} needs a value");
+            }
+            return args[++i];
+        }
+
+        private static int Number(string[] args, ref int i)
+        {
+            string option = args[i];
+            string value = Value(args, ref i);
+            if (!int.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int n) || (option == "--exit-after-ms" && n < 0))
+            {
+                throw new ArgumentException($"{option} needs a number, not {value}");
+            }
+            return n;
+        }
+    }
+}
+
+/// <summary>The objects <c>hold TYPE N</c> keeps alive, so a heap walk has a type with a known count.</summary>
+public sealed class Widget
+{
+    public Widget(long id)
+    {
+        Id = id;
+        Label = "widget";
+    }
+
+    public long Id { get; }
+
+    public string Label { get; }
+
+    // Odd-sized on purpose, so a heap walk's object size is not a coincidence of alignment.
+    public int Weight { get; } = 7;
+}

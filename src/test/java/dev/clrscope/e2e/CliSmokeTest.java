@@ -1,0 +1,73 @@
+package dev.clrscope.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The harness driving the real CLI once each way (attach by pid, launch with {@code --}): the
+ * template for command tests, and the proof that launcher, apps and harness fit together.
+ */
+class CliSmokeTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+  @Test
+  void infoByPidReportsWhatTheTargetSaysAboutItself() {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      ReadyInfo ready = target.ready();
+
+      CliResult result =
+          Clrscope.run(TIMEOUT, "info", "-p", Long.toString(target.pid()), "--format", "json");
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      JsonNode info = result.stdoutJson();
+      assertThat(info.get("pid").asLong()).isEqualTo(ready.pid());
+      assertThat(info.get("entrypointAssembly").asText()).isEqualTo(ready.entrypoint());
+      assertThat(info.get("runtimeVersion").asText()).isEqualTo(ready.runtimeVersion());
+      assertThat(info.get("os").asText()).isEqualTo(ready.os());
+      assertThat(info.get("arch").asText()).isEqualTo(ready.arch());
+      assertThat(info.get("runtimeIdentifier").asText()).isEqualTo(ready.rid());
+      // The runtime's command line starts with the host; TargetApp's own starts at the dll.
+      assertThat(info.get("commandLine").asText())
+          .isEqualTo(ready.processPath() + " " + ready.commandLine());
+    }
+  }
+
+  @Test
+  void infoOfALaunchedAppExitsWithTheAppsExitCode() {
+    List<String> app =
+        DotnetApps.command(
+            DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "500", "--exit-code", "4");
+    List<String> args = new ArrayList<>(List.of("info", "--format", "json", "--"));
+    args.addAll(app);
+
+    CliResult result = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
+
+    assertThat(result.exitCode()).as("%s", result).isEqualTo(4);
+    ReadyInfo ready =
+        ReadyInfo.findIn(result.stdout()).orElseThrow(() -> new AssertionError(result));
+    JsonNode info = jsonLineWith("runtimeCookie", result);
+    assertThat(info.get("pid").asLong()).isEqualTo(ready.pid());
+    assertThat(info.get("entrypointAssembly").asText()).isEqualTo("TargetApp");
+  }
+
+  /** The CLI's and the app's lines share stdout; their order is not part of the contract. */
+  private static JsonNode jsonLineWith(String field, CliResult result) {
+    for (String line : result.stdoutLines()) {
+      try {
+        JsonNode node = TargetProcess.JSON.readTree(line);
+        if (node.has(field)) {
+          return node;
+        }
+      } catch (JsonProcessingException e) {
+        // Not a JSON line; keep looking.
+      }
+    }
+    throw new AssertionError("No JSON line with " + field + ": " + result);
+  }
+}
