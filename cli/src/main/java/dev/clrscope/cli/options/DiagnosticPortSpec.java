@@ -20,7 +20,7 @@ public record DiagnosticPortSpec(Path path, boolean connect) {
   public static DiagnosticPortSpec parse(String text) {
     String value = text.strip();
     String[] parts = value.split(",", -1);
-    if (parts[0].isEmpty()) {
+    if (parts[0].isBlank()) {
       throw new IllegalArgumentException(
           "--diagnostic-port needs a socket path, as PATH, PATH,listen or PATH,connect");
     }
@@ -51,6 +51,6 @@ public record DiagnosticPortSpec(Path path, boolean connect) {
                   + "': use PATH, PATH,listen or PATH,connect");
       }
     }
-    return new DiagnosticPortSpec(Path.of(parts[0]).toAbsolutePath(), connect);
+    return new DiagnosticPortSpec(Path.of(parts[0].strip()).toAbsolutePath(), connect);
   }
 }

@@ -11,6 +11,8 @@ import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSession;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
 import dev.clrscope.ipc.transport.IpcConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,8 +177,21 @@ public final class DiagnosticsClient {
     exchange(IpcCommand.DISABLE_PERF_MAP, new byte[0]);
   }
 
-  /** Loads a startup hook assembly; only while the runtime is suspended at startup. */
+  /**
+   * Has the runtime run a startup hook assembly.
+   *
+   * <p>A running .NET 10 runtime does not refuse this: it loads and calls the hook at once, and a
+   * hook that fails to load ends the app with an unhandled ArgumentException. So the assembly must
+   * be a file clrscope can see before anything is sent.
+   */
   public void applyStartupHook(String assemblyPath) {
+    if (assemblyPath == null || !Files.isRegularFile(Path.of(assemblyPath))) {
+      throw new DiagnosticsException(
+          "refusing to send ApplyStartupHook: "
+              + assemblyPath
+              + " is not a file; the runtime would try to load it at once, and a startup hook"
+              + " that fails to load ends the target process");
+    }
     exchange(IpcCommand.APPLY_STARTUP_HOOK, new PayloadWriter().string(assemblyPath).toByteArray());
   }
 
@@ -199,7 +214,10 @@ public final class DiagnosticsClient {
     exchange(IpcCommand.ATTACH_PROFILER, payload, timeout.plus(attachTimeout));
   }
 
-  /** Sets a profiler to load when the runtime resumes; only while suspended at startup. */
+  /**
+   * Sets a profiler to load when the runtime resumes. Meaningful only while suspended at startup; a
+   * running .NET 10 runtime acknowledges it and does nothing.
+   */
   public void setStartupProfiler(UUID clsid, String profilerPath) {
     exchange(
         IpcCommand.STARTUP_PROFILER,

@@ -125,7 +125,12 @@ public final class DiagnosticPortListener implements AutoCloseable {
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         throw new IpcTimeoutException(
-            "no .NET runtime connected to " + socket + " within " + timeout.toSeconds() + " s");
+            "no .NET runtime connected to "
+                + socket
+                + " within "
+                + (timeout.toMillis() < 1000
+                    ? timeout.toMillis() + " ms"
+                    : timeout.toSeconds() + " s"));
       }
       SocketChannel ch;
       try {
