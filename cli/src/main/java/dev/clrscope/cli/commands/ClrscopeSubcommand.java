@@ -1,14 +1,18 @@
 package dev.clrscope.cli.commands;
 
+import dev.clrscope.cli.ClrscopeVersion;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
  * The small base of every subcommand: data goes to {@link #out()}, progress and warnings to {@link
- * #err()}, and {@link #call()} returns the exit code.
+ * #err()}, and {@link #call()} returns the exit code. Every subcommand inherits {@code --help} and
+ * {@code --version} from here.
  */
+@Command(mixinStandardHelpOptions = true, versionProvider = ClrscopeVersion.class)
 public abstract class ClrscopeSubcommand implements Callable<Integer> {
   /** The picocli model of this command, for its name and usage errors. */
   @Spec protected CommandSpec spec;
