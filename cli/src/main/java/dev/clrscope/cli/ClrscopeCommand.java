@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
       DumpCommand.class,
       PerfMapCommand.class,
       AutoComplete.GenerateCompletion.class,
+      dev.clrscope.cli.commands.trace.TraceCommand.class,
       TrainCommand.class
     },
     footer = {

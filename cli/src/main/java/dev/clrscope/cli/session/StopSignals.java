@@ -30,6 +30,8 @@ public final class StopSignals implements AutoCloseable {
    * @param duration stop after this long; {@code null} for no limit
    * @param watchEnter stop when Enter is pressed (only when stdin is a terminal)
    */
+  // Java 17's System.console() is null exactly when stdin or stdout is not a terminal.
+  @SuppressWarnings("SystemConsoleNull")
   public static StopSignals install(Duration duration, boolean watchEnter) {
     StopSignals s = new StopSignals();
     for (String name : new String[] {"INT", "TERM"}) {

@@ -1,0 +1,64 @@
+package dev.clrscope.cli.commands.trace;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code clrscope trace convert}: a nettrace file to speedscope, Chromium or folded stacks. */
+@Command(
+    name = "convert",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Convert a trace's thread samples to a profile: speedscope JSON, Chromium trace-event JSON"
+          + " or folded stacks. Streams the trace twice (method names, then samples), so memory"
+          + " does not grow with its size; a truncated trace converts up to its last complete"
+          + " block. Prints the output's path on stdout."
+    })
+public final class ConvertCommand extends ClrscopeSubcommand {
+  @Parameters(index = "0", paramLabel = "FILE", description = "The nettrace file.")
+  Path input;
+
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "speedscope",
+      description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+  ConversionFormat format;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "OUT",
+      description =
+          "The output file, or - for stdout (default: beside FILE, as x.speedscope.json,"
+              + " x.chromium.json or x.folded.txt).")
+  String output;
+
+  @Override
+  public Integer call() {
+    if (!Files.isRegularFile(input)) {
+      throw new CommandFailure("no such file: " + input);
+    }
+    if ("-".equals(output)) {
+      try {
+        TraceConversion.Result r = TraceConversion.convert(input, out(), format);
+        out().flush();
+        TraceConversion.report(r, format, err());
+      } catch (IOException e) {
+        throw new CommandFailure("could not write to stdout: " + e.getMessage(), e);
+      }
+      return 0;
+    }
+    Path target =
+        output != null
+            ? Path.of(output)
+            : TraceFileNames.convertedName(input.toAbsolutePath(), format);
+    TraceConversion.convert(input, target, format, err());
+    out().println(target);
+    return 0;
+  }
+}

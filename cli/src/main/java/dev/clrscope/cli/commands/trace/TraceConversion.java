@@ -1,0 +1,153 @@
+package dev.clrscope.cli.commands.trace;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.TraceHeader;
+import dev.clrscope.nettrace.events.RuntimeEvents;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Converts a trace to a profile format in two streaming passes over the file: the first collects
+ * the method address ranges (the rundown that names them comes at the end of a trace), the second
+ * resolves each thread sample's stack and hands it to the format's writer. A truncated trace is
+ * read leniently: everything up to its last complete block is converted and the output is still
+ * complete and valid.
+ */
+public final class TraceConversion {
+  private TraceConversion() {}
+
+  /**
+   * What a conversion saw.
+   *
+   * @param samples thread samples converted
+   * @param methods methods known from the trace
+   * @param truncatedAt why the input ended early, or null
+   */
+  public record Result(long samples, int methods, String truncatedAt) {}
+
+  /** Converts {@code trace} into the file {@code output}, with notes on {@code err}. */
+  public static Result convert(Path trace, Path output, ConversionFormat format, PrintStream err) {
+    Path tmp = output.resolveSibling(output.getFileName() + ".partial");
+    Result result;
+    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
+      result = convert(trace, out, format);
+    } catch (IOException e) {
+      deleteQuietly(tmp);
+      throw new CommandFailure("could not write " + output + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      // Never leave a half-written file behind.
+      deleteQuietly(tmp);
+      throw e;
+    }
+    try {
+      Files.move(tmp, output, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      throw new CommandFailure("could not write " + output + ": " + e.getMessage(), e);
+    }
+    report(result, format, err);
+    return result;
+  }
+
+  private static void deleteQuietly(Path p) {
+    try {
+      Files.deleteIfExists(p);
+    } catch (IOException e) {
+      // Best effort: the error being reported matters more.
+    }
+  }
+
+  /** Prints the notes of a conversion. */
+  static void report(Result r, ConversionFormat format, PrintStream err) {
+    if (r.truncatedAt() != null) {
+      err.println(
+          "clrscope trace convert: the trace is truncated ("
+              + r.truncatedAt()
+              + "); converted everything before that point");
+    }
+    if (r.samples() == 0) {
+      err.println(
+          "clrscope trace convert: the trace has no thread samples, so the "
+              + format
+              + " output has no stacks (collect with --profile dotnet-sampled-thread-time)");
+    } else if (r.methods() == 0) {
+      err.println(
+          "clrscope trace convert: the trace has no method load or rundown events, so frames are"
+              + " hex addresses (collect with --rundown)");
+    }
+  }
+
+  /** Converts {@code trace} into {@code out} (not closed). */
+  public static Result convert(Path trace, OutputStream out, ConversionFormat format)
+      throws IOException {
+    MethodAddressMap methods;
+    try {
+      methods = MethodAddressMap.read(trace);
+    } catch (NetTraceFormatException e) {
+      throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
+    } catch (UncheckedIOException e) {
+      throw new CommandFailure("could not read " + trace + ": " + e.getCause().getMessage(), e);
+    }
+    try (NetTraceReader reader = NetTraceReader.open(trace, true)) {
+      TraceHeader header = reader.header();
+      double weightMs =
+          header.expectedCpuSamplingRate() > 0 ? header.expectedCpuSamplingRate() / 1e6 : 1.0;
+      Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+      long samples = 0;
+      try (ProfileWriter w = writer(format, out, text, trace, header)) {
+        TraceEvent e;
+        while ((e = reader.next()) != null) {
+          double ms = e.relativeMillis();
+          if (RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())) {
+            int depth = e.stack().depth();
+            if (depth == 0) {
+              continue;
+            }
+            String[] frames = new String[depth];
+            for (int i = 0; i < depth; i++) {
+              // Stacks are innermost first; profiles want the root first.
+              frames[depth - 1 - i] = methods.name(e.stack().frame(i));
+            }
+            w.sample(new StackSample(e.threadId(), ms, weightMs, Arrays.asList(frames)));
+            samples++;
+          } else {
+            w.event(e, ms);
+          }
+        }
+        w.finish();
+      }
+      text.flush();
+      String truncated = reader.stopReason().map(NetTraceFormatException::getMessage).orElse(null);
+      return new Result(samples, methods.size(), truncated);
+    } catch (NetTraceFormatException e) {
+      throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
+    }
+  }
+
+  private static ProfileWriter writer(
+      ConversionFormat format, OutputStream out, Writer text, Path trace, TraceHeader header)
+      throws IOException {
+    return switch (format) {
+      case folded -> new FoldedStacksWriter(text);
+      case speedscope -> new SpeedscopeWriter(out, trace.getFileName().toString());
+      case chromium -> new ChromiumTraceWriter(out, header.processId());
+    };
+  }
+
+  /** Parses a format name, case-insensitively. */
+  static ConversionFormat format(String name) {
+    return ConversionFormat.valueOf(name.strip().toLowerCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,232 @@
+package dev.clrscope.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code clrscope trace collect | stats | events | convert} against live TargetApp processes: the
+ * traces must hold exactly what the app was told to do.
+ */
+class TraceCommandTest {
+  private static final Duration TIMEOUT = Duration.ofMinutes(2);
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String THROWN_MESSAGE = "thrown by TargetApp on request";
+
+  @TempDir Path dir;
+
+  /** Waits until the session's stream has begun arriving in the file: the session is live. */
+  private static void awaitTraceStarted(Path file, RunningCli cli) {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+    while (Instant.now().isBefore(deadline)) {
+      try {
+        if (Files.exists(file) && Files.size(file) > 0) {
+          return;
+        }
+        Thread.sleep(50);
+      } catch (IOException e) {
+        // Not created yet.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+    throw new AssertionError("the trace never started: " + cli.stderr());
+  }
+
+  private static JsonNode stats(Path file) throws IOException {
+    CliResult r = Clrscope.run(TIMEOUT, "trace", "stats", file.toString(), "--format", "json");
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stderr()).as("%s", r).isEmpty();
+    return JSON.readTree(r.stdout());
+  }
+
+  private static long count(JsonNode stats, String provider, int eventId) {
+    long n = 0;
+    for (JsonNode row : stats.path("byEvent")) {
+      if (row.path("provider").asText().equals(provider)
+          && row.path("eventId").asInt() == eventId) {
+        n += row.path("count").asLong();
+      }
+    }
+    return n;
+  }
+
+  private static List<JsonNode> events(Path file, String... filters) throws IOException {
+    List<String> args = new ArrayList<>(List.of("trace", "events", file.toString()));
+    args.addAll(List.of(filters));
+    CliResult r = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : r.stdoutLines()) {
+      lines.add(JSON.readTree(line));
+    }
+    return lines;
+  }
+
+  /** Sends SIGTERM to the CLI's JVM (the launcher execs java, so its pid is the JVM's). */
+  private static void terminate(RunningCli cli) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(cli.pid())).start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).isZero();
+  }
+
+  @Test
+  void exceptionsAreCountedExactlyWithTheirMessage() throws Exception {
+    Path file = dir.resolve("exceptions.nettrace");
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                dir,
+                "trace",
+                "collect",
+                "-p",
+                Long.toString(target.pid()),
+                "--providers",
+                "Microsoft-Windows-DotNETRuntime:0x8000:4",
+                "--duration",
+                "90s",
+                "-o",
+                file.toString())) {
+      awaitTraceStarted(file, cli);
+      assertThat(target.send("throw 5").path("thrown").asInt()).isEqualTo(5);
+      cli.interrupt();
+      CliResult result = cli.await(TIMEOUT);
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      assertThat(result.stdout().strip()).isEqualTo(file.toString());
+      assertThat(result.stderr()).contains("Stopping (SIGINT)").contains("Trace complete");
+    }
+    JsonNode stats = stats(file);
+    assertThat(count(stats, "Microsoft-Windows-DotNETRuntime", 80)).isEqualTo(5);
+    assertThat(stats.path("truncated").isNull()).isTrue();
+
+    List<JsonNode> thrown = events(file, "--event", "ExceptionThrown");
+    assertThat(thrown).hasSize(5);
+    for (JsonNode e : thrown) {
+      assertThat(e.path("provider").asText()).isEqualTo("Microsoft-Windows-DotNETRuntime");
+      assertThat(e.path("name").asText()).isEqualTo("Exception/Start");
+      assertThat(e.path("payload").path("exceptionType").asText())
+          .isEqualTo("System.InvalidOperationException");
+      assertThat(e.path("payload").path("exceptionMessage").asText()).isEqualTo(THROWN_MESSAGE);
+    }
+    // The same events by id and by provider filter.
+    assertThat(events(file, "--provider", "microsoft-windows-dotnetruntime", "--event", "80"))
+        .hasSize(5);
+  }
+
+  @Test
+  void inducedGcsAreCountedExactlyAndSigtermLeavesAReadableFile() throws Exception {
+    Path file = dir.resolve("gc.nettrace");
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                dir,
+                "trace",
+                "collect",
+                "-p",
+                Long.toString(target.pid()),
+                "--clrevents",
+                "gc",
+                "--clreventlevel",
+                "informational",
+                "-o",
+                file.toString())) {
+      awaitTraceStarted(file, cli);
+      target.send("gc 3");
+      terminate(cli);
+      CliResult result = cli.await(TIMEOUT);
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      assertThat(result.stderr()).contains("Stopping (SIGTERM)");
+    }
+    JsonNode stats = stats(file);
+    assertThat(count(stats, "Microsoft-Windows-DotNETRuntime", 1)).isEqualTo(3);
+    assertThat(stats.path("droppedEvents").asLong()).isZero();
+
+    List<JsonNode> starts = events(file, "--event", "GCStart");
+    assertThat(starts).hasSize(3);
+    for (JsonNode e : starts) {
+      // GC reason 1 = Induced (GC.Collect).
+      assertThat(e.path("payload").path("reason").asLong()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void launchedAppIsTracedFromStartupAndItsExitCodePassesThrough() throws Exception {
+    Path file = dir.resolve("launch.nettrace");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "trace",
+                "collect",
+                "--clrevents",
+                "loader+exception",
+                "-o",
+                file.toString(),
+                "--"));
+    args.addAll(
+        DotnetApps.command(
+            DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "1500", "--exit-code", "7"));
+
+    CliResult result = Clrscope.run(TIMEOUT, Map.of(), dir, args.toArray(String[]::new));
+
+    assertThat(result.exitCode()).as("%s", result).isEqualTo(7);
+    assertThat(result.stdout()).contains(file.toString());
+    assertThat(stats(file).path("events").asLong()).isPositive();
+    // The entry assembly loads at startup, before Main: the session was there first.
+    List<JsonNode> loads = events(file, "--event", "AssemblyLoad");
+    assertThat(loads)
+        .anySatisfy(
+            e ->
+                assertThat(e.path("payload").path("fullyQualifiedAssemblyName").asText())
+                    .startsWith("TargetApp,"));
+  }
+
+  @Test
+  void defaultNameAndSpeedscopeOfALiveSampledTrace() throws Exception {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      CliResult result =
+          Clrscope.run(
+              TIMEOUT,
+              Map.of(),
+              dir,
+              "trace",
+              "collect",
+              "-p",
+              Long.toString(target.pid()),
+              "--profile",
+              "dotnet-sampled-thread-time",
+              "--duration",
+              "2s",
+              "--format",
+              "speedscope");
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      List<String> outputs = result.stdoutLines();
+      assertThat(outputs).hasSize(2);
+      Path trace = Path.of(outputs.get(0));
+      assertThat(trace.getFileName().toString()).matches("TargetApp_\\d{8}_\\d{6}\\.nettrace");
+      assertThat(trace.getParent()).isEqualTo(dir);
+      JsonNode speedscope = JSON.readTree(Path.of(outputs.get(1)).toFile());
+      assertThat(speedscope.path("profiles").size()).isPositive();
+      List<String> frames = speedscope.path("shared").path("frames").findValuesAsText("name");
+      // The rundown names the app's own methods: the main thread waits in Program.Main.
+      assertThat(frames).anyMatch(f -> f.startsWith("TargetApp.Program.Main"));
+    }
+  }
+}
