@@ -57,6 +57,32 @@ class DumpCommandTest {
   }
 
   @Test
+  void miniDumpWithACrashReportNamesTheApp() throws IOException {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      Path core = dir.resolve("mini.core");
+
+      CliResult result =
+          Clrscope.run(
+              TIMEOUT,
+              "dump",
+              "-p",
+              Long.toString(target.pid()),
+              "--type",
+              "mini",
+              "--crashreport",
+              "-o",
+              core.toString());
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      assertThat(result.stdout().strip()).isEqualTo(core.toString());
+      Path report = dir.resolve("mini.core.crashreport.json");
+      com.fasterxml.jackson.databind.JsonNode json = TargetProcess.JSON.readTree(report.toFile());
+      assertThat(json.at("/payload/process_name").asText()).isEqualTo("TargetApp.dll");
+      assertThat(json.at("/payload/threads").size()).isPositive();
+    }
+  }
+
+  @Test
   void aMissingOutputDirectoryIsReportedBeforeAnythingIsAsked() {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       Path missing = dir.resolve("no/such/dir/core");
