@@ -25,6 +25,8 @@ import picocli.CommandLine.Spec;
       DumpCommand.class,
       PerfMapCommand.class,
       AutoComplete.GenerateCompletion.class,
+      dev.clrscope.cli.commands.GcStatsCommand.class,
+      dev.clrscope.cli.commands.FullGcCommand.class,
       dev.clrscope.cli.commands.trace.TraceCommand.class,
       TrainCommand.class
     },
