@@ -34,6 +34,14 @@ class RuntimeProtocolTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(20);
   private static final String RUNTIME = "Microsoft-Windows-DotNETRuntime";
 
+  /** A thread per task: the common pool has one thread on two cores, and readers block. */
+  private static final java.util.concurrent.Executor OWN_THREAD =
+      task -> {
+        Thread t = new Thread(task, "protocol-test");
+        t.setDaemon(true);
+        t.start();
+      };
+
   private static DiagnosticsClient clientFor(TargetProcess target) {
     return new DiagnosticsClient(
         new EndpointConnectionSource(new EndpointLocator().locate(target.pid()).endpoint()),
@@ -123,7 +131,7 @@ class RuntimeProtocolTest {
       for (EventPipeSessionConfig shape : shapes) {
         try (EventPipeSession session = client.startEventPipeSession(shape)) {
           CompletableFuture<byte[]> all =
-              CompletableFuture.supplyAsync(() -> readAll(session.stream()));
+              CompletableFuture.supplyAsync(() -> readAll(session.stream()), OWN_THREAD);
           target.send("gc 1");
           assertThat(session.stop()).isTrue();
           byte[] trace = all.get(30, TimeUnit.SECONDS);
@@ -164,7 +172,7 @@ class RuntimeProtocolTest {
               .startEventPipeSession(
                   EventPipeSessionConfig.of(16, List.of(new EventPipeProvider(RUNTIME, 0x1, 4))));
       CompletableFuture<byte[]> all =
-          CompletableFuture.supplyAsync(() -> readAll(session.stream()));
+          CompletableFuture.supplyAsync(() -> readAll(session.stream()), OWN_THREAD);
       target.send("gc 2");
       target.send("exit 0");
       target.waitFor(TIMEOUT);
@@ -181,15 +189,24 @@ class RuntimeProtocolTest {
   void aReplyCutShortByAnExitingTargetIsReportedAsSuch() throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       DiagnosticsClient client = clientFor(target);
-      new ProcessBuilder("kill", "-STOP", Long.toString(target.pid())).start().waitFor();
-      CompletableFuture<Object> info = CompletableFuture.supplyAsync(client::processInfo);
-      Thread.sleep(500);
-      new ProcessBuilder("kill", "-KILL", Long.toString(target.pid())).start().waitFor();
+      signal("STOP", target.pid());
+      CompletableFuture<Object> info =
+          CompletableFuture.supplyAsync(client::processInfo, OWN_THREAD);
+      // A stopped target accepts the connection (the kernel does) but cannot answer.
+      Thread.sleep(2000);
+      assertThat(info).as("a stopped target answered").isNotDone();
+      signal("KILL", target.pid());
 
       assertThatThrownBy(() -> info.get(30, TimeUnit.SECONDS))
           .hasCauseInstanceOf(ConnectionClosedException.class)
           .hasMessageContaining("it may have exited");
     }
+  }
+
+  private static void signal(String name, long pid) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).as("kill -%s %d", name, pid).isZero();
   }
 
   private static byte[] readAll(InputStream in) {
