@@ -11,6 +11,11 @@ final class CaptureThread {
 
   final ArrayDeque<TraceEvent> queue = new ArrayDeque<>();
 
+  /** Timestamp and arrival of {@code queue.peek()}, cached for the merge heap's comparisons. */
+  long headTimestamp;
+
+  long headArrival;
+
   /** Position in the merge heap, or -1 when not in it (queue empty). */
   int heapIndex = -1;
 

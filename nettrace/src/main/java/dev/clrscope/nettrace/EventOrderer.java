@@ -25,6 +25,10 @@ final class EventOrderer {
       ready.add(e);
       return;
     }
+    if (thread.queue.isEmpty()) {
+      thread.headTimestamp = e.timestamp();
+      thread.headArrival = e.arrival;
+    }
     thread.queue.add(e);
     if (thread.heapIndex < 0) {
       insert(thread);
@@ -63,7 +67,7 @@ final class EventOrderer {
   }
 
   private void releaseOlderThan(long stopTimestamp) {
-    while (heapSize > 0 && heap[0].queue.peek().timestamp() < stopTimestamp) {
+    while (heapSize > 0 && heap[0].headTimestamp < stopTimestamp) {
       popRootEvent();
     }
   }
@@ -71,18 +75,19 @@ final class EventOrderer {
   private void popRootEvent() {
     CaptureThread t = heap[0];
     ready.add(t.queue.poll());
-    if (t.queue.isEmpty()) {
+    TraceEvent head = t.queue.peek();
+    if (head == null) {
       removeRoot();
     } else {
+      t.headTimestamp = head.timestamp();
+      t.headArrival = head.arrival;
       siftDown(0);
     }
   }
 
   private static boolean less(CaptureThread a, CaptureThread b) {
-    TraceEvent x = a.queue.peek();
-    TraceEvent y = b.queue.peek();
-    return x.timestamp() < y.timestamp()
-        || (x.timestamp() == y.timestamp() && x.arrival < y.arrival);
+    return a.headTimestamp < b.headTimestamp
+        || (a.headTimestamp == b.headTimestamp && a.headArrival < b.headArrival);
   }
 
   private void insert(CaptureThread t) {

@@ -34,6 +34,13 @@ final class SelfDescribedPayloadDecoder {
       return DecodedPayload.EMPTY;
     }
     SelfDescribedPayloadDecoder d = new SelfDescribedPayloadDecoder(in);
+    if (fields.size() == 1
+        && fields.get(0).type() == TypeCode.OBJECT
+        && fields.get(0).name().isEmpty()) {
+      // EventSource.Write<T> (TraceLogging) events describe their payload as one unnamed struct
+      // holding T's properties; its members are the event's fields (the bytes are the same).
+      return new DecodedPayload(d.struct(fields.get(0).fields(), 1));
+    }
     return new DecodedPayload(d.struct(fields, 0));
   }
 
