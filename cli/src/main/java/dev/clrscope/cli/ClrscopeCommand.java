@@ -28,6 +28,7 @@ import picocli.CommandLine.Spec;
       dev.clrscope.cli.commands.GcStatsCommand.class,
       dev.clrscope.cli.commands.FullGcCommand.class,
       dev.clrscope.cli.commands.trace.TraceCommand.class,
+      dev.clrscope.cli.commands.counters.CountersCommand.class,
       TrainCommand.class
     },
     footer = {

@@ -1,0 +1,124 @@
+package dev.clrscope.cli.commands.counters;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.target.AttachedTarget;
+import dev.clrscope.nettrace.counters.CounterBoard;
+import dev.clrscope.nettrace.counters.CounterPlan;
+import dev.clrscope.nettrace.counters.CounterUpdate;
+import dev.clrscope.nettrace.counters.Measurement;
+import dev.clrscope.nettrace.counters.SessionProblem;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code clrscope counters collect}: every value, as CSV, JSON or JSON Lines. */
+@Command(
+    name = "collect",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Record counter values to a file or stdout until stopped (Ctrl+C, Enter, --duration, or the"
+          + " target exiting). Timestamps are the target's, in UTC."
+    })
+public final class CollectCountersCommand extends CounterSessionCommand {
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "csv",
+      description =
+          "csv (dotnet-counters' columns), json (one document) or jsonl (one object a line)"
+              + " (default: ${DEFAULT-VALUE}).")
+  CounterRecordWriter.Format format = CounterRecordWriter.Format.csv;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE|-",
+      defaultValue = "-",
+      description = "Where to write: a file, or - for stdout (default).")
+  String output = "-";
+
+  private PrintStream sink;
+  private CounterRecordWriter writer;
+  private CounterBoard board;
+  private AttachedTarget attached;
+
+  @Override
+  protected void begin(CounterPlan plan, AttachedTarget attached) {
+    this.attached = attached;
+    board = new CounterBoard(plan);
+    if (output.equals("-")) {
+      sink = out();
+    } else {
+      Path file = Path.of(output);
+      Path dir = file.toAbsolutePath().getParent();
+      if (dir != null && !Files.isDirectory(dir)) {
+        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
+      }
+      try {
+        OutputStream o = Files.newOutputStream(file);
+        sink = new PrintStream(o, false, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        throw new CommandFailure("cannot write " + file + ": " + e.getMessage(), e);
+      }
+    }
+    writer = new CounterRecordWriter(sink, format, plan.refreshSeconds());
+    Map<String, Object> about = new LinkedHashMap<>();
+    about.put("target", attached.describe());
+    about.put("pid", attached.pid() > 0 ? attached.pid() : null);
+    about.put("counters", options.counters);
+    about.put("refreshIntervalSeconds", options.refreshSeconds);
+    writer.start(about);
+    err()
+        .println(
+            "Collecting counters of "
+                + attached.describe()
+                + " ("
+                + String.join(",", plan.requests().stream().map(Object::toString).toList())
+                + ") every "
+                + CounterText.exact(options.refreshSeconds)
+                + " s"
+                + (output.equals("-") ? "" : " into " + output)
+                + "; Ctrl+C to stop.");
+  }
+
+  @Override
+  protected void accept(CounterUpdate update) {
+    if (!board.accept(update)) {
+      return;
+    }
+    if (update instanceof Measurement m) {
+      writer.write(m);
+    } else if (update instanceof SessionProblem p) {
+      warn(p.message());
+    }
+  }
+
+  @Override
+  protected void end(String stopReason) {
+    List<String> notes = new ArrayList<>(board.neverSeen());
+    writer.finish(notes, stopReason);
+    notes.forEach(this::warn);
+    if (sink != out()) {
+      sink.close();
+    }
+    err()
+        .println(
+            "Stopped ("
+                + (stopReason == null ? "the stream ended" : stopReason)
+                + "): "
+                + writer.written()
+                + " records"
+                + (output.equals("-") ? "" : " in " + output)
+                + " from "
+                + attached.describe()
+                + ".");
+  }
+}

@@ -1,0 +1,103 @@
+package dev.clrscope.cli.commands.counters;
+
+import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.nettrace.counters.CounterRequest;
+import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The options {@code counters monitor} and {@code counters collect} share with dotnet-counters. */
+public final class CounterOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  @Option(
+      names = "--counters",
+      paramLabel = "LIST",
+      defaultValue = "System.Runtime",
+      description =
+          "What to watch: Prov (all its counters), Prov[c1,c2] (only these), EventCounters\\Prov"
+              + " (its EventCounters even where a Meter of that name exists), separated by"
+              + " commas (default: ${DEFAULT-VALUE}, a Meter on .NET 9+, EventCounters before).")
+  void setCounters(String value) {
+    try {
+      requests = CounterRequest.parseList(value);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(mixee.commandLine(), "--counters: " + e.getMessage());
+    }
+    counters = value;
+  }
+
+  String counters = "System.Runtime";
+  private List<CounterRequest> requests = CounterRequest.parseList(counters);
+
+  @Option(
+      names = "--refresh-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "1",
+      description = "How often the target publishes values (default: ${DEFAULT-VALUE} s).")
+  void setRefreshSeconds(double value) {
+    if (!(value > 0) || value > 86_400) {
+      throw new ParameterException(
+          mixee.commandLine(),
+          "--refresh-interval must be a positive number of seconds, got " + value);
+    }
+    refreshSeconds = value;
+  }
+
+  double refreshSeconds = 1;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      description = "Stop after this long (30s, 5m, 1h30m, or dd:hh:mm:ss).")
+  Duration duration;
+
+  @Option(
+      names = "--maxHistograms",
+      paramLabel = "N",
+      defaultValue = "10",
+      description = "At most N histograms are tracked by the target (default: ${DEFAULT-VALUE}).")
+  int maxHistograms = 10;
+
+  @Option(
+      names = "--maxTimeSeries",
+      paramLabel = "N",
+      defaultValue = "1000",
+      description =
+          "At most N time series (instrument and tag combinations) are tracked by the target"
+              + " (default: ${DEFAULT-VALUE}).")
+  int maxTimeSeries = 1000;
+
+  @Option(
+      names = "--resume-runtime",
+      paramLabel = "true|false",
+      arity = "0..1",
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Accepted for dotnet-counters compatibility: clrscope always resumes a runtime that waits"
+              + " at startup once the session runs, so none is ever left suspended.")
+  boolean resumeRuntime = true;
+
+  /** The parsed {@code --counters} (checked as the option was read, a usage error). */
+  List<CounterRequest> requests() {
+    return requests;
+  }
+
+  /** Checks the numbers; a usage error names the option. */
+  void validate() {
+    if (maxHistograms <= 0) {
+      throw new ParameterException(
+          mixee.commandLine(), "--maxHistograms must be positive, got " + maxHistograms);
+    }
+    if (maxTimeSeries <= 0) {
+      throw new ParameterException(
+          mixee.commandLine(), "--maxTimeSeries must be positive, got " + maxTimeSeries);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.clrscope.cli.commands.counters;
+
+import dev.clrscope.nettrace.counters.CounterBoard;
+import dev.clrscope.nettrace.counters.CounterSource;
+import dev.clrscope.nettrace.counters.InstrumentType;
+import dev.clrscope.nettrace.counters.Measurement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The lines of {@code counters monitor}'s view: one group per provider, one line per time series
+ * (per percentile for histograms), name with unit and tags on the left, the value right-aligned,
+ * and with {@code --show-deltas} its change since the previous interval. Plain text: the caller
+ * decides whether to redraw it in place or print it as a block.
+ */
+final class LiveView {
+  static final String WAITING = "waiting for first value";
+
+  private LiveView() {}
+
+  private record Line(String label, String value, String delta) {}
+
+  /** The view's lines for these rows. */
+  static List<String> render(List<CounterBoard.Row> rows, double intervalSeconds, boolean deltas) {
+    List<Object> items = new ArrayList<>();
+    String group = null;
+    for (CounterBoard.Row r : rows) {
+      String g =
+          "["
+              + r.provider()
+              + "] "
+              + (r.source() == CounterSource.METER ? "Meter" : "EventCounters");
+      if (!g.equals(group)) {
+        items.add(g);
+        group = g;
+      }
+      String unit = CounterText.unit(r.unit(), r.type(), intervalSeconds);
+      String base = "    " + r.name() + (unit.isEmpty() ? "" : " (" + unit + ")");
+      String tags = CounterText.tags(r.tags());
+      if (!tags.isEmpty()) {
+        base += " [" + tags + "]";
+      }
+      Measurement m = r.latest();
+      if (m == null) {
+        items.add(new Line(base, WAITING, ""));
+      } else if (m.type() == InstrumentType.HISTOGRAM) {
+        if (m.quantiles().isEmpty()) {
+          items.add(new Line(base, "no values in the interval", ""));
+        }
+        for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
+          items.add(
+              new Line(
+                  base + " " + CounterText.percentile(q.getKey()),
+                  CounterText.display(q.getValue()),
+                  ""));
+        }
+      } else {
+        String delta = deltas && r.delta() != null ? signed(r.delta()) : "";
+        items.add(new Line(base, CounterText.display(m.primary()), delta));
+      }
+    }
+    int labelWidth = 0;
+    int valueWidth = 0;
+    for (Object o : items) {
+      if (o instanceof Line l) {
+        labelWidth = Math.max(labelWidth, l.label().length());
+        if (!l.value().equals(WAITING)) {
+          valueWidth = Math.max(valueWidth, l.value().length());
+        }
+      }
+    }
+    valueWidth = Math.max(valueWidth, 12);
+    List<String> out = new ArrayList<>();
+    if (deltas) {
+      out.add(pad("", labelWidth) + "  " + left("Value", valueWidth) + "  Delta");
+    }
+    for (Object o : items) {
+      if (o instanceof Line l) {
+        String value = l.value().equals(WAITING) ? l.value() : left(l.value(), valueWidth);
+        String line = pad(l.label(), labelWidth) + "  " + value;
+        if (!l.delta().isEmpty()) {
+          line += "  " + l.delta();
+        }
+        out.add(line.stripTrailing());
+      } else {
+        out.add((String) o);
+      }
+    }
+    return out;
+  }
+
+  /** The newest event time among the rows, or null. */
+  static Instant newest(List<CounterBoard.Row> rows) {
+    return rows.stream()
+        .map(CounterBoard.Row::latest)
+        .filter(Objects::nonNull)
+        .map(Measurement::time)
+        .max(Instant::compareTo)
+        .orElse(null);
+  }
+
+  private static String signed(double d) {
+    String s = CounterText.display(d);
+    return d > 0 ? "+" + s : s;
+  }
+
+  private static String pad(String s, int width) {
+    return s.length() >= width ? s : s + " ".repeat(width - s.length());
+  }
+
+  private static String left(String s, int width) {
+    return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
+  }
+}
