@@ -27,9 +27,12 @@ public final class TrainCommand extends ClrscopeSubcommand {
     cl.setOut(new java.io.PrintWriter(sink, true, java.nio.charset.StandardCharsets.UTF_8));
     cl.setErr(new java.io.PrintWriter(sink, true, java.nio.charset.StandardCharsets.UTF_8));
     cl.usage(sink);
-    for (String sub : List.of("ps", "info", "env", "dump", "perfmap")) {
+    for (String sub : List.of("ps", "info", "env", "dump", "perfmap", "gcstats", "fullgc")) {
       cl.getSubcommands().get(sub).usage(sink);
       cl.parseArgs(sub, "--help");
+    }
+    for (String group : List.of("trace", "counters")) {
+      cl.getSubcommands().get(group).getSubcommands().values().forEach(c -> c.usage(sink));
     }
     cl.parseArgs("info", "-p", "1", "--format", "json");
     cl.parseArgs("env", "-n", "x", "--format", "csv");
