@@ -4,7 +4,7 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.gc.GcChart;
 import dev.clrscope.cli.gc.GcOutput;
 import dev.clrscope.cli.gc.GcWatch;
-import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.cli.target.AttachedTarget;
@@ -36,12 +36,7 @@ public final class GcStatsCommand extends AttachingCommand {
       description = "Also print each heap's history: budget, sizes, survived, fragmentation.")
   boolean perHeap;
 
-  @Option(
-      names = "--duration",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      description = "Stop after this long (30s, 5m, 1h30m, or dd:hh:mm:ss).")
-  Duration duration;
+  @Mixin DurationOption durationOption;
 
   @Option(
       names = "--chart",
@@ -65,7 +60,7 @@ public final class GcStatsCommand extends AttachingCommand {
     GcOutput output = new GcOutput(out(), err(), format.format(), perHeap);
     GcSummary.Accumulator summary = new GcSummary.Accumulator();
     GcChart.Series series = chart == null ? null : new GcChart.Series();
-    try (StopSignals stop = StopSignals.install(duration, true)) {
+    try (StopSignals stop = StopSignals.install(durationOption.duration(), true)) {
       GcWatch watch =
           GcWatch.start(
               attached.client(),
@@ -86,7 +81,9 @@ public final class GcStatsCommand extends AttachingCommand {
             .println(
                 "Watching the GCs of "
                     + attached.describe()
-                    + (duration == null ? "" : " for " + duration.toSeconds() + " s")
+                    + (durationOption.duration() == null
+                        ? ""
+                        : " for " + durationOption.duration().toSeconds() + " s")
                     + "; Ctrl+C or Enter to stop.");
         output.header();
         while (!stop.awaitStop(Duration.ofSeconds(1))) {

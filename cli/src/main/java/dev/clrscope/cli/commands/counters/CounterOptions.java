@@ -1,9 +1,9 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.nettrace.counters.CounterRequest;
-import java.time.Duration;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -50,12 +50,7 @@ public final class CounterOptions {
 
   double refreshSeconds = 1;
 
-  @Option(
-      names = "--duration",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      description = "Stop after this long (30s, 5m, 1h30m, or dd:hh:mm:ss).")
-  Duration duration;
+  @Mixin DurationOption durationOption;
 
   @Option(
       names = "--maxHistograms",

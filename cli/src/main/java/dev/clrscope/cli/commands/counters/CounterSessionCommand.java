@@ -51,7 +51,7 @@ abstract class CounterSessionCommand extends AttachingCommand {
             options.maxTimeSeries,
             runtimeMajor(attached));
     begin(plan, attached);
-    try (StopSignals stop = StopSignals.install(options.duration, stopOnEnter())) {
+    try (StopSignals stop = StopSignals.install(options.durationOption.duration(), stopOnEnter())) {
       CounterSession session =
           CounterSession.start(
               attached.client(), plan, this::accept, () -> stop.request("the target exited"));

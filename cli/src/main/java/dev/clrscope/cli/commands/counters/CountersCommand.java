@@ -9,6 +9,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "counters",
     mixinStandardHelpOptions = true,
+    versionProvider = dev.clrscope.cli.ClrscopeVersion.class,
     description = {
       "Watch a process's counters: its Meters (System.Diagnostics.Metrics) and its EventSources'"
           + " EventCounters. The default is System.Runtime."

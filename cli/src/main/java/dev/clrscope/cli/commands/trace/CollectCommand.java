@@ -2,7 +2,7 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.cli.target.AttachedTarget;
@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -85,12 +86,7 @@ public final class CollectCommand extends AttachingCommand {
       description = "Level for --clrevents (number or name; default verbose).")
   String clrEventLevel;
 
-  @Option(
-      names = "--duration",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      description = "Stop after this long: 30s, 1m30s, 500ms, or dd:hh:mm:ss.")
-  Duration duration;
+  @Mixin DurationOption durationOption;
 
   @Option(
       names = "--buffersize",
@@ -170,7 +166,7 @@ public final class CollectCommand extends AttachingCommand {
     Recording recording;
     boolean launched = targetSpec instanceof TargetSpec.Launch;
     try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
-        StopSignals signals = StopSignals.install(duration, !launched)) {
+        StopSignals signals = StopSignals.install(durationOption.duration(), !launched)) {
       err()
           .println(
               "Tracing "

@@ -1,0 +1,21 @@
+package dev.clrscope.cli.options;
+
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The {@code --duration} option of every command that runs until stopped. */
+public final class DurationOption {
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      description =
+          "Stop after this long: 30s, 1m30s, 500ms, 2h, 45 (seconds) or dd:hh:mm:ss"
+              + " (default: until stopped).")
+  Duration duration;
+
+  /** The limit, or {@code null} for none. */
+  public Duration duration() {
+    return duration;
+  }
+}
