@@ -7,8 +7,8 @@ import java.util.List;
  *
  * @param name field name
  * @param type the field's type
- * @param elementType element type for {@link TypeCode#ARRAY} and {@link
- *     TypeCode#FIXED_LENGTH_ARRAY}, else null
+ * @param elementType element type for {@link TypeCode#ARRAY}, {@link TypeCode#FIXED_LENGTH_ARRAY}
+ *     and the V6 {@link TypeCode#REL_LOC} and {@link TypeCode#DATA_LOC}, else null
  * @param fields struct members when {@code type} (or {@code elementType}) is {@link
  *     TypeCode#OBJECT}; empty otherwise
  * @param fixedCount element count of a {@link TypeCode#FIXED_LENGTH_ARRAY}, else 0
@@ -38,6 +38,36 @@ public record FieldDescriptor(
   public static FieldDescriptor struct(String name, List<FieldDescriptor> fields) {
     return new FieldDescriptor(name, TypeCode.OBJECT, null, fields, 0);
   }
+
+  /**
+   * Encoded size of a value of {@code type} (with struct {@code members} for {@link
+   * TypeCode#OBJECT}), or -1 if variable; V6 RelLoc/DataLoc elements must be fixed-size.
+   */
+  static int fixedSize(TypeCode type, List<FieldDescriptor> members) {
+    if (type != TypeCode.OBJECT) {
+      return type.fixedSize();
+    }
+    long sum = 0;
+    for (FieldDescriptor m : members) {
+      long size;
+      if (m.type == TypeCode.FIXED_LENGTH_ARRAY) {
+        int element = m.elementType == null ? -1 : fixedSize(m.elementType, m.fields);
+        size = element < 0 ? -1 : (long) element * m.fixedCount;
+      } else if (m.type == TypeCode.OBJECT) {
+        size = fixedSize(TypeCode.OBJECT, m.fields);
+      } else {
+        size = m.type.fixedSize();
+      }
+      // Beyond a payload's 64 KB a size is as useless as a variable one (and could overflow).
+      if (size < 0 || sum + size > MAX_FIXED_SIZE) {
+        return -1;
+      }
+      sum += size;
+    }
+    return (int) sum;
+  }
+
+  private static final int MAX_FIXED_SIZE = 1 << 20;
 
   /** True if this field or any member needs the V2 field layout (an array) to be written. */
   boolean needsV2Layout() {

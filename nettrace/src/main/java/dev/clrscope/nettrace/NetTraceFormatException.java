@@ -12,6 +12,7 @@ public final class NetTraceFormatException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final long offset;
+  private final String problem;
 
   /**
    * @param offset absolute offset in the stream where the problem was found
@@ -20,6 +21,12 @@ public final class NetTraceFormatException extends RuntimeException {
   public NetTraceFormatException(long offset, String problem) {
     super("at offset " + offset + " (0x" + Long.toHexString(offset) + "): " + problem);
     this.offset = offset;
+    this.problem = problem;
+  }
+
+  /** What was expected and found, without the offset prefix of the message. */
+  public String problem() {
+    return problem;
   }
 
   /** Absolute byte offset in the stream where the problem was detected. */

@@ -194,6 +194,36 @@ public final class PayloadCursor {
     return b;
   }
 
+  /**
+   * A cursor over {@code length} bytes at {@code from} bytes after the slice start, wherever this
+   * cursor stands; fails unless they lie inside the slice.
+   */
+  PayloadCursor window(long from, int length, String what) {
+    if (from < 0 || length < 0 || from + length > end - start) {
+      throw new NetTraceFormatException(
+          streamOffset(),
+          what
+              + " at "
+              + from
+              + ".."
+              + (from + length)
+              + " outside the "
+              + (end - start)
+              + " bytes");
+    }
+    return new PayloadCursor(data, start + (int) from, length, streamOffsetOfStart + from);
+  }
+
+  /** Lowercase hex of the whole slice, for showing bytes that could not be decoded. */
+  String hex() {
+    StringBuilder sb = new StringBuilder((end - start) * 2);
+    for (int i = start; i < end; i++) {
+      sb.append(Character.forDigit((data[i] >>> 4) & 0xF, 16))
+          .append(Character.forDigit(data[i] & 0xF, 16));
+    }
+    return sb.toString();
+  }
+
   /** A cursor over the next {@code n} bytes; this cursor skips past them. */
   public PayloadCursor slice(int n, String what) {
     require(n, what);

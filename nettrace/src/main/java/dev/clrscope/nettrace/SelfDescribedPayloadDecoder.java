@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decodes a payload whose layout is described by EventSource field metadata. Every value costs one
@@ -22,38 +23,83 @@ final class SelfDescribedPayloadDecoder {
   /** FILETIME of 1970-01-01 in 100 ns ticks since 1601-01-01. */
   private static final long FILETIME_UNIX_EPOCH = 116_444_736_000_000_000L;
 
-  private final PayloadCursor in;
+  /** The bytes being decoded; a RelLoc/DataLoc swaps in the window it points to meanwhile. */
+  private PayloadCursor in;
+
   private int budget = VALUE_BUDGET;
+
+  /** The whole payload, unread: where RelLoc/DataLoc offsets are resolved. */
+  private final PayloadCursor payload;
 
   private SelfDescribedPayloadDecoder(PayloadCursor in) {
     this.in = in;
+    this.payload = in.window(0, in.remaining(), "payload");
   }
 
   static DecodedPayload decode(List<FieldDescriptor> fields, PayloadCursor in, int pointerSize) {
     if (fields.isEmpty()) {
       return DecodedPayload.EMPTY;
     }
-    SelfDescribedPayloadDecoder d = new SelfDescribedPayloadDecoder(in);
+    LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+    new SelfDescribedPayloadDecoder(in).topLevel(fields, out);
+    return new DecodedPayload(out);
+  }
+
+  /**
+   * Decodes as far as the payload matches its metadata: on a mismatch the result holds the
+   * top-level fields decoded before it, {@code _undecodable} with the problem and its payload
+   * offset, and {@code _payloadHex}.
+   */
+  static DecodedPayload decodePartially(
+      List<FieldDescriptor> fields, PayloadCursor in, int pointerSize) {
+    if (fields.isEmpty()) {
+      return DecodedPayload.EMPTY;
+    }
+    LinkedHashMap<String, Object> out = new LinkedHashMap<>();
+    long payloadStart = in.streamOffset();
+    try {
+      new SelfDescribedPayloadDecoder(in).topLevel(fields, out);
+    } catch (NetTraceFormatException e) {
+      out.put(UNDECODABLE_KEY, e.problem() + " at payload offset " + (e.offset() - payloadStart));
+      // hex() covers the whole slice wherever the cursor stopped; built only on failure.
+      out.put(PAYLOAD_HEX_KEY, in.hex());
+    }
+    return new DecodedPayload(out);
+  }
+
+  /** Key of the problem marker that {@link #decodePartially} adds (as {@code EventFields}). */
+  static final String UNDECODABLE_KEY = "_undecodable";
+
+  /** Key of the raw payload (lowercase hex) that {@link #decodePartially} adds. */
+  static final String PAYLOAD_HEX_KEY = "_payloadHex";
+
+  private void topLevel(List<FieldDescriptor> fields, Map<String, Object> out) {
     if (fields.size() == 1
         && fields.get(0).type() == TypeCode.OBJECT
         && fields.get(0).name().isEmpty()) {
       // EventSource.Write<T> (TraceLogging) events describe their payload as one unnamed struct
       // holding T's properties; its members are the event's fields (the bytes are the same).
-      return new DecodedPayload(d.struct(fields.get(0).fields(), 1));
+      fill(fields.get(0).fields(), 1, out);
+    } else {
+      fill(fields, 0, out);
     }
-    return new DecodedPayload(d.struct(fields, 0));
   }
 
-  private LinkedHashMap<String, Object> struct(List<FieldDescriptor> fields, int depth) {
+  private Map<String, Object> struct(List<FieldDescriptor> fields, int depth) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    fill(fields, depth, m);
+    return m;
+  }
+
+  /** Puts each field into {@code m} as soon as it is decoded, so a failure keeps the earlier. */
+  private void fill(List<FieldDescriptor> fields, int depth, Map<String, Object> m) {
     if (depth > MAX_DEPTH) {
       throw new NetTraceFormatException(
           in.streamOffset(), "struct nesting deeper than " + MAX_DEPTH);
     }
-    LinkedHashMap<String, Object> m = new LinkedHashMap<>();
     for (FieldDescriptor f : fields) {
       m.put(f.name(), value(f, f.type(), depth));
     }
-    return m;
   }
 
   private Object value(FieldDescriptor f, TypeCode type, int depth) {
@@ -84,9 +130,10 @@ final class SelfDescribedPayloadDecoder {
       case INT32:
         return in.readI32(what);
       case UINT32:
+        return in.readU32(what);
       case REL_LOC:
       case DATA_LOC:
-        return in.readU32(what);
+        return location(f, type, depth);
       case INT64:
       case UINT64:
         return in.readI64(what);
@@ -117,9 +164,54 @@ final class SelfDescribedPayloadDecoder {
     throw new NetTraceFormatException(in.streamOffset(), "unsupported type " + type);
   }
 
+  /**
+   * V6 RelLoc/DataLoc: a u32 locating the elements elsewhere in the payload. Without an element
+   * type (V5 metadata cannot give one) the raw u32 is the value.
+   *
+   * <pre>
+   *  u32: size (bytes) &lt;&lt; 16 | offset
+   *  RelLoc offset: from the end of this u32;  DataLoc offset: from the payload start
+   * </pre>
+   */
+  private Object location(FieldDescriptor f, TypeCode type, int depth) {
+    long at = in.streamOffset();
+    long loc = in.readU32(f.name());
+    if (f.elementType() == null) {
+      return loc;
+    }
+    int size = (int) (loc >>> 16);
+    long offset = loc & 0xFFFF;
+    long from =
+        type == TypeCode.REL_LOC ? in.streamOffset() - payload.streamOffset() + offset : offset;
+    int elementSize = FieldDescriptor.fixedSize(f.elementType(), f.fields());
+    if (elementSize <= 0 || size % elementSize != 0) {
+      throw new NetTraceFormatException(
+          at,
+          type
+              + " "
+              + f.name()
+              + ": "
+              + size
+              + " bytes are not a whole number of fixed-size elements ("
+              + elementSize
+              + ")");
+    }
+    PayloadCursor outer = in;
+    in = payload.window(from, size, type + " " + f.name());
+    try {
+      return array(f, size / elementSize, depth);
+    } finally {
+      in = outer;
+    }
+  }
+
   private List<Object> array(FieldDescriptor f, int count, int depth) {
     TypeCode element = f.elementType();
-    if (element == null || element == TypeCode.ARRAY || element == TypeCode.FIXED_LENGTH_ARRAY) {
+    if (element == null
+        || element == TypeCode.ARRAY
+        || element == TypeCode.FIXED_LENGTH_ARRAY
+        || element == TypeCode.REL_LOC
+        || element == TypeCode.DATA_LOC) {
       throw new NetTraceFormatException(
           in.streamOffset(), "array " + f.name() + " without element type");
     }

@@ -2,6 +2,7 @@ package dev.clrscope.nettrace;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Optional;
 
 /**
  * One event as delivered by {@link NetTraceReader}. Immutable. The payload is not copied out of the
@@ -25,6 +26,14 @@ public final class TraceEvent {
   private final int payloadLength;
   private final long payloadStreamOffset;
 
+  /** The metadata as its record defines it, before V6 label overrides; what a copy must write. */
+  final EventMetadata declaredMetadata;
+
+  private final long processId;
+  private final TraceThread thread;
+  private final TraceThread captureThread;
+  private final LabelList labels;
+
   /** Order of arrival in the file; breaks timestamp ties so merging is deterministic. */
   final long arrival;
 
@@ -45,6 +54,61 @@ public final class TraceEvent {
       int payloadLength,
       long payloadStreamOffset,
       long arrival) {
+    this(
+        header,
+        metadata,
+        metadata,
+        sequenceNumber,
+        threadId,
+        captureThreadId,
+        processorNumber,
+        timestamp,
+        activityId,
+        relatedActivityId,
+        stack,
+        sorted,
+        block,
+        payloadStart,
+        payloadLength,
+        payloadStreamOffset,
+        arrival,
+        header.processId(),
+        null,
+        null,
+        LabelList.EMPTY);
+  }
+
+  /**
+   * The V6 form: {@code metadata} has the label overrides applied to {@code declaredMetadata};
+   * {@code thread} and {@code captureThread} are the thread rows the event's indexes refer to.
+   */
+  TraceEvent(
+      TraceHeader header,
+      EventMetadata metadata,
+      EventMetadata declaredMetadata,
+      int sequenceNumber,
+      long threadId,
+      long captureThreadId,
+      int processorNumber,
+      long timestamp,
+      Guid activityId,
+      Guid relatedActivityId,
+      StackTrace stack,
+      boolean sorted,
+      byte[] block,
+      int payloadStart,
+      int payloadLength,
+      long payloadStreamOffset,
+      long arrival,
+      long processId,
+      TraceThread thread,
+      TraceThread captureThread,
+      LabelList labels) {
+    this.declaredMetadata = declaredMetadata;
+    this.processId = processId;
+    this.thread = thread;
+    this.captureThread = captureThread;
+    this.labels = labels;
     this.header = header;
     this.metadata = metadata;
     this.sequenceNumber = sequenceNumber;
@@ -95,12 +159,42 @@ public final class TraceEvent {
     return sequenceNumber;
   }
 
-  /** The thread the event is about. */
+  /**
+   * The OS process of the event's thread: from the V6 thread row when it names one, else the trace
+   * header's process id.
+   */
+  public long processId() {
+    return processId;
+  }
+
+  /** V6: the thread row of the thread the event is about; empty before V6. */
+  public Optional<TraceThread> thread() {
+    return Optional.ofNullable(thread);
+  }
+
+  /** V6: the thread row of the thread that wrote the event; empty before V6. */
+  public Optional<TraceThread> captureThread() {
+    return Optional.ofNullable(captureThread);
+  }
+
+  /**
+   * V6: the event's labels (activity ids, W3C ids, key/values, metadata overrides, the latter
+   * already applied to {@link #metadata()}); {@link LabelList#EMPTY} before V6, whose activity ids
+   * are only in {@link #activityId()} and {@link #relatedActivityId()}.
+   */
+  public LabelList labels() {
+    return labels;
+  }
+
+  /** The thread the event is about (V6: the OS thread id of its thread row, -1 if it has none). */
   public long threadId() {
     return threadId;
   }
 
-  /** The thread that wrote the event (-1 in netperf V3). */
+  /**
+   * The thread that wrote the event (-1 in netperf V3; V6: the OS thread id of its thread row, -1
+   * if it has none).
+   */
   public long captureThreadId() {
     return captureThreadId;
   }
@@ -171,6 +265,18 @@ public final class TraceEvent {
   /** Decodes the payload from the EventSource field metadata (empty map if there is none). */
   public DecodedPayload decodeSelfDescribed() {
     return SelfDescribedPayloadDecoder.decode(metadata.fields(), payload(), header.pointerSize());
+  }
+
+  /**
+   * Like {@link #decodeSelfDescribed()}, but a payload that does not match its metadata does not
+   * throw: the result holds the top-level fields decoded before the problem, then {@code
+   * _undecodable} ("problem at payload offset N") and {@code _payloadHex} (the whole payload).
+   * Needed because runtimes write payloads that contradict their own metadata (.NET 10 describes a
+   * {@code decimal} as 16 bytes but writes an 8-byte double).
+   */
+  public DecodedPayload decodeSelfDescribedPartially() {
+    return SelfDescribedPayloadDecoder.decodePartially(
+        metadata.fields(), payload(), header.pointerSize());
   }
 
   @Override

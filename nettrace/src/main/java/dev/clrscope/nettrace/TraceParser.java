@@ -13,6 +13,15 @@ import java.util.Map;
  * once the whole block parsed, so a failure never delivers half a block.
  */
 final class TraceParser {
+  /** V6 sequence point flag: forget all thread rows after the point. */
+  static final int SEQUENCE_POINT_FLUSH_THREADS = 1;
+
+  /** V6 sequence point flag: forget all metadata after the point. */
+  static final int SEQUENCE_POINT_FLUSH_METADATA = 2;
+
+  /** Bytes of an uncompressed V6 header after its u32 size field. */
+  static final int V6_UNCOMPRESSED_HEADER_AFTER_SIZE = 4 + 4 + 8 + 8 + 4 + 4 + 8 + 4 + 4;
+
   private final BlockFraming framing;
   private final TraceHeader header;
   private final int format;
@@ -20,6 +29,7 @@ final class TraceParser {
   private final Map<Integer, StackTrace> stacks = new HashMap<>();
   private final Map<Long, CaptureThread> threads = new HashMap<>();
   private final EventOrderer orderer = new EventOrderer();
+  private final V6Tables v6 = new V6Tables();
   private final List<TraceEvent> blockEvents = new ArrayList<>();
   private final List<CaptureThread> blockThreads = new ArrayList<>();
   private CaptureThread lastThread;
@@ -80,11 +90,23 @@ final class TraceParser {
         parseStackBlock(b);
         break;
       case SEQUENCE_POINT:
-        parseSequencePoint(b);
+        if (format >= 6) {
+          parseV6SequencePoint(b);
+        } else {
+          parseSequencePoint(b);
+        }
+        break;
+      case THREAD:
+        v6.parseThreadBlock(b.cursor());
+        break;
+      case REMOVE_THREAD:
+        parseRemoveThreadBlock(b);
+        break;
+      case LABEL_LIST:
+        v6.parseLabelListBlock(b.cursor());
         break;
       default:
-        // Unknown kinds (and V6 thread/label blocks, which this reader does not interpret) are
-        // skipped by size: forward compatibility is the point of the framing.
+        // Unknown kinds are skipped by size: forward compatibility is the point of the framing.
         break;
     }
     return true;
@@ -110,12 +132,13 @@ final class TraceParser {
   }
 
   /**
-   * Counts events missing before {@code sequence}. A thread whose last number was 0 is taken as a
-   * recycled thread id rather than a gap, as TraceEvent does for V4/V5.
+   * Counts events missing before {@code sequence}. Before V6 a thread whose last number was 0 is
+   * taken as a recycled thread id rather than a gap, as TraceEvent does; V6 thread indexes are
+   * never recycled.
    */
   private void checkSequence(CaptureThread t, int sequence) {
     int expected = t.lastSequence + 1;
-    if (sequence != expected && t.lastSequence != 0) {
+    if (sequence != expected && (t.lastSequence != 0 || format >= 6)) {
       int gap = sequence - expected;
       if (gap > 0) {
         droppedEvents += gap;
@@ -169,17 +192,53 @@ final class TraceParser {
           throw new NetTraceFormatException(at, "metadata record (id 0) inside an event block");
         }
         EventMetadata m = lookupMetadata(s.metadataId, at);
+        TraceThread thread = null;
+        TraceThread captureThread = null;
+        LabelList labels = LabelList.EMPTY;
+        if (format >= 6) {
+          thread = v6.thread(s.threadId, at);
+          captureThread = v6.thread(s.captureThreadId, at);
+          labels = v6.labels(s.labelListId, at);
+        }
         c.require(s.payloadSize, "event payload");
         int start = c.arrayPosition();
         long payloadAt = c.streamOffset();
         c.skip(s.payloadSize, "event payload");
-        if (!compressed) {
+        if (!compressed && format < 6) {
           c.skip((int) (-c.streamOffset() & 3), "event alignment padding");
         }
+        // V6: the capture thread index keys the sequence numbers, as the OS thread id does before.
         CaptureThread t = thread(s.captureThreadId, s.sequence);
         checkSequence(t, s.sequence);
         StackTrace stack =
             s.stackId == 0 ? StackTrace.EMPTY : stacks.getOrDefault(s.stackId, StackTrace.EMPTY);
+        if (format >= 6) {
+          blockEvents.add(
+              new TraceEvent(
+                  header,
+                  labels.applyTo(m),
+                  m,
+                  s.sequence,
+                  thread.threadId(),
+                  captureThread.threadId(),
+                  s.processor,
+                  s.timestamp,
+                  labels.activityId(),
+                  labels.relatedActivityId(),
+                  stack,
+                  s.sorted,
+                  b.data(),
+                  start,
+                  s.payloadSize,
+                  payloadAt,
+                  arrival++,
+                  thread.processId() >= 0 ? thread.processId() : header.processId(),
+                  thread,
+                  captureThread,
+                  labels));
+          blockThreads.add(t);
+          continue;
+        }
         blockEvents.add(
             new TraceEvent(
                 header,
@@ -234,9 +293,16 @@ final class TraceParser {
     Guid related = Guid.EMPTY;
     boolean sorted;
     int payloadSize;
+
+    /** V6 only; the thread ids above are then thread indexes. */
+    int labelListId;
   }
 
   private void readHeader(PayloadCursor c, boolean compressed, HeaderState s) {
+    if (!compressed && format >= 6) {
+      readV6UncompressedHeader(c, s);
+      return;
+    }
     if (!compressed) {
       long at = c.streamOffset();
       int size = c.readI32("event size");
@@ -289,7 +355,7 @@ final class TraceParser {
     s.timestamp += c.readVarUInt64("timestamp delta");
     if ((flags & ACTIVITY_ID) != 0) {
       if (format >= 6) {
-        c.readVarUInt32("label list id");
+        s.labelListId = c.readVarUInt32("label list id");
       } else {
         s.activity = c.readGuid("activity id");
       }
@@ -308,11 +374,54 @@ final class TraceParser {
     }
   }
 
+  /**
+   * Uncompressed V6 event header: no padding, and the high bit of the metadata id is set when the
+   * event IS sorted (the V6 spec's wording; V4 writers use the opposite sense).
+   *
+   * <pre>
+   *  u32 eventSize (bytes after it) | u32 metadataId | u32 seq | u64 threadIndex
+   *  | u64 captureThreadIndex | u32 processor | u32 stackId | u64 timestamp | u32 labelListId
+   *  | u32 payloadSize | payload
+   * </pre>
+   */
+  private static void readV6UncompressedHeader(PayloadCursor c, HeaderState s) {
+    long at = c.streamOffset();
+    long size = c.readU32("event size");
+    if (size < V6_UNCOMPRESSED_HEADER_AFTER_SIZE || size > c.remaining()) {
+      throw new NetTraceFormatException(
+          at,
+          "event size "
+              + size
+              + " outside "
+              + V6_UNCOMPRESSED_HEADER_AFTER_SIZE
+              + ".."
+              + c.remaining());
+    }
+    int id = c.readI32("metadata id");
+    s.metadataId = id & ~UNCOMPRESSED_UNSORTED_BIT;
+    s.sorted = (id & UNCOMPRESSED_UNSORTED_BIT) != 0;
+    s.sequence = c.readI32("sequence number");
+    s.threadId = c.readI64("thread index");
+    s.captureThreadId = c.readI64("capture thread index");
+    s.processor = c.readI32("processor number");
+    s.stackId = c.readI32("stack id");
+    s.timestamp = c.readI64("timestamp");
+    s.labelListId = c.readI32("label list id");
+    long sizeAt = c.streamOffset();
+    s.payloadSize = c.readI32("payload size");
+    if (s.payloadSize != size - V6_UNCOMPRESSED_HEADER_AFTER_SIZE) {
+      throw new NetTraceFormatException(
+          sizeAt,
+          "payload size " + (s.payloadSize & 0xFFFFFFFFL) + " disagrees with event size " + size);
+    }
+  }
+
   /** Metadata block: same layout as an event block; each blob's payload is a metadata record. */
   private void parseMetadataBlock(RawBlock b) {
     PayloadCursor c = b.cursor();
     if (format >= 6) {
-      throw new NetTraceFormatException(b.streamOffset(), "V6 metadata blocks are not supported");
+      parseV6MetadataBlock(c);
+      return;
     }
     boolean compressed = readBlockHeader(c);
     HeaderState s = new HeaderState();
@@ -323,6 +432,27 @@ final class TraceParser {
         c.skip((int) (-c.streamOffset() & 3), "metadata alignment padding");
       }
       EventMetadata m = MetadataParser.parse(record);
+      metadata.put(m.metadataId(), m);
+    }
+  }
+
+  /**
+   * V6 metadata block.
+   *
+   * <pre>
+   *  u16 headerSize (excludes itself) | headerSize bytes | ( u16 rowSize | row )*
+   * </pre>
+   */
+  private void parseV6MetadataBlock(PayloadCursor c) {
+    int headerSize = c.readU16("metadata block header size");
+    c.skip(headerSize, "metadata block header");
+    while (c.remaining() > 0) {
+      int size = c.readU16("metadata row size");
+      EventMetadata m = MetadataV6Parser.parse(c.slice(size, "metadata row"));
+      if (m.metadataId() == 0) {
+        throw new NetTraceFormatException(
+            c.streamOffset() - size, "metadata row with id 0 (ids start at 1)");
+      }
       metadata.put(m.metadataId(), m);
     }
   }
@@ -389,6 +519,70 @@ final class TraceParser {
       int seq = c.readI32("sequence number");
       CaptureThread t = thread(id, seq);
       checkSequence(t, seq);
+    }
+  }
+
+  /**
+   * Sequence point (V6).
+   *
+   * <pre>
+   *  u64 timestamp | u32 flags | u32 threadCount | threadCount x ( varuint64 captureThreadIndex
+   *  | varuint32 sequenceNumber )
+   *  flags: 1 = then forget all thread rows, 2 = then forget all metadata
+   * </pre>
+   */
+  private void parseV6SequencePoint(RawBlock b) {
+    PayloadCursor c = b.cursor();
+    c.readI64("sequence point timestamp");
+    int flags = c.readI32("sequence point flags");
+    long countAt = c.streamOffset();
+    long count = c.readU32("sequence point thread count");
+    // Each entry takes at least 2 bytes (two one-byte varuints).
+    if (count * 2 > c.remaining()) {
+      throw new NetTraceFormatException(
+          countAt, "thread count " + count + " does not fit in " + c.remaining() + " bytes");
+    }
+    orderer.releaseAll();
+    stacks.clear();
+    v6.clearLabelLists();
+    sequencePoints++;
+    for (long i = 0; i < count; i++) {
+      long at = c.streamOffset();
+      long index = c.readVarUInt64("thread index");
+      int seq = c.readVarUInt32("sequence number");
+      v6.thread(index, at);
+      checkSequence(thread(index, seq), seq);
+    }
+    // The spec orders the flushes after the sequence checks, so drops are still counted.
+    if ((flags & SEQUENCE_POINT_FLUSH_THREADS) != 0) {
+      v6.clearThreads();
+      threads.clear();
+      lastThread = null;
+    }
+    if ((flags & SEQUENCE_POINT_FLUSH_METADATA) != 0) {
+      metadata.clear();
+    }
+  }
+
+  /**
+   * Remove-thread block: threads that will not be referred to again, with their final sequence
+   * numbers (a last drop check).
+   *
+   * <pre>
+   *  ( varuint64 threadIndex | varuint32 finalSequenceNumber )*
+   * </pre>
+   */
+  private void parseRemoveThreadBlock(RawBlock b) {
+    PayloadCursor c = b.cursor();
+    while (c.remaining() > 0) {
+      long at = c.streamOffset();
+      long index = c.readVarUInt64("thread index");
+      int seq = c.readVarUInt32("final sequence number");
+      v6.thread(index, at);
+      checkSequence(thread(index, seq), seq);
+      v6.removeThread(index);
+      threads.remove(index);
+      lastThread = null;
     }
   }
 

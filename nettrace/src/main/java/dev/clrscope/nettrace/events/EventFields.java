@@ -2,6 +2,7 @@ package dev.clrscope.nettrace.events;
 
 import dev.clrscope.nettrace.DecodedPayload;
 import dev.clrscope.nettrace.Guid;
+import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEvent;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -51,18 +52,49 @@ public final class EventFields {
         }
       };
 
-  /** Decodes {@code e}'s payload into an ordered name-to-value view. */
+  /** Key of the marker added when a payload cannot be decoded: the problem and its offset. */
+  public static final String UNDECODABLE = "_undecodable";
+
+  /** Key of the whole payload as lowercase hex, added beside {@link #UNDECODABLE}. */
+  public static final String PAYLOAD_HEX = "_payloadHex";
+
+  /**
+   * Decodes {@code e}'s payload into an ordered name-to-value view. Never fails for a payload that
+   * does not match its description (runtimes write such payloads: .NET 10 describes a {@code
+   * decimal} as 16 bytes and writes an 8-byte double): the view then holds the top-level fields
+   * decoded before the problem, {@value #UNDECODABLE} ("problem at payload offset N") and {@value
+   * #PAYLOAD_HEX}, so one odd event cannot stop a consumer mid-trace. Corrupt blocks are a
+   * different matter and still fail {@code NetTraceReader.next()}.
+   */
   public static DecodedPayload of(TraceEvent e) {
     if (!e.metadata().fields().isEmpty()) {
-      return e.decodeSelfDescribed();
+      return e.decodeSelfDescribedPartially();
     }
-    Optional<RuntimePayload> typed = RuntimeEvents.decode(e);
+    Optional<RuntimePayload> typed;
+    try {
+      typed = RuntimeEvents.decode(e);
+    } catch (NetTraceFormatException ex) {
+      LinkedHashMap<String, Object> m = new LinkedHashMap<>();
+      m.put(
+          UNDECODABLE,
+          ex.problem() + " at payload offset " + (ex.offset() - e.payloadStreamOffset()));
+      m.put(PAYLOAD_HEX, hex(e.copyPayload()));
+      return DecodedPayload.of(m);
+    }
     if (typed.isEmpty()) {
       return DecodedPayload.EMPTY;
     }
     @SuppressWarnings("unchecked")
     LinkedHashMap<String, Object> map = (LinkedHashMap<String, Object>) toValue(typed.get());
     return DecodedPayload.of(map);
+  }
+
+  private static String hex(byte[] b) {
+    StringBuilder sb = new StringBuilder(b.length * 2);
+    for (byte x : b) {
+      sb.append(Character.forDigit((x >>> 4) & 0xF, 16)).append(Character.forDigit(x & 0xF, 16));
+    }
+    return sb.toString();
   }
 
   private static Object read(Component c, Record r) {
