@@ -340,6 +340,8 @@ class CountersCommandTest {
 
   /** Collects a process's output on a thread, so the pipe never fills. */
   private static final class ByteCollector {
+    // Appended by the reader thread and read by the test thread: the synchronisation is needed.
+    @SuppressWarnings("JdkObsolete")
     private final StringBuffer text = new StringBuffer();
 
     ByteCollector(Process p) {

@@ -35,7 +35,8 @@ public final class TraceGenerator {
 
   private TraceGenerator() {}
 
-  /** One event to replicate. */
+  /** One event to replicate; the payload array is never changed after it is read. */
+  @SuppressWarnings("ArrayRecordComponent")
   private record Template(EventMetadata metadata, byte[] payload) {}
 
   /** Returns {@code file}, writing it first unless it already holds at least {@code minBytes}. */

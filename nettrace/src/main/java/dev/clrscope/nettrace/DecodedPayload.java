@@ -17,11 +17,14 @@ public final class DecodedPayload {
 
   private final Map<String, Object> fields;
 
+  // LinkedHashMap in the signature says what callers must pass: a map in payload order.
+  @SuppressWarnings("NonApiType")
   DecodedPayload(LinkedHashMap<String, Object> fields) {
     this.fields = Collections.unmodifiableMap(fields);
   }
 
   /** Wraps an ordered map (not copied; the caller must not modify it afterwards). */
+  @SuppressWarnings("NonApiType")
   public static DecodedPayload of(LinkedHashMap<String, Object> fields) {
     return new DecodedPayload(fields);
   }

@@ -140,7 +140,10 @@ class CorruptionTest {
   void hugeDeclaredLengthsNeverAllocateThem() {
     byte[] data = SyntheticTraceTest.synthesise();
     // Find the first EventBlock size field and claim 60 MB.
-    int at = indexOf(data, "EventBlock".getBytes()) + "EventBlock".length() + 1;
+    int at =
+        indexOf(data, "EventBlock".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+            + "EventBlock".length()
+            + 1;
     byte[] bad = data.clone();
     bad[at] = 0;
     bad[at + 1] = 0;
@@ -154,7 +157,10 @@ class CorruptionTest {
 
   @Test
   void rejectsWrongMagic() {
-    assertThatThrownBy(() -> SyntheticTraceTest.readAll("NotATrace-at-all-really".getBytes()))
+    assertThatThrownBy(
+            () ->
+                SyntheticTraceTest.readAll(
+                    "NotATrace-at-all-really".getBytes(java.nio.charset.StandardCharsets.US_ASCII)))
         .isInstanceOf(NetTraceFormatException.class)
         .hasMessageContaining("at offset 0")
         .hasMessageContaining("magic");

@@ -235,7 +235,7 @@ public final class GcAssembler {
     Builder owner = null;
     for (Builder b : s.started) {
       b.awaitingRestart = false;
-      if (b.type != GcType.Background.ordinal()) {
+      if (b.type != GcType.Background.code()) {
         owner = b;
       }
     }
@@ -244,7 +244,7 @@ public final class GcAssembler {
     }
     if (owner == null) {
       for (Builder b : open.values()) {
-        if (b.type == GcType.Background.ordinal() && b.endNanos == null) {
+        if (b.type == GcType.Background.code() && b.endNanos == null) {
           owner = b;
         }
       }

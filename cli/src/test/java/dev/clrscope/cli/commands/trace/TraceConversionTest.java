@@ -40,7 +40,7 @@ class TraceConversionTest {
 
   private static Map<String, Double> parseFolded(String text, boolean pyroscopeNames) {
     Map<String, Double> m = new HashMap<>();
-    for (String line : text.split("\n")) {
+    for (String line : text.split("\n", -1)) {
       if (line.isBlank()) {
         continue;
       }
