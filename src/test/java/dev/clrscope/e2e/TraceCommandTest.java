@@ -129,6 +129,48 @@ class TraceCommandTest {
   }
 
   @Test
+  void aStoppingEventEndsTheTraceByItself() throws Exception {
+    Path file = dir.resolve("stop.nettrace");
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                dir,
+                "trace",
+                "collect",
+                "-p",
+                Long.toString(target.pid()),
+                "--clrevents",
+                "gc",
+                "--clreventlevel",
+                "informational",
+                "--stopping-event-provider-name",
+                "Microsoft-Windows-DotNETRuntime",
+                "--stopping-event-event-name",
+                "GCStart",
+                "--stopping-event-payload-filter",
+                "reason:1",
+                "-o",
+                file.toString())) {
+      awaitTraceStarted(file, cli);
+      // The runtime hands a thread's events over when its buffers flush; later GCs (on the same
+      // thread, with more events) push the first one out. clrscope must stop by itself.
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
+      while (cli.process().isAlive() && Instant.now().isBefore(deadline)) {
+        target.send("gc 1");
+        cli.process().waitFor(500, TimeUnit.MILLISECONDS);
+      }
+      CliResult result = cli.await(TIMEOUT);
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      assertThat(result.stderr()).contains("stopping event").contains("seen");
+    }
+    List<JsonNode> starts = events(file, "--event", "GCStart");
+    assertThat(starts).isNotEmpty();
+    assertThat(starts.get(0).path("payload").path("reason").asLong()).isEqualTo(1);
+  }
+
+  @Test
   void inducedGcsAreCountedExactlyAndSigtermLeavesAReadableFile() throws Exception {
     Path file = dir.resolve("gc.nettrace");
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
