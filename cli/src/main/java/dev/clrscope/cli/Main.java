@@ -20,7 +20,15 @@ public final class Main {
 
   /** Runs clrscope and returns its exit code. */
   public static int run(String... args) {
-    CommandLine cl = new CommandLine(new ClrscopeCommand());
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      // Scripts call this to check the tool is there: answer without building any command model.
+      for (String line : new ClrscopeVersion().getVersion()) {
+        System.out.println(line);
+      }
+      System.out.flush();
+      return ExitCode.OK;
+    }
+    CommandLine cl = ClrscopeCommand.commandLineFor(args);
     cl.setParameterExceptionHandler(Main::usageError);
     cl.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {

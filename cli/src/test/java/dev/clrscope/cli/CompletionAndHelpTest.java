@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** Every command answers --help and --version, and the completion script knows every command. */
 class CompletionAndHelpTest {
@@ -28,11 +27,10 @@ class CompletionAndHelpTest {
   }
 
   private static List<String> publicCommands() {
-    return new CommandLine(new ClrscopeCommand())
-        .getSubcommands().entrySet().stream()
-            .filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden())
-            .map(java.util.Map.Entry::getKey)
-            .toList();
+    return ClrscopeCommand.fullCommandLine().getSubcommands().entrySet().stream()
+        .filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden())
+        .map(java.util.Map.Entry::getKey)
+        .toList();
   }
 
   @Test

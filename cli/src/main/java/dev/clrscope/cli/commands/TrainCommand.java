@@ -1,49 +1,55 @@
 package dev.clrscope.cli.commands;
 
-import dev.clrscope.cli.ClrscopeCommand;
-import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
-import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.cli.Main;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The build's training run for the AppCDS archive: it walks the start-up paths of the common
- * commands (parsing, help, discovery, rendering) so their classes land in the archive. Hidden.
+ * The build's training run for the AppCDS archive: it runs the start-up paths of the common
+ * commands for real (parsing, help, discovery, IPC, rendering, usage and target errors), with their
+ * output thrown away, so that their classes and lambdas land in the archive. Hidden.
  */
 @Command(name = "__train", hidden = true)
 public final class TrainCommand extends ClrscopeSubcommand {
+  private static final List<List<String>> RUNS =
+      List.of(
+          List.of("ps"),
+          List.of("ps", "--format", "json"),
+          List.of("ps", "--format", "csv"),
+          List.of("info", "-p", "1"),
+          List.of("info", "-p", "999999999", "--format", "json"),
+          List.of("env", "-n", "no-such-process-name"),
+          List.of("info"),
+          List.of("no-such-command"),
+          List.of("--help"),
+          List.of("ps", "--help"),
+          List.of("info", "--help"),
+          List.of("dump", "--help"),
+          List.of("gcstats", "--help"),
+          List.of("fullgc", "--help"),
+          List.of("trace", "collect", "--help"),
+          List.of("trace", "stats", "--help"),
+          List.of("counters", "monitor", "--help"),
+          List.of("counters", "collect", "--help"));
+
   @Override
   public Integer call() {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
     PrintStream sink =
-        new PrintStream(
-            OutputStream.nullOutputStream(), true, java.nio.charset.StandardCharsets.UTF_8);
-    CommandLine cl = new CommandLine(new ClrscopeCommand());
-    cl.setOut(new java.io.PrintWriter(sink, true, java.nio.charset.StandardCharsets.UTF_8));
-    cl.setErr(new java.io.PrintWriter(sink, true, java.nio.charset.StandardCharsets.UTF_8));
-    cl.usage(sink);
-    for (String sub : List.of("ps", "info", "env", "dump", "perfmap", "gcstats", "fullgc")) {
-      cl.getSubcommands().get(sub).usage(sink);
-      cl.parseArgs(sub, "--help");
-    }
-    for (String group : List.of("trace", "counters")) {
-      cl.getSubcommands().get(group).getSubcommands().values().forEach(c -> c.usage(sink));
-    }
-    cl.parseArgs("info", "-p", "1", "--format", "json");
-    cl.parseArgs("env", "-n", "x", "--format", "csv");
-    new dev.clrscope.cli.ClrscopeVersion().getVersion();
-    new EndpointLocator().list();
-    Table t = new Table(List.of(Column.number("pid", "PID"), Column.text("name", "NAME")));
-    t.add(1L, "x");
-    TableRenderer r = new TableRenderer(sink);
-    for (OutputFormat f : OutputFormat.values()) {
-      r.list(t, f);
-      r.record(t, f);
+        new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    try {
+      System.setOut(sink);
+      System.setErr(sink);
+      for (List<String> run : RUNS) {
+        Main.run(run.toArray(String[]::new));
+      }
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
     }
     return 0;
   }
