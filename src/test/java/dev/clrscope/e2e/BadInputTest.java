@@ -181,4 +181,25 @@ class BadInputTest {
             "clrscope info: no .NET process named 'NoSuchAppAnywhere':"
                 + " `clrscope ps` lists the running ones");
   }
+
+  @Test
+  void anOptionMistakeNeverLaunchesTheApp() {
+    // The mistake is between two options: caught before the app is started, not after.
+    CliResult result =
+        Clrscope.run(
+            TIMEOUT,
+            "trace",
+            "collect",
+            "--clreventlevel",
+            "4",
+            "--",
+            "sh",
+            "-c",
+            "echo launched; exit 9");
+
+    assertThat(result.exitCode()).as("%s", result).isEqualTo(2);
+    assertThat(result.stdout()).doesNotContain("launched");
+    assertThat(result.stderr().lines().findFirst().orElseThrow())
+        .isEqualTo("clrscope trace collect: --clreventlevel needs --clrevents");
+  }
 }

@@ -24,6 +24,12 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
    */
   protected abstract int run(AttachedTarget attached);
 
+  /**
+   * Checks the command's own options before anything is attached or launched, so that a mistake
+   * never leaves a launched app running or a port waiting. Throws ParameterException.
+   */
+  protected void validate() {}
+
   /** Whether to resume a waiting runtime before {@link #run} rather than after it. */
   protected boolean releaseFirst() {
     return false;
@@ -32,6 +38,7 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
   @Override
   public final Integer call() {
     TargetSpec spec = target.spec();
+    validate();
     try (AttachedTarget attached = new TargetResolver(new EndpointLocator(), err()).attach(spec)) {
       int own;
       try {

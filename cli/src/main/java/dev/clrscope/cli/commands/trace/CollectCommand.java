@@ -137,11 +137,11 @@ public final class CollectCommand extends AttachingCommand {
           "nettrace, or also convert it: speedscope or chromium (written beside the trace).")
   String format;
 
+  private SessionPlan plan;
+  private StoppingEvent stoppingEvent;
+
   @Override
-  protected int run(AttachedTarget attached) {
-    SessionPlan plan;
-    StoppingEvent stoppingEvent;
-    ConversionFormat conversion = conversionFormat();
+  protected void validate() {
     try {
       plan = SessionPlan.build(profiles, clrEvents, clrEventLevel, providers, rundown);
       stoppingEvent = StoppingEvent.of(stoppingProvider, stoppingEventName, stoppingPayloadFilter);
@@ -152,6 +152,11 @@ public final class CollectCommand extends AttachingCommand {
       throw new ParameterException(
           spec.commandLine(), "--buffersize must be a positive number of MB, got " + bufferSizeMb);
     }
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    ConversionFormat conversion = conversionFormat();
     TargetSpec targetSpec = target.spec();
     Path file = (output != null ? output : defaultOutput(attached, targetSpec)).toAbsolutePath();
     Path dir = file.getParent();
