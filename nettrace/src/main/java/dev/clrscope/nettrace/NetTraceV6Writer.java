@@ -6,8 +6,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -47,7 +45,7 @@ public final class NetTraceV6Writer implements AutoCloseable {
   private final TraceHeader header;
   private final boolean compressed;
 
-  private final Map<Integer, EventMetadata> metadataWritten = new HashMap<>();
+  private final DefinedMetadata metadataWritten = new DefinedMetadata();
   private final GrowableBuffer pendingMetadata = new GrowableBuffer();
 
   private long nextThreadIndex = 1;
@@ -56,20 +54,11 @@ public final class NetTraceV6Writer implements AutoCloseable {
   private final GrowableBuffer pendingThreads = new GrowableBuffer();
   private final List<Long> pendingRemovals = new ArrayList<>();
 
-  private final Map<StackTrace, Integer> stackIds = new HashMap<>();
-  private final List<StackTrace> pendingStacks = new ArrayList<>();
-  private int nextStackId = 1;
-  private int pendingStackFirstId = 1;
+  private final IdTable<StackTrace> stacks = new IdTable<>();
+  private final IdTable<LabelList> labelLists = new IdTable<>();
 
-  private final Map<LabelList, Integer> labelIds = new HashMap<>();
-  private final List<LabelList> pendingLabels = new ArrayList<>();
-  private int nextLabelId = 1;
-  private int pendingLabelFirstId = 1;
-
-  private final GrowableBuffer events = new GrowableBuffer();
+  private final EventBlockBuffer events = new EventBlockBuffer();
   private final HeaderEncoder eventHeaders = new HeaderEncoder();
-  private long minTimestamp = Long.MAX_VALUE;
-  private long maxTimestamp = Long.MIN_VALUE;
   private long lastTimestamp;
   private final Map<Long, Integer> lastSequenceByThread = new LinkedHashMap<>();
   private final GrowableBuffer scratch = new GrowableBuffer();
@@ -217,7 +206,7 @@ public final class NetTraceV6Writer implements AutoCloseable {
     int labelId = labelListId(labels);
     if (compressed) {
       eventHeaders.write(
-          events,
+          events.bytes(),
           metadata.metadataId(),
           sequenceNumber,
           captureThreadIndex,
@@ -229,21 +218,20 @@ public final class NetTraceV6Writer implements AutoCloseable {
           sorted,
           payload.length);
     } else {
-      events.i32(TraceParser.V6_UNCOMPRESSED_HEADER_AFTER_SIZE + payload.length);
+      GrowableBuffer h = events.bytes();
+      h.i32(TraceParser.V6_UNCOMPRESSED_HEADER_AFTER_SIZE + payload.length);
       // Same bit as V4's "unsorted" flag, but V6 defines it as "sorted".
-      events.i32(metadata.metadataId() | (sorted ? UNCOMPRESSED_UNSORTED_BIT : 0));
-      events.i32(sequenceNumber);
-      events.i64(threadIndex);
-      events.i64(captureThreadIndex);
-      events.i32(processorNumber);
-      events.i32(stackId);
-      events.i64(timestamp);
-      events.i32(labelId);
-      events.i32(payload.length);
+      h.i32(metadata.metadataId() | (sorted ? UNCOMPRESSED_UNSORTED_BIT : 0));
+      h.i32(sequenceNumber);
+      h.i64(threadIndex);
+      h.i64(captureThreadIndex);
+      h.i32(processorNumber);
+      h.i32(stackId);
+      h.i64(timestamp);
+      h.i32(labelId);
+      h.i32(payload.length);
     }
-    events.bytes(payload, 0, payload.length);
-    minTimestamp = Math.min(minTimestamp, timestamp);
-    maxTimestamp = Math.max(maxTimestamp, timestamp);
+    events.addPayload(payload, timestamp);
     lastTimestamp = timestamp;
     lastSequenceByThread.put(captureThreadIndex, sequenceNumber);
     maybeFlush();
@@ -280,12 +268,8 @@ public final class NetTraceV6Writer implements AutoCloseable {
     }
     scratch.patchI32(countAt, count);
     writeBlock(BlockKind.SEQUENCE_POINT, scratch);
-    stackIds.clear();
-    nextStackId = 1;
-    pendingStackFirstId = 1;
-    labelIds.clear();
-    nextLabelId = 1;
-    pendingLabelFirstId = 1;
+    stacks.restart();
+    labelLists.restart();
     if (flushThreads) {
       definedThreads.clear();
       copiedThreads.clear();
@@ -309,47 +293,22 @@ public final class NetTraceV6Writer implements AutoCloseable {
       writeBlock(BlockKind.THREAD, pendingThreads);
       pendingThreads.reset();
     }
-    if (!pendingStacks.isEmpty()) {
+    if (stacks.pendingCount() > 0) {
       scratch.reset();
-      scratch.i32(pendingStackFirstId);
-      scratch.i32(pendingStacks.size());
-      for (StackTrace s : pendingStacks) {
-        scratch.i32(s.depth() * header.pointerSize());
-        for (int i = 0; i < s.depth(); i++) {
-          if (header.pointerSize() == 4) {
-            scratch.i32((int) s.frame(i));
-          } else {
-            scratch.i64(s.frame(i));
-          }
-        }
-      }
+      stacks.writePending(
+          scratch, (s, b) -> NetTraceWriter.encodeStack(s, header.pointerSize(), b));
       writeBlock(BlockKind.STACK, scratch);
-      pendingStacks.clear();
-      pendingStackFirstId = nextStackId;
     }
-    if (!pendingLabels.isEmpty()) {
+    if (labelLists.pendingCount() > 0) {
       scratch.reset();
-      scratch.i32(pendingLabelFirstId);
-      scratch.i32(pendingLabels.size());
-      for (LabelList l : pendingLabels) {
-        encodeLabels(l, scratch);
-      }
+      labelLists.writePending(scratch, NetTraceV6Writer::encodeLabels);
       writeBlock(BlockKind.LABEL_LIST, scratch);
-      pendingLabels.clear();
-      pendingLabelFirstId = nextLabelId;
     }
     if (events.size() > 0) {
       scratch.reset();
-      scratch.u16(MIN_BLOCK_HEADER_SIZE);
-      scratch.u16(compressed ? BLOCK_COMPRESSED : 0);
-      scratch.i64(minTimestamp);
-      scratch.i64(maxTimestamp);
-      scratch.bytes(events.array(), 0, events.size());
+      events.drainTo(scratch, compressed);
       writeBlock(BlockKind.EVENT, scratch);
-      events.reset();
       eventHeaders.reset();
-      minTimestamp = Long.MAX_VALUE;
-      maxTimestamp = Long.MIN_VALUE;
     }
     if (!pendingRemovals.isEmpty()) {
       scratch.reset();
@@ -389,8 +348,8 @@ public final class NetTraceV6Writer implements AutoCloseable {
     if (events.size() >= BLOCK_TARGET
         || pendingMetadata.size() >= BLOCK_TARGET
         || pendingThreads.size() >= BLOCK_TARGET
-        || pendingStacks.size() >= BLOCK_TARGET / 64
-        || pendingLabels.size() >= BLOCK_TARGET / 64) {
+        || stacks.pendingCount() >= BLOCK_TARGET / 64
+        || labelLists.pendingCount() >= BLOCK_TARGET / 64) {
       flush();
     }
   }
@@ -402,45 +361,22 @@ public final class NetTraceV6Writer implements AutoCloseable {
   }
 
   private void defineMetadata(EventMetadata m) {
-    EventMetadata known = metadataWritten.get(m.metadataId());
-    if (known != null) {
-      if (!known.equals(m)) {
-        throw new IllegalArgumentException(
-            "metadata id " + m.metadataId() + " already defined differently");
-      }
+    if (metadataWritten.isDefined(m)) {
       return;
     }
     scratch.reset();
     encodeMetadata(m, scratch);
-    metadataWritten.put(m.metadataId(), m);
+    metadataWritten.add(m);
     pendingMetadata.u16(checkU16(scratch.size(), "metadata row"));
     pendingMetadata.bytes(scratch.array(), 0, scratch.size());
   }
 
   private int stackId(StackTrace s) {
-    if (s.depth() == 0) {
-      return 0;
-    }
-    Integer id = stackIds.get(s);
-    if (id == null) {
-      id = nextStackId++;
-      stackIds.put(s, id);
-      pendingStacks.add(s);
-    }
-    return id;
+    return s.depth() == 0 ? 0 : stacks.id(s);
   }
 
   private int labelListId(LabelList l) {
-    if (l.isEmpty()) {
-      return 0;
-    }
-    Integer id = labelIds.get(l);
-    if (id == null) {
-      id = nextLabelId++;
-      labelIds.put(l, id);
-      pendingLabels.add(l);
-    }
-    return id;
+    return l.isEmpty() ? 0 : labelLists.id(l);
   }
 
   // ---- encodings ------------------------------------------------------------------------------
@@ -630,18 +566,7 @@ public final class NetTraceV6Writer implements AutoCloseable {
     b.i32(0);
     raw(b);
     b.reset();
-    LocalDateTime t = LocalDateTime.ofInstant(header.syncTimeUtc(), ZoneOffset.UTC);
-    b.u16(t.getYear());
-    b.u16(t.getMonthValue());
-    b.u16(t.getDayOfWeek().getValue() % 7);
-    b.u16(t.getDayOfMonth());
-    b.u16(t.getHour());
-    b.u16(t.getMinute());
-    b.u16(t.getSecond());
-    b.u16(t.getNano() / 1_000_000);
-    b.i64(header.syncTimeQpc());
-    b.i64(header.qpcFrequency());
-    b.i32(header.pointerSize());
+    NetTraceWriter.encodeClock(header, b);
     // V6 moved these V4 fields into key/values; keep them where a V4 header had them.
     Map<String, String> kv = new LinkedHashMap<>(header.keyValues());
     if (header.processorCount() != 0) {
@@ -679,28 +604,14 @@ public final class NetTraceV6Writer implements AutoCloseable {
     }
   }
 
-  /** Compressed V6 header encoder: writes only what differs from the previous header. */
-  private static final class HeaderEncoder {
-    private int metadataId;
-    private int sequence;
-    private long captureThread;
-    private int processor;
-    private long thread;
-    private int stackId;
-    private long timestamp;
+  /** V6 compressed headers: the activity part is a label list id, under the activity flag. */
+  private static final class HeaderEncoder extends CompressedHeaderEncoder {
     private int labelListId;
-    private int payloadSize;
 
+    @Override
     void reset() {
-      metadataId = 0;
-      sequence = 0;
-      captureThread = 0;
-      processor = 0;
-      thread = 0;
-      stackId = 0;
-      timestamp = 0;
+      super.reset();
       labelListId = 0;
-      payloadSize = 0;
     }
 
     void write(
@@ -715,61 +626,24 @@ public final class NetTraceV6Writer implements AutoCloseable {
         int labelListId,
         boolean sorted,
         int payloadSize) {
-      int flags = 0;
-      if (metadataId != this.metadataId) {
-        flags |= METADATA_ID;
-      }
-      if (captureThread != this.captureThread
-          || processor != this.processor
-          || sequence != this.sequence + 1) {
-        flags |= CAPTURE_THREAD_AND_SEQUENCE;
-      }
-      if (thread != this.thread) {
-        flags |= THREAD_ID;
-      }
-      if (stackId != this.stackId) {
-        flags |= STACK_ID;
-      }
-      if (labelListId != this.labelListId) {
-        flags |= ACTIVITY_ID;
-      }
-      if (sorted) {
-        flags |= SORTED;
-      }
-      if (payloadSize != this.payloadSize) {
-        flags |= DATA_LENGTH;
-      }
-      b.u8(flags);
-      if ((flags & METADATA_ID) != 0) {
-        b.varUInt(metadataId & 0xFFFFFFFFL);
-      }
-      if ((flags & CAPTURE_THREAD_AND_SEQUENCE) != 0) {
-        b.varUInt((sequence - this.sequence - 1) & 0xFFFFFFFFL);
-        b.varUInt(captureThread);
-        b.varUInt(processor & 0xFFFFFFFFL);
-      }
-      if ((flags & THREAD_ID) != 0) {
-        b.varUInt(thread);
-      }
-      if ((flags & STACK_ID) != 0) {
-        b.varUInt(stackId & 0xFFFFFFFFL);
-      }
-      b.varUInt(timestamp - this.timestamp);
+      int flags =
+          writeUpToTimestamp(
+              b,
+              metadataId,
+              sequence,
+              captureThread,
+              processor,
+              thread,
+              stackId,
+              timestamp,
+              labelListId != this.labelListId ? ACTIVITY_ID : 0,
+              sorted,
+              payloadSize);
       if ((flags & ACTIVITY_ID) != 0) {
         b.varUInt(labelListId & 0xFFFFFFFFL);
       }
-      if ((flags & DATA_LENGTH) != 0) {
-        b.varUInt(payloadSize);
-      }
-      this.metadataId = metadataId;
-      this.sequence = sequence;
-      this.captureThread = captureThread;
-      this.processor = processor;
-      this.thread = thread;
-      this.stackId = stackId;
-      this.timestamp = timestamp;
       this.labelListId = labelListId;
-      this.payloadSize = payloadSize;
+      writePayloadSize(b, flags);
     }
   }
 }

@@ -8,10 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,17 +32,12 @@ public final class NetTraceWriter implements AutoCloseable {
   private final OutputStream out;
   private final TraceHeader header;
   private long written;
-  private final Map<Integer, EventMetadata> metadataWritten = new HashMap<>();
+  private final DefinedMetadata metadataWritten = new DefinedMetadata();
   private final GrowableBuffer pendingMetadata = new GrowableBuffer();
   private final HeaderEncoder metadataHeaders = new HeaderEncoder();
-  private final Map<StackTrace, Integer> stackIds = new HashMap<>();
-  private final List<StackTrace> pendingStacks = new ArrayList<>();
-  private int nextStackId = 1;
-  private int pendingStackFirstId = 1;
-  private final GrowableBuffer events = new GrowableBuffer();
+  private final IdTable<StackTrace> stacks = new IdTable<>();
+  private final EventBlockBuffer events = new EventBlockBuffer();
   private final HeaderEncoder eventHeaders = new HeaderEncoder();
-  private long minTimestamp = Long.MAX_VALUE;
-  private long maxTimestamp = Long.MIN_VALUE;
   private long lastTimestamp;
   private final Map<Long, Integer> lastSequenceByThread = new LinkedHashMap<>();
   private final GrowableBuffer scratch = new GrowableBuffer();
@@ -104,7 +96,7 @@ public final class NetTraceWriter implements AutoCloseable {
     defineMetadata(metadata);
     int stackId = stackId(stack);
     eventHeaders.write(
-        events,
+        events.bytes(),
         metadata.metadataId(),
         sequenceNumber,
         captureThreadId,
@@ -116,9 +108,7 @@ public final class NetTraceWriter implements AutoCloseable {
         relatedActivityId,
         sorted,
         payload.length);
-    events.bytes(payload, 0, payload.length);
-    minTimestamp = Math.min(minTimestamp, timestamp);
-    maxTimestamp = Math.max(maxTimestamp, timestamp);
+    events.addPayload(payload, timestamp);
     lastTimestamp = timestamp;
     lastSequenceByThread.put(captureThreadId, sequenceNumber);
     if (events.size() >= EVENT_BLOCK_TARGET) {
@@ -140,48 +130,29 @@ public final class NetTraceWriter implements AutoCloseable {
       scratch.i32(t.getValue());
     }
     writeBlockObject(BlockKind.SEQUENCE_POINT, scratch);
-    stackIds.clear();
-    nextStackId = 1;
-    pendingStackFirstId = 1;
+    stacks.restart();
   }
 
   /** Writes pending metadata, stacks and events as complete blocks. */
   public void flush() {
     if (pendingMetadata.size() > 0) {
       scratch.reset();
-      blockHeader(scratch, 0, 0);
+      EventBlockBuffer.writeHeader(scratch, true, 0, 0);
       scratch.bytes(pendingMetadata.array(), 0, pendingMetadata.size());
       writeBlockObject(BlockKind.METADATA, scratch);
       pendingMetadata.reset();
       metadataHeaders.reset();
     }
-    if (!pendingStacks.isEmpty()) {
+    if (stacks.pendingCount() > 0) {
       scratch.reset();
-      scratch.i32(pendingStackFirstId);
-      scratch.i32(pendingStacks.size());
-      for (StackTrace s : pendingStacks) {
-        scratch.i32(s.depth() * header.pointerSize());
-        for (int i = 0; i < s.depth(); i++) {
-          if (header.pointerSize() == 4) {
-            scratch.i32((int) s.frame(i));
-          } else {
-            scratch.i64(s.frame(i));
-          }
-        }
-      }
+      stacks.writePending(scratch, (s, b) -> encodeStack(s, header.pointerSize(), b));
       writeBlockObject(BlockKind.STACK, scratch);
-      pendingStacks.clear();
-      pendingStackFirstId = nextStackId;
     }
     if (events.size() > 0) {
       scratch.reset();
-      blockHeader(scratch, minTimestamp, maxTimestamp);
-      scratch.bytes(events.array(), 0, events.size());
+      events.drainTo(scratch, true);
       writeBlockObject(BlockKind.EVENT, scratch);
-      events.reset();
       eventHeaders.reset();
-      minTimestamp = Long.MAX_VALUE;
-      maxTimestamp = Long.MIN_VALUE;
     }
     try {
       out.flush();
@@ -207,15 +178,10 @@ public final class NetTraceWriter implements AutoCloseable {
   }
 
   private void defineMetadata(EventMetadata m) {
-    EventMetadata known = metadataWritten.get(m.metadataId());
-    if (known != null) {
-      if (!known.equals(m)) {
-        throw new IllegalArgumentException(
-            "metadata id " + m.metadataId() + " already defined differently");
-      }
+    if (metadataWritten.isDefined(m)) {
       return;
     }
-    metadataWritten.put(m.metadataId(), m);
+    metadataWritten.add(m);
     scratch.reset();
     MetadataEncoder.encode(m, scratch);
     metadataHeaders.write(
@@ -224,23 +190,19 @@ public final class NetTraceWriter implements AutoCloseable {
   }
 
   private int stackId(StackTrace s) {
-    if (s.depth() == 0) {
-      return 0;
-    }
-    Integer id = stackIds.get(s);
-    if (id == null) {
-      id = nextStackId++;
-      stackIds.put(s, id);
-      pendingStacks.add(s);
-    }
-    return id;
+    return s.depth() == 0 ? 0 : stacks.id(s);
   }
 
-  private static void blockHeader(GrowableBuffer b, long min, long max) {
-    b.u16(MIN_BLOCK_HEADER_SIZE);
-    b.u16(BLOCK_COMPRESSED);
-    b.i64(min == Long.MAX_VALUE ? 0 : min);
-    b.i64(max == Long.MIN_VALUE ? 0 : max);
+  /** One stack of a stack block; V6 kept this layout. */
+  static void encodeStack(StackTrace s, int pointerSize, GrowableBuffer b) {
+    b.i32(s.depth() * pointerSize);
+    for (int i = 0; i < s.depth(); i++) {
+      if (pointerSize == 4) {
+        b.i32((int) s.frame(i));
+      } else {
+        b.i64(s.frame(i));
+      }
+    }
   }
 
   private void writeStreamHeader() {
@@ -251,6 +213,19 @@ public final class NetTraceWriter implements AutoCloseable {
     b.bytes(sig, 0, sig.length);
     b.u8(FastSerializationTag.BEGIN_PRIVATE_OBJECT.code);
     typeObject(b, "Trace", 4, 4);
+    encodeClock(header, b);
+    b.i32(header.processId());
+    b.i32(header.processorCount());
+    b.i32(header.expectedCpuSamplingRate());
+    b.u8(FastSerializationTag.END_OBJECT.code);
+    raw(b);
+  }
+
+  /**
+   * The trace object's clock fields (sync time as a SYSTEMTIME, its QPC value, QPC frequency) and
+   * pointer size; V6 kept them in this layout at the start of its trace block.
+   */
+  static void encodeClock(TraceHeader header, GrowableBuffer b) {
     LocalDateTime t = LocalDateTime.ofInstant(header.syncTimeUtc(), ZoneOffset.UTC);
     b.u16(t.getYear());
     b.u16(t.getMonthValue());
@@ -263,11 +238,6 @@ public final class NetTraceWriter implements AutoCloseable {
     b.i64(header.syncTimeQpc());
     b.i64(header.qpcFrequency());
     b.i32(header.pointerSize());
-    b.i32(header.processId());
-    b.i32(header.processorCount());
-    b.i32(header.expectedCpuSamplingRate());
-    b.u8(FastSerializationTag.END_OBJECT.code);
-    raw(b);
   }
 
   private static void typeObject(GrowableBuffer b, String name, int version, int minReader) {
@@ -313,30 +283,16 @@ public final class NetTraceWriter implements AutoCloseable {
     written += b.length;
   }
 
-  /** Compressed header encoder: writes only what differs from the previous header of the block. */
-  private static final class HeaderEncoder {
-    private int metadataId;
-    private int sequence;
-    private long captureThreadId;
-    private int processor;
-    private long threadId;
-    private int stackId;
-    private long timestamp;
+  /** V4 compressed headers: the activity part is two GUIDs, each with its own flag. */
+  private static final class HeaderEncoder extends CompressedHeaderEncoder {
     private Guid activity = Guid.EMPTY;
     private Guid related = Guid.EMPTY;
-    private int payloadSize;
 
+    @Override
     void reset() {
-      metadataId = 0;
-      sequence = 0;
-      captureThreadId = 0;
-      processor = 0;
-      threadId = 0;
-      stackId = 0;
-      timestamp = 0;
+      super.reset();
       activity = Guid.EMPTY;
       related = Guid.EMPTY;
-      payloadSize = 0;
     }
 
     void write(
@@ -352,69 +308,31 @@ public final class NetTraceWriter implements AutoCloseable {
         Guid related,
         boolean sorted,
         int payloadSize) {
-      int flags = 0;
-      if (metadataId != this.metadataId) {
-        flags |= METADATA_ID;
-      }
-      int implied = metadataId != 0 ? this.sequence + 1 : this.sequence;
-      if (captureThreadId != this.captureThreadId
-          || processor != this.processor
-          || sequence != implied) {
-        flags |= CAPTURE_THREAD_AND_SEQUENCE;
-      }
-      if (threadId != this.threadId) {
-        flags |= THREAD_ID;
-      }
-      if (stackId != this.stackId) {
-        flags |= STACK_ID;
-      }
-      if (!activity.equals(this.activity)) {
-        flags |= ACTIVITY_ID;
-      }
-      if (!related.equals(this.related)) {
-        flags |= RELATED_ACTIVITY_ID;
-      }
-      if (sorted) {
-        flags |= SORTED;
-      }
-      if (payloadSize != this.payloadSize) {
-        flags |= DATA_LENGTH;
-      }
-      b.u8(flags);
-      if ((flags & METADATA_ID) != 0) {
-        b.varUInt(metadataId & 0xFFFFFFFFL);
-      }
-      if ((flags & CAPTURE_THREAD_AND_SEQUENCE) != 0) {
-        b.varUInt((sequence - this.sequence - 1) & 0xFFFFFFFFL);
-        b.varUInt(captureThreadId);
-        b.varUInt(processor & 0xFFFFFFFFL);
-      }
-      if ((flags & THREAD_ID) != 0) {
-        b.varUInt(threadId);
-      }
-      if ((flags & STACK_ID) != 0) {
-        b.varUInt(stackId & 0xFFFFFFFFL);
-      }
-      b.varUInt(timestamp - this.timestamp);
+      int activityFlags =
+          (activity.equals(this.activity) ? 0 : ACTIVITY_ID)
+              | (related.equals(this.related) ? 0 : RELATED_ACTIVITY_ID);
+      int flags =
+          writeUpToTimestamp(
+              b,
+              metadataId,
+              sequence,
+              captureThreadId,
+              processor,
+              threadId,
+              stackId,
+              timestamp,
+              activityFlags,
+              sorted,
+              payloadSize);
       if ((flags & ACTIVITY_ID) != 0) {
         b.guid(activity);
       }
       if ((flags & RELATED_ACTIVITY_ID) != 0) {
         b.guid(related);
       }
-      if ((flags & DATA_LENGTH) != 0) {
-        b.varUInt(payloadSize);
-      }
-      this.metadataId = metadataId;
-      this.sequence = sequence;
-      this.captureThreadId = captureThreadId;
-      this.processor = processor;
-      this.threadId = threadId;
-      this.stackId = stackId;
-      this.timestamp = timestamp;
       this.activity = activity;
       this.related = related;
-      this.payloadSize = payloadSize;
+      writePayloadSize(b, flags);
     }
   }
 }

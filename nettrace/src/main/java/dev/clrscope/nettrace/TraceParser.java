@@ -77,11 +77,7 @@ final class TraceParser {
     blocksRead++;
     switch (b.kind()) {
       case EVENT:
-        if (format == 3) {
-          parseV3EventBlock(b);
-        } else {
-          parseEventBlock(b);
-        }
+        parseEventBlockAtomically(b);
         break;
       case METADATA:
         parseMetadataBlock(b);
@@ -155,6 +151,24 @@ final class TraceParser {
     return m;
   }
 
+  /** Parses an event block, delivering its events only once all of the block parsed. */
+  private void parseEventBlockAtomically(RawBlock b) {
+    blockEvents.clear();
+    blockThreads.clear();
+    try {
+      if (format == 3) {
+        parseV3EventBlock(b);
+      } else {
+        parseEventBlock(b);
+      }
+    } catch (NetTraceFormatException e) {
+      blockEvents.clear();
+      blockThreads.clear();
+      throw e;
+    }
+    commitBlock();
+  }
+
   private void commitBlock() {
     for (int i = 0; i < blockEvents.size(); i++) {
       CaptureThread t = blockThreads.get(i);
@@ -179,92 +193,76 @@ final class TraceParser {
    * </pre>
    */
   private void parseEventBlock(RawBlock b) {
-    blockEvents.clear();
-    blockThreads.clear();
-    try {
-      PayloadCursor c = b.cursor();
-      boolean compressed = readBlockHeader(c);
-      HeaderState s = new HeaderState();
-      while (c.remaining() > 0) {
-        long at = c.streamOffset();
-        readHeader(c, compressed, s);
-        if (s.metadataId == 0) {
-          throw new NetTraceFormatException(at, "metadata record (id 0) inside an event block");
-        }
-        EventMetadata m = lookupMetadata(s.metadataId, at);
-        TraceThread thread = null;
-        TraceThread captureThread = null;
-        LabelList labels = LabelList.EMPTY;
-        if (format >= 6) {
-          thread = v6.thread(s.threadId, at);
-          captureThread = v6.thread(s.captureThreadId, at);
-          labels = v6.labels(s.labelListId, at);
-        }
-        c.require(s.payloadSize, "event payload");
-        int start = c.arrayPosition();
-        long payloadAt = c.streamOffset();
-        c.skip(s.payloadSize, "event payload");
-        if (!compressed && format < 6) {
-          c.skip((int) (-c.streamOffset() & 3), "event alignment padding");
-        }
-        // V6: the capture thread index keys the sequence numbers, as the OS thread id does before.
-        CaptureThread t = thread(s.captureThreadId, s.sequence);
-        checkSequence(t, s.sequence);
-        StackTrace stack =
-            s.stackId == 0 ? StackTrace.EMPTY : stacks.getOrDefault(s.stackId, StackTrace.EMPTY);
-        if (format >= 6) {
-          blockEvents.add(
-              new TraceEvent(
-                  header,
-                  labels.applyTo(m),
-                  m,
-                  s.sequence,
-                  thread.threadId(),
-                  captureThread.threadId(),
-                  s.processor,
-                  s.timestamp,
-                  labels.activityId(),
-                  labels.relatedActivityId(),
-                  stack,
-                  s.sorted,
-                  b.data(),
-                  start,
-                  s.payloadSize,
-                  payloadAt,
-                  arrival++,
-                  thread.processId() >= 0 ? thread.processId() : header.processId(),
-                  thread,
-                  captureThread,
-                  labels));
-          blockThreads.add(t);
-          continue;
-        }
-        blockEvents.add(
-            new TraceEvent(
-                header,
-                m,
-                s.sequence,
-                s.threadId,
-                s.captureThreadId,
-                s.processor,
-                s.timestamp,
-                s.activity,
-                s.related,
-                stack,
-                s.sorted,
-                b.data(),
-                start,
-                s.payloadSize,
-                payloadAt,
-                arrival++));
-        blockThreads.add(t);
+    PayloadCursor c = b.cursor();
+    boolean compressed = readBlockHeader(c);
+    HeaderState s = new HeaderState();
+    while (c.remaining() > 0) {
+      long at = c.streamOffset();
+      readHeader(c, compressed, s);
+      if (s.metadataId == 0) {
+        throw new NetTraceFormatException(at, "metadata record (id 0) inside an event block");
       }
-    } catch (NetTraceFormatException e) {
-      blockEvents.clear();
-      blockThreads.clear();
-      throw e;
+      EventMetadata declared = lookupMetadata(s.metadataId, at);
+      EventMetadata m = declared;
+      long threadId = s.threadId;
+      long captureThreadId = s.captureThreadId;
+      Guid activity = s.activity;
+      Guid related = s.related;
+      long processId = header.processId();
+      TraceThread thread = null;
+      TraceThread captureThread = null;
+      LabelList labels = LabelList.EMPTY;
+      if (format >= 6) {
+        // V6 headers hold thread indexes and a label list id: resolve them to what V4 holds inline.
+        thread = v6.thread(s.threadId, at);
+        captureThread = v6.thread(s.captureThreadId, at);
+        labels = v6.labels(s.labelListId, at);
+        m = labels.applyTo(declared);
+        threadId = thread.threadId();
+        captureThreadId = captureThread.threadId();
+        activity = labels.activityId();
+        related = labels.relatedActivityId();
+        if (thread.processId() >= 0) {
+          processId = thread.processId();
+        }
+      }
+      c.require(s.payloadSize, "event payload");
+      int start = c.arrayPosition();
+      long payloadAt = c.streamOffset();
+      c.skip(s.payloadSize, "event payload");
+      if (!compressed && format < 6) {
+        c.skip((int) (-c.streamOffset() & 3), "event alignment padding");
+      }
+      // V6: the capture thread index keys the sequence numbers, as the OS thread id does before.
+      CaptureThread t = thread(s.captureThreadId, s.sequence);
+      checkSequence(t, s.sequence);
+      StackTrace stack =
+          s.stackId == 0 ? StackTrace.EMPTY : stacks.getOrDefault(s.stackId, StackTrace.EMPTY);
+      blockEvents.add(
+          new TraceEvent(
+              header,
+              m,
+              declared,
+              s.sequence,
+              threadId,
+              captureThreadId,
+              s.processor,
+              s.timestamp,
+              activity,
+              related,
+              stack,
+              s.sorted,
+              b.data(),
+              start,
+              s.payloadSize,
+              payloadAt,
+              arrival++,
+              processId,
+              thread,
+              captureThread,
+              labels));
+      blockThreads.add(t);
     }
-    commitBlock();
   }
 
   /** Reads the common event/metadata block header; returns true if headers are compressed. */
@@ -306,25 +304,8 @@ final class TraceParser {
     if (!compressed) {
       long at = c.streamOffset();
       int size = c.readI32("event size");
-      if (size < UNCOMPRESSED_HEADER_AFTER_SIZE || size > c.remaining()) {
-        throw new NetTraceFormatException(
-            at,
-            "event size "
-                + size
-                + " outside "
-                + UNCOMPRESSED_HEADER_AFTER_SIZE
-                + ".."
-                + c.remaining());
-      }
-      int id = c.readI32("metadata id");
-      s.metadataId = id & ~UNCOMPRESSED_UNSORTED_BIT;
-      s.sorted = (id & UNCOMPRESSED_UNSORTED_BIT) == 0;
-      s.sequence = c.readI32("sequence number");
-      s.threadId = c.readI64("thread id");
-      s.captureThreadId = c.readI64("capture thread id");
-      s.processor = c.readI32("processor number");
-      s.stackId = c.readI32("stack id");
-      s.timestamp = c.readI64("timestamp");
+      checkEventSize(c, at, size, UNCOMPRESSED_HEADER_AFTER_SIZE);
+      s.sorted = !readUncompressedUpToTimestamp(c, s, false);
       s.activity = c.readGuid("activity id");
       s.related = c.readGuid("related activity id");
       long sizeAt = c.streamOffset();
@@ -387,25 +368,8 @@ final class TraceParser {
   private static void readV6UncompressedHeader(PayloadCursor c, HeaderState s) {
     long at = c.streamOffset();
     long size = c.readU32("event size");
-    if (size < V6_UNCOMPRESSED_HEADER_AFTER_SIZE || size > c.remaining()) {
-      throw new NetTraceFormatException(
-          at,
-          "event size "
-              + size
-              + " outside "
-              + V6_UNCOMPRESSED_HEADER_AFTER_SIZE
-              + ".."
-              + c.remaining());
-    }
-    int id = c.readI32("metadata id");
-    s.metadataId = id & ~UNCOMPRESSED_UNSORTED_BIT;
-    s.sorted = (id & UNCOMPRESSED_UNSORTED_BIT) != 0;
-    s.sequence = c.readI32("sequence number");
-    s.threadId = c.readI64("thread index");
-    s.captureThreadId = c.readI64("capture thread index");
-    s.processor = c.readI32("processor number");
-    s.stackId = c.readI32("stack id");
-    s.timestamp = c.readI64("timestamp");
+    checkEventSize(c, at, size, V6_UNCOMPRESSED_HEADER_AFTER_SIZE);
+    s.sorted = readUncompressedUpToTimestamp(c, s, true);
     s.labelListId = c.readI32("label list id");
     long sizeAt = c.streamOffset();
     s.payloadSize = c.readI32("payload size");
@@ -414,6 +378,31 @@ final class TraceParser {
           sizeAt,
           "payload size " + (s.payloadSize & 0xFFFFFFFFL) + " disagrees with event size " + size);
     }
+  }
+
+  /** Rejects an event size (read at {@code at}) below {@code min} or beyond the block. */
+  private static void checkEventSize(PayloadCursor c, long at, long size, int min) {
+    if (size < min || size > c.remaining()) {
+      throw new NetTraceFormatException(
+          at, "event size " + size + " outside " + min + ".." + c.remaining());
+    }
+  }
+
+  /**
+   * Reads the uncompressed header fields V4 and V6 share, metadata id to timestamp (V6 has thread
+   * indexes where V4 has ids), and returns the metadata id's high bit, which V4 sets for an
+   * unsorted event and V6 for a sorted one.
+   */
+  private static boolean readUncompressedUpToTimestamp(PayloadCursor c, HeaderState s, boolean v6) {
+    int id = c.readI32("metadata id");
+    s.metadataId = id & ~UNCOMPRESSED_UNSORTED_BIT;
+    s.sequence = c.readI32("sequence number");
+    s.threadId = c.readI64(v6 ? "thread index" : "thread id");
+    s.captureThreadId = c.readI64(v6 ? "capture thread index" : "capture thread id");
+    s.processor = c.readI32("processor number");
+    s.stackId = c.readI32("stack id");
+    s.timestamp = c.readI64("timestamp");
+    return (id & UNCOMPRESSED_UNSORTED_BIT) != 0;
   }
 
   /** Metadata block: same layout as an event block; each blob's payload is a metadata record. */
@@ -471,10 +460,7 @@ final class TraceParser {
     int firstId = c.readI32("first stack id");
     long countAt = c.streamOffset();
     int count = c.readI32("stack count");
-    if (count < 0 || (long) count * 4 > c.remaining()) {
-      throw new NetTraceFormatException(
-          countAt, "stack count " + count + " does not fit in " + c.remaining() + " bytes");
-    }
+    checkCount(c, countAt, count, 4, "stack count");
     int ptr = header.pointerSize();
     for (int i = 0; i < count; i++) {
       long sizeAt = c.streamOffset();
@@ -483,13 +469,20 @@ final class TraceParser {
         throw new NetTraceFormatException(
             sizeAt, "stack size " + size + " outside 0.." + c.remaining());
       }
-      long[] ips = new long[size / ptr];
-      for (int k = 0; k < ips.length; k++) {
-        ips[k] = c.readPointer(ptr, "instruction pointer");
-      }
+      long[] ips = readPointers(c, size);
       c.skip(size % ptr, "stack tail");
       stacks.put(firstId + i, StackTrace.wrap(ips));
     }
+  }
+
+  /** The whole pointers in {@code bytes} bytes of a stack; a partial one is left unread. */
+  private long[] readPointers(PayloadCursor c, int bytes) {
+    int ptr = header.pointerSize();
+    long[] ips = new long[bytes / ptr];
+    for (int k = 0; k < ips.length; k++) {
+      ips[k] = c.readPointer(ptr, "instruction pointer");
+    }
+    return ips;
   }
 
   /**
@@ -507,13 +500,8 @@ final class TraceParser {
     c.readI64("sequence point timestamp");
     long countAt = c.streamOffset();
     int count = c.readI32("sequence point thread count");
-    if (count < 0 || (long) count * 12 > c.remaining()) {
-      throw new NetTraceFormatException(
-          countAt, "thread count " + count + " does not fit in " + c.remaining() + " bytes");
-    }
-    orderer.releaseAll();
-    stacks.clear();
-    sequencePoints++;
+    checkCount(c, countAt, count, 12, "thread count");
+    startSequencePoint();
     for (int i = 0; i < count; i++) {
       long id = c.readI64("thread id");
       int seq = c.readI32("sequence number");
@@ -538,20 +526,11 @@ final class TraceParser {
     long countAt = c.streamOffset();
     long count = c.readU32("sequence point thread count");
     // Each entry takes at least 2 bytes (two one-byte varuints).
-    if (count * 2 > c.remaining()) {
-      throw new NetTraceFormatException(
-          countAt, "thread count " + count + " does not fit in " + c.remaining() + " bytes");
-    }
-    orderer.releaseAll();
-    stacks.clear();
+    checkCount(c, countAt, count, 2, "thread count");
+    startSequencePoint();
     v6.clearLabelLists();
-    sequencePoints++;
     for (long i = 0; i < count; i++) {
-      long at = c.streamOffset();
-      long index = c.readVarUInt64("thread index");
-      int seq = c.readVarUInt32("sequence number");
-      v6.thread(index, at);
-      checkSequence(thread(index, seq), seq);
+      readThreadCheckpoint(c, "sequence number");
     }
     // The spec orders the flushes after the sequence checks, so drops are still counted.
     if ((flags & SEQUENCE_POINT_FLUSH_THREADS) != 0) {
@@ -565,6 +544,36 @@ final class TraceParser {
   }
 
   /**
+   * Rejects a count (read at {@code at}) of entries of at least {@code bytesEach} that overruns.
+   */
+  private static void checkCount(PayloadCursor c, long at, long count, int bytesEach, String what) {
+    if (count < 0 || count * bytesEach > c.remaining()) {
+      throw new NetTraceFormatException(
+          at, what + " " + count + " does not fit in " + c.remaining() + " bytes");
+    }
+  }
+
+  /** Every event before a sequence point precedes every event after it; stack ids restart. */
+  private void startSequencePoint() {
+    orderer.releaseAll();
+    stacks.clear();
+    sequencePoints++;
+  }
+
+  /**
+   * Reads a V6 thread index and sequence number (of a sequence point or remove-thread block) and
+   * checks the sequence for drops; returns the index.
+   */
+  private long readThreadCheckpoint(PayloadCursor c, String sequenceWhat) {
+    long at = c.streamOffset();
+    long index = c.readVarUInt64("thread index");
+    int seq = c.readVarUInt32(sequenceWhat);
+    v6.thread(index, at);
+    checkSequence(thread(index, seq), seq);
+    return index;
+  }
+
+  /**
    * Remove-thread block: threads that will not be referred to again, with their final sequence
    * numbers (a last drop check).
    *
@@ -575,11 +584,7 @@ final class TraceParser {
   private void parseRemoveThreadBlock(RawBlock b) {
     PayloadCursor c = b.cursor();
     while (c.remaining() > 0) {
-      long at = c.streamOffset();
-      long index = c.readVarUInt64("thread index");
-      int seq = c.readVarUInt32("final sequence number");
-      v6.thread(index, at);
-      checkSequence(thread(index, seq), seq);
+      long index = readThreadCheckpoint(c, "final sequence number");
       v6.removeThread(index);
       threads.remove(index);
       lastThread = null;
@@ -598,78 +603,56 @@ final class TraceParser {
    * </pre>
    */
   private void parseV3EventBlock(RawBlock b) {
-    blockEvents.clear();
-    blockThreads.clear();
-    try {
-      PayloadCursor c = b.cursor();
-      while (c.remaining() > 0) {
-        long at = c.streamOffset();
-        int size = c.readI32("event size");
-        if (size < V3_HEADER_AFTER_SIZE + 4 || size > c.remaining()) {
-          throw new NetTraceFormatException(
-              at,
-              "event size "
-                  + size
-                  + " outside "
-                  + (V3_HEADER_AFTER_SIZE + 4)
-                  + ".."
-                  + c.remaining());
-        }
-        PayloadCursor e = c.slice(size, "event");
-        int metadataId = e.readI32("metadata id");
-        int threadId = e.readI32("thread id");
-        long timestamp = e.readI64("timestamp");
-        Guid activity = e.readGuid("activity id");
-        Guid related = e.readGuid("related activity id");
-        int payloadSize = e.readI32("payload size");
-        if (payloadSize < 0 || payloadSize > e.remaining() - 4) {
-          throw new NetTraceFormatException(
-              e.streamOffset() - 4, "payload size " + payloadSize + " exceeds event size " + size);
-        }
-        int start = e.arrayPosition();
-        long payloadAt = e.streamOffset();
-        PayloadCursor payload = e.slice(payloadSize, "event payload");
-        int stackSize = e.readI32("stack size");
-        if (stackSize < 0 || stackSize > e.remaining()) {
-          throw new NetTraceFormatException(
-              e.streamOffset() - 4, "stack size " + stackSize + " exceeds the event");
-        }
-        int ptr = header.pointerSize();
-        long[] ips = new long[stackSize / ptr];
-        for (int k = 0; k < ips.length; k++) {
-          ips[k] = e.readPointer(ptr, "instruction pointer");
-        }
-        if (metadataId == 0) {
-          EventMetadata m = MetadataParser.parse(payload);
-          metadata.put(m.metadataId(), m);
-          continue;
-        }
-        EventMetadata m = lookupMetadata(metadataId, at);
-        blockEvents.add(
-            new TraceEvent(
-                header,
-                m,
-                0,
-                threadId,
-                -1,
-                -1,
-                timestamp,
-                activity,
-                related,
-                StackTrace.wrap(ips),
-                true,
-                b.data(),
-                start,
-                payloadSize,
-                payloadAt,
-                arrival++));
-        blockThreads.add(null);
+    PayloadCursor c = b.cursor();
+    while (c.remaining() > 0) {
+      long at = c.streamOffset();
+      int size = c.readI32("event size");
+      checkEventSize(c, at, size, V3_HEADER_AFTER_SIZE + 4);
+      PayloadCursor e = c.slice(size, "event");
+      int metadataId = e.readI32("metadata id");
+      int threadId = e.readI32("thread id");
+      long timestamp = e.readI64("timestamp");
+      Guid activity = e.readGuid("activity id");
+      Guid related = e.readGuid("related activity id");
+      int payloadSize = e.readI32("payload size");
+      if (payloadSize < 0 || payloadSize > e.remaining() - 4) {
+        throw new NetTraceFormatException(
+            e.streamOffset() - 4, "payload size " + payloadSize + " exceeds event size " + size);
       }
-    } catch (NetTraceFormatException e) {
-      blockEvents.clear();
-      blockThreads.clear();
-      throw e;
+      int start = e.arrayPosition();
+      long payloadAt = e.streamOffset();
+      PayloadCursor payload = e.slice(payloadSize, "event payload");
+      int stackSize = e.readI32("stack size");
+      if (stackSize < 0 || stackSize > e.remaining()) {
+        throw new NetTraceFormatException(
+            e.streamOffset() - 4, "stack size " + stackSize + " exceeds the event");
+      }
+      long[] ips = readPointers(e, stackSize);
+      if (metadataId == 0) {
+        EventMetadata m = MetadataParser.parse(payload);
+        metadata.put(m.metadataId(), m);
+        continue;
+      }
+      EventMetadata m = lookupMetadata(metadataId, at);
+      blockEvents.add(
+          new TraceEvent(
+              header,
+              m,
+              0,
+              threadId,
+              -1,
+              -1,
+              timestamp,
+              activity,
+              related,
+              StackTrace.wrap(ips),
+              true,
+              b.data(),
+              start,
+              payloadSize,
+              payloadAt,
+              arrival++));
+      blockThreads.add(null);
     }
-    commitBlock();
   }
 }
