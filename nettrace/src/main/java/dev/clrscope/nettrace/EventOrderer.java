@@ -12,15 +12,30 @@ import java.util.Arrays;
  * queued event older than it, merged through a min-heap of thread queues keyed on each queue's
  * head, so releasing N events from T threads costs O(N log T) instead of a scan per event.
  * Timestamp ties go to the event that came first in the file, which keeps output deterministic.
+ *
+ * <p>Live ordering ({@link NetTraceReader#openLive}) ignores the sorted flag: every event waits in
+ * its thread's queue until the parser calls {@link #releaseAll()} at the end of its block, so a
+ * block's events come out merged by timestamp among themselves and nothing waits for a later block.
  */
 final class EventOrderer {
+  private final boolean live;
   private CaptureThread[] heap = new CaptureThread[16];
   private int heapSize;
   private final ArrayDeque<TraceEvent> ready = new ArrayDeque<>();
 
+  /** An orderer for global order ({@code live} false) or for per-block order (true). */
+  EventOrderer(boolean live) {
+    this.live = live;
+  }
+
+  /** Whether blocks are released whole at their end (live ordering). */
+  boolean live() {
+    return live;
+  }
+
   /** Accepts the next event of {@code thread} in file order. */
   void add(CaptureThread thread, TraceEvent e) {
-    if (e.isSorted()) {
+    if (e.isSorted() && !live) {
       releaseOlderThan(e.timestamp());
       ready.add(e);
       return;

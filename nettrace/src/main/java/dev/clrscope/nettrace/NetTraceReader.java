@@ -25,6 +25,14 @@ import java.util.Optional;
  * {@code open}) throw {@link NetTraceFormatException}. In lenient mode {@link #next()} instead
  * delivers every event of every complete block before the problem, then returns null, and {@link
  * #stopReason()} tells where and why it stopped. A broken header fails {@code open} in both modes.
+ *
+ * <p>Live ordering ({@link #openLive(InputStream, boolean)}), for consumers of a running session
+ * that want each event as soon as the runtime has flushed it: the events of each event block are
+ * handed out, in timestamp order among themselves, as soon as the whole block has been read, and
+ * never held back for a later block. The price is that global order is no longer guaranteed: an
+ * event of a later block may be older than one already returned (the runtime writes each thread's
+ * buffered events as a run, and a flush can span blocks). Each capture thread's own events still
+ * come out in file order.
  */
 public final class NetTraceReader implements AutoCloseable {
   private final ByteSource source;
@@ -34,11 +42,11 @@ public final class NetTraceReader implements AutoCloseable {
   private NetTraceFormatException stopReason;
   private long delivered;
 
-  private NetTraceReader(InputStream in, boolean lenient) {
+  private NetTraceReader(InputStream in, boolean lenient, boolean live) {
     this.source = new ByteSource(in);
     this.lenient = lenient;
     try {
-      this.parser = new TraceParser(BlockFraming.open(source));
+      this.parser = new TraceParser(BlockFraming.open(source), live);
     } catch (RuntimeException e) {
       source.close();
       throw e;
@@ -53,7 +61,7 @@ public final class NetTraceReader implements AutoCloseable {
   /** Opens a file; {@code lenient} as described in the class comment. */
   public static NetTraceReader open(Path path, boolean lenient) {
     try {
-      return new NetTraceReader(Files.newInputStream(path), lenient);
+      return new NetTraceReader(Files.newInputStream(path), lenient, false);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -66,7 +74,27 @@ public final class NetTraceReader implements AutoCloseable {
 
   /** Reads from a stream; {@code lenient} as described in the class comment. */
   public static NetTraceReader open(InputStream in, boolean lenient) {
-    return new NetTraceReader(in, lenient);
+    return new NetTraceReader(in, lenient, false);
+  }
+
+  /**
+   * Reads a live stream (an EventPipe session) with live ordering: {@link #next()} returns the
+   * events of each block, in timestamp order among themselves, as soon as that block is complete,
+   * without waiting for a later event to prove that nothing older can still arrive. The runtime
+   * writes whole blocks when it flushes a session (about every 100 ms), so an event is delivered
+   * about one flush after it was written.
+   *
+   * <p>Order is per block, not global: an event of a later block may be OLDER than one already
+   * returned (another thread's run of the same flush written in the next block, or an event that
+   * just missed its flush). Use this only where a consumer tolerates that, such as a live view of
+   * values that each carry their own timestamp; use {@link #open(InputStream, boolean)} for global
+   * timestamp order. Each capture thread's own events still come out in file order; sequence
+   * points, drop counting and the end of the stream behave as in the default mode.
+   *
+   * @param lenient as described in the class comment
+   */
+  public static NetTraceReader openLive(InputStream in, boolean lenient) {
+    return new NetTraceReader(in, lenient, true);
   }
 
   /** Trace-wide header (start time, clock, pointer size, process, format version). */
@@ -75,7 +103,8 @@ public final class NetTraceReader implements AutoCloseable {
   }
 
   /**
-   * The next event in timestamp order, or null at the end.
+   * The next event in timestamp order (live ordering: in timestamp order within its block), or null
+   * at the end.
    *
    * @throws NetTraceFormatException in strict mode, on corrupt or truncated input
    */

@@ -28,7 +28,7 @@ final class TraceParser {
   private final Map<Integer, EventMetadata> metadata = new HashMap<>();
   private final Map<Integer, StackTrace> stacks = new HashMap<>();
   private final Map<Long, CaptureThread> threads = new HashMap<>();
-  private final EventOrderer orderer = new EventOrderer();
+  private final EventOrderer orderer;
   private final V6Tables v6 = new V6Tables();
   private final List<TraceEvent> blockEvents = new ArrayList<>();
   private final List<CaptureThread> blockThreads = new ArrayList<>();
@@ -38,8 +38,13 @@ final class TraceParser {
   private long blocksRead;
   private long sequencePoints;
 
-  TraceParser(BlockFraming framing) {
+  /**
+   * A parser over {@code framing}; {@code live} releases every event block's events, merged by
+   * timestamp, as soon as the block is parsed (see {@link NetTraceReader#openLive}).
+   */
+  TraceParser(BlockFraming framing, boolean live) {
     this.framing = framing;
+    this.orderer = new EventOrderer(live);
     this.header = framing.header();
     this.format = framing.formatVersion();
   }
@@ -180,6 +185,10 @@ final class TraceParser {
     }
     blockEvents.clear();
     blockThreads.clear();
+    if (orderer.live()) {
+      // Live ordering: the block is complete, so nothing of it waits for a later block.
+      orderer.releaseAll();
+    }
   }
 
   // ---- V4+ event and metadata blocks -------------------------------------------------------

@@ -27,6 +27,14 @@ import java.util.function.Consumer;
  * come in bursts; without other events the tail of a GC (its GCEnd, its RestartEEEnd) would wait
  * for the next GC or the end of the session. So the session also enables the System.Runtime
  * counters at a one-second interval: their periodic events release each GC within about a second.
+ *
+ * <p>The reader keeps the default (global) ordering, not {@link NetTraceReader#openLive}: {@link
+ * GcAssembler} pairs events of different threads by their order (a GC belongs to the suspension it
+ * starts in, and the suspending thread can differ from the GC thread firing GCStart/GCEnd, as the
+ * background GC thread does from the foreground GCs' threads), and live ordering may deliver one
+ * thread's whole run (say SuspendEEBegin to RestartEEEnd) before an older run of another thread
+ * (the GCStart inside it) when the runtime's flush spans two blocks; the row would then silently
+ * lose its pause.
  */
 public final class GcWatch implements AutoCloseable {
   /** Keyword GC of the runtime provider. */

@@ -16,14 +16,12 @@ import java.util.UUID;
  * System.Diagnostics.Metrics} provider (keyword TimeSeriesValues, whose BeginInstrumentReporting
  * events name every instrument before its first value); EventCounters are one provider each.
  *
- * <p>Latency: a live reader can hand out a thread's buffered events only once a later event of
- * another thread (or a sequence point) proves nothing older is still to come. MetricsEventSource
- * writes a whole interval from one thread, so its values are handed out when the next interval
- * starts: one refresh interval late (measured: 1.1 s at 1 s). A "heartbeat" of the runtime's own
- * EventCounters at a quarter second cut that to about 0.3 s, but enabling those EventCounters in a
+ * <p>Latency: with the reader's default (global) ordering, MetricsEventSource's values, written
+ * from one thread, would wait for the next interval's events (1.1 s at a 1 s refresh); the CLI
+ * reads sessions with live ordering ({@code NetTraceReader.openLive}), which hands them out within
+ * about 0.1 s. The plan adds no "heartbeat" of the runtime's own EventCounters: enabling those in a
  * starting process can deadlock it (dotnet/runtime#105682, #118014; reproduced here: the
- * CollectTracing reply never came, 1 start in 4), so the plan does not add one: the timestamps are
- * the events' own either way.
+ * CollectTracing reply never came, 1 start in 4).
  *
  * @param requests what was asked for, each with its source resolved (METER or EVENT_COUNTERS)
  * @param providers the providers to enable

@@ -22,6 +22,12 @@ import java.util.function.Consumer;
 /**
  * One EventPipe session for a {@link CounterPlan}: a reader thread parses the live stream, decodes
  * counter events and hands each update, on that thread, to a consumer.
+ *
+ * <p>The stream is read with live ordering ({@link NetTraceReader#openLive}): each update is handed
+ * out as soon as the runtime's flush that carries it has arrived (about 0.1 s), instead of when the
+ * next interval's events prove nothing older is still to come (a whole refresh interval later). The
+ * price, updates of different providers slightly out of timestamp order, does not matter here: each
+ * time series comes from one thread, whose events keep their order, and carries its own timestamp.
  */
 final class CounterSession implements AutoCloseable {
   private final EventPipeSession session;
@@ -63,7 +69,7 @@ final class CounterSession implements AutoCloseable {
   }
 
   private void read(CounterEventDecoder decoder, Consumer<CounterUpdate> sink, Runnable onEnd) {
-    try (NetTraceReader r = NetTraceReader.open(session.stream(), true)) {
+    try (NetTraceReader r = NetTraceReader.openLive(session.stream(), true)) {
       TraceEvent e;
       while ((e = r.next()) != null) {
         Optional<CounterUpdate> u = decoder.decode(e);
