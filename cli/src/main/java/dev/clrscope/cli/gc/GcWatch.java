@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -25,8 +26,8 @@ import java.util.function.Consumer;
  * <p>The runtime writes a thread's buffered events in runs, and a live reader can release an event
  * only once a later "sorted" event of any thread proves nothing older is still to come. GC events
  * come in bursts; without other events the tail of a GC (its GCEnd, its RestartEEEnd) would wait
- * for the next GC or the end of the session. So the session also enables the System.Runtime
- * counters at a one-second interval: their periodic events release each GC within about a second.
+ * for the next GC or the end of the session. So the session also enables MetricsEventSource at a
+ * one-second interval: its periodic collection events release each GC within about a second.
  *
  * <p>The reader keeps the default (global) ordering, not {@link NetTraceReader#openLive}: {@link
  * GcAssembler} pairs events of different threads by their order (a GC belongs to the suspension it
@@ -44,6 +45,9 @@ public final class GcWatch implements AutoCloseable {
   public static final long GC_HEAP_COLLECT_KEYWORD = 0x800000;
 
   private static final int INFORMATIONAL = 4;
+
+  /** MetricsEventSource's TimeSeriesValues keyword: its periodic collection events. */
+  private static final long METRICS_TIME_SERIES_KEYWORD = 0x2;
 
   private final EventPipeSession session;
   private final GcAssembler assembler;
@@ -79,11 +83,17 @@ public final class GcWatch implements AutoCloseable {
                 INFORMATIONAL,
                 arguments,
                 List.of()),
+            // The heartbeat: MetricsEventSource's collection events, once a second. Not the
+            // runtime's own EventCounters: enabling those while a process is still starting can
+            // deadlock it (dotnet/runtime#105682), and gcstats -- COMMAND does exactly that.
             new EventPipeProvider(
-                "System.Runtime",
-                0,
+                "System.Diagnostics.Metrics",
+                METRICS_TIME_SERIES_KEYWORD,
                 INFORMATIONAL,
-                Map.of("EventCounterIntervalSec", "1"),
+                Map.of(
+                    "SessionId", UUID.randomUUID().toString(),
+                    "Metrics", "System.Runtime",
+                    "RefreshInterval", "1"),
                 List.of())),
         0,
         false,
