@@ -165,59 +165,28 @@ public final class CounterEventDecoder {
     switch (event) {
       case "CounterRateValuePublished":
         // The event does not say observable or not; the instrument announcement does.
-        return new Measurement(
+        return meterScalar(
             time,
             meter,
-            CounterSource.METER,
-            name,
             name,
             unit,
             InstrumentType.COUNTER,
             tags,
             number(p.get("rate")),
-            number(p.get("value")),
-            null,
-            null,
-            null,
-            null,
-            Map.of(),
-            null);
+            number(p.get("value")));
       case "UpDownCounterRateValuePublished":
-        return new Measurement(
+        return meterScalar(
             time,
             meter,
-            CounterSource.METER,
-            name,
             name,
             unit,
             InstrumentType.UP_DOWN_COUNTER,
             tags,
             number(p.get("rate")),
-            number(p.get("value")),
-            null,
-            null,
-            null,
-            null,
-            Map.of(),
-            null);
+            number(p.get("value")));
       case "GaugeValuePublished":
-        return new Measurement(
-            time,
-            meter,
-            CounterSource.METER,
-            name,
-            name,
-            unit,
-            InstrumentType.GAUGE,
-            tags,
-            null,
-            number(p.get("lastValue")),
-            null,
-            null,
-            null,
-            null,
-            Map.of(),
-            null);
+        return meterScalar(
+            time, meter, name, unit, InstrumentType.GAUGE, tags, null, number(p.get("lastValue")));
       default:
         Double count = number(p.get("count"));
         return new Measurement(
@@ -238,6 +207,35 @@ public final class CounterEventDecoder {
             parseQuantiles(text(p, "quantiles")),
             null);
     }
+  }
+
+  /** A Meter instrument's single value (not a histogram): rate and/or value, nothing else. */
+  private static Measurement meterScalar(
+      Instant time,
+      String meter,
+      String name,
+      String unit,
+      InstrumentType type,
+      Map<String, String> tags,
+      Double rate,
+      Double value) {
+    return new Measurement(
+        time,
+        meter,
+        CounterSource.METER,
+        name,
+        name,
+        unit,
+        type,
+        tags,
+        rate,
+        value,
+        null,
+        null,
+        null,
+        null,
+        Map.of(),
+        null);
   }
 
   private static Optional<CounterUpdate> decodeEventCounters(TraceEvent e, String provider) {
