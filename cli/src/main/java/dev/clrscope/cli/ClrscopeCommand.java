@@ -2,13 +2,13 @@ package dev.clrscope.cli;
 
 import dev.clrscope.cli.commands.DumpCommand;
 import dev.clrscope.cli.commands.EnvCommand;
-import dev.clrscope.cli.commands.FullGcCommand;
-import dev.clrscope.cli.commands.GcStatsCommand;
 import dev.clrscope.cli.commands.InfoCommand;
 import dev.clrscope.cli.commands.PerfMapCommand;
 import dev.clrscope.cli.commands.PsCommand;
 import dev.clrscope.cli.commands.TrainCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
+import dev.clrscope.cli.commands.gc.FullGcCommand;
+import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.clrscope.cli.commands;
 
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.options.TargetSpec;
-import dev.clrscope.cli.target.AttachedTarget;
-import dev.clrscope.cli.target.TargetResolver;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
 import picocli.CommandLine.Mixin;

@@ -1,7 +1,7 @@
 package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.CommandFailure;
-import dev.clrscope.cli.target.AttachedTarget;
+import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.ipc.ServerErrorException;
 import dev.clrscope.ipc.client.DumpRequest;
 import dev.clrscope.ipc.client.DumpType;

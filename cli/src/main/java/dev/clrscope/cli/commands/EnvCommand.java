@@ -1,10 +1,10 @@
 package dev.clrscope.cli.commands;
 
+import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.Table;
 import dev.clrscope.cli.render.TableRenderer;
-import dev.clrscope.cli.target.AttachedTarget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.clrscope.cli.commands;
 
-import dev.clrscope.cli.target.AttachedTarget;
+import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.ipc.client.PerfMapType;
 import java.util.Locale;
 import picocli.CommandLine.ArgGroup;

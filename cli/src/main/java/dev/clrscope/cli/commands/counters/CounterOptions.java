@@ -1,7 +1,7 @@
 package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.nettrace.counters.CounterRequest;
+import dev.clrscope.monitor.counters.CounterRequest;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,9 +1,9 @@
 package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.render.JsonText;
-import dev.clrscope.nettrace.counters.CounterSource;
-import dev.clrscope.nettrace.counters.InstrumentType;
-import dev.clrscope.nettrace.counters.Measurement;
+import dev.clrscope.monitor.counters.CounterSource;
+import dev.clrscope.monitor.counters.InstrumentType;
+import dev.clrscope.monitor.counters.Measurement;
 import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;

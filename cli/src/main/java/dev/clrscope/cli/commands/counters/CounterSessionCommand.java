@@ -1,12 +1,12 @@
 package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.session.StopSignals;
-import dev.clrscope.cli.target.AttachedTarget;
 import dev.clrscope.ipc.DiagnosticsException;
-import dev.clrscope.nettrace.counters.CounterPlan;
-import dev.clrscope.nettrace.counters.CounterUpdate;
+import dev.clrscope.monitor.counters.CounterPlan;
+import dev.clrscope.monitor.counters.CounterUpdate;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 

@@ -1,7 +1,7 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.nettrace.counters.InstrumentType;
-import dev.clrscope.nettrace.counters.Measurement;
+import dev.clrscope.monitor.counters.InstrumentType;
+import dev.clrscope.monitor.counters.Measurement;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.nettrace.counters.CounterBoard;
-import dev.clrscope.nettrace.counters.CounterSource;
-import dev.clrscope.nettrace.counters.InstrumentType;
-import dev.clrscope.nettrace.counters.Measurement;
+import dev.clrscope.monitor.counters.CounterBoard;
+import dev.clrscope.monitor.counters.CounterSource;
+import dev.clrscope.monitor.counters.InstrumentType;
+import dev.clrscope.monitor.counters.Measurement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

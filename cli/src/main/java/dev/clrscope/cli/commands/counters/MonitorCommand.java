@@ -1,13 +1,13 @@
 package dev.clrscope.cli.commands.counters;
 
+import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.session.StopSignals;
-import dev.clrscope.cli.target.AttachedTarget;
-import dev.clrscope.nettrace.counters.CounterBoard;
-import dev.clrscope.nettrace.counters.CounterPlan;
-import dev.clrscope.nettrace.counters.CounterUpdate;
-import dev.clrscope.nettrace.counters.Measurement;
-import dev.clrscope.nettrace.counters.SessionProblem;
+import dev.clrscope.monitor.counters.CounterBoard;
+import dev.clrscope.monitor.counters.CounterPlan;
+import dev.clrscope.monitor.counters.CounterUpdate;
+import dev.clrscope.monitor.counters.Measurement;
+import dev.clrscope.monitor.counters.SessionProblem;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

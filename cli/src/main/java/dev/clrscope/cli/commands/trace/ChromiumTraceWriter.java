@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.trace;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
 import java.io.IOException;

@@ -1,15 +1,17 @@
 package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.session.StopSignals;
-import dev.clrscope.cli.target.AttachedTarget;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSession;
+import dev.clrscope.monitor.trace.SessionPlan;
+import dev.clrscope.monitor.trace.StoppingEvent;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;

@@ -1,5 +1,9 @@
 package dev.clrscope.cli.commands.trace;
 
+import dev.clrscope.monitor.trace.ClrEventKeywords;
+import dev.clrscope.monitor.trace.ProviderSyntax;
+import dev.clrscope.monitor.trace.SessionPlan;
+import dev.clrscope.monitor.trace.TraceProfile;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

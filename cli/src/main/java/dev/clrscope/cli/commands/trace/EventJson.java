@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
 import java.util.ArrayList;

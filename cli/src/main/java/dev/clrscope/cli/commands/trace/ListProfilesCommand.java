@@ -6,6 +6,8 @@ import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.Table;
 import dev.clrscope.cli.render.TableRenderer;
 import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.monitor.trace.SessionPlan;
+import dev.clrscope.monitor.trace.TraceProfile;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;

@@ -8,6 +8,7 @@ import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.Table;
 import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;

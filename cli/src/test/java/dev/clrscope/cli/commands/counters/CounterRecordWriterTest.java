@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clrscope.nettrace.counters.CounterSource;
-import dev.clrscope.nettrace.counters.InstrumentType;
-import dev.clrscope.nettrace.counters.Measurement;
+import dev.clrscope.monitor.counters.CounterSource;
+import dev.clrscope.monitor.counters.InstrumentType;
+import dev.clrscope.monitor.counters.Measurement;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,39 @@
+package dev.clrscope.cli.attach;
+
+import dev.clrscope.ipc.client.DiagnosticsClient;
+
+/**
+ * A runtime clrscope is attached to, however it was reached. Commands talk to {@link #client()},
+ * then call {@link #release()} so that a runtime waiting at startup continues, then return {@link
+ * #exitCode(int)}.
+ */
+public interface AttachedTarget extends AutoCloseable {
+  /** The client for the target's runtime. */
+  DiagnosticsClient client();
+
+  /** The pid as seen from here, or -1 if unknown (a runtime that connected to our port). */
+  long pid();
+
+  /** "process PID", or, when the pid is unknown, the endpoint: for messages. */
+  default String describe() {
+    return pid() > 0 ? "process " + pid() : "the runtime on " + endpoint();
+  }
+
+  /** The endpoint used, for messages and for {@code info}. */
+  String endpoint();
+
+  /**
+   * Lets a runtime that waits at startup continue: a launched child, or a runtime on a diagnostic
+   * port. Does nothing for a running process.
+   */
+  void release();
+
+  /**
+   * The exit code for the command: for a launched child, waits for it and passes its code through;
+   * otherwise returns {@code own}.
+   */
+  int exitCode(int own);
+
+  @Override
+  void close();
+}

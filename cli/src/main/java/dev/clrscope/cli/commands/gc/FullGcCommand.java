@@ -1,0 +1,279 @@
+package dev.clrscope.cli.commands.gc;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.ByteSize;
+import dev.clrscope.cli.render.Column;
+import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.render.Table;
+import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.monitor.gc.GcRecord;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code clrscope fullgc}: make the runtime run one blocking gen2 GC now, and show it.
+ *
+ * <p>Enabling the runtime provider's GCHeapCollect keyword makes the runtime collect. The provider
+ * argument {@code Id=N} is meant to come back as the GC's ClientSequenceNumber; the runtime reads
+ * it only from ETW filter data on Windows, so over EventPipe on Linux (.NET 10.0.12 checked) the
+ * number is 0 and the GC is recognised as the first induced blocking gen2 GC of the session.
+ *
+ * <p>Runtimes before .NET 10 also collect when such a session is disabled (dotnet/runtime#99487). A
+ * second session that only watches GCs is opened first and kept a moment after the inducing session
+ * closed: an induced GC it sees after ours is that second GC, and is reported. It must open first:
+ * a session enabled while GCHeapCollect is on re-applies the keyword, and induces a GC.
+ */
+@Command(
+    name = "fullgc",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Induce one blocking gen2 GC in the target (through the GCHeapCollect keyword) and print it:"
+          + " number, reason, ClientSequenceNumber, pause, heap size before and after. Says if the"
+          + " runtime ran a second GC when the session closed. Exits 1 if no GC was seen in time."
+    })
+public final class FullGcCommand extends AttachingCommand {
+  /** How long to watch for a second GC after the inducing session closed. */
+  private static final Duration SECOND_GC_WATCH = Duration.ofMillis(1500);
+
+  @Mixin FormatOption format;
+
+  @Option(
+      names = "--csn",
+      paramLabel = "N",
+      description =
+          "The Id to pass with the keyword (default: a random positive number). The runtime"
+              + " reports it as the GC's ClientSequenceNumber through ETW on Windows; over"
+              + " EventPipe on Linux it reports 0.")
+  Long csn;
+
+  @Option(
+      names = "--wait",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "10s",
+      description = "How long to wait for the GC (default: ${DEFAULT-VALUE}).")
+  Duration wait = Duration.ofSeconds(10);
+
+  @Override
+  protected boolean releaseFirst() {
+    // A runtime still waiting at startup has nothing to collect; let it start first.
+    return true;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    long id = csn != null ? csn : 1 + new SecureRandom().nextInt(Integer.MAX_VALUE - 1);
+    if (id <= 0 || id > 0xFFFF_FFFFL) {
+      throw new ParameterException(
+          spec.commandLine(), "--csn takes a number from 1 to 4294967295, got " + id);
+    }
+    Matcher matcher = new Matcher(id);
+    List<GcRecord> watched = new ArrayList<>();
+    // The watching session opens first: a session enabled while GCHeapCollect is on re-applies
+    // the keyword and induces another GC, so opening it later would cause the GC it looks for.
+    GcWatch watcher =
+        GcWatch.start(
+            attached.client(),
+            GcWatch.config(0, Map.of()),
+            r -> {
+              synchronized (watched) {
+                watched.add(r);
+              }
+            },
+            () -> {});
+    GcWatch inducing = null;
+    try {
+      err().println("Inducing a full GC in " + attached.describe() + " (Id=" + id + ") ...");
+      inducing =
+          GcWatch.start(
+              attached.client(),
+              GcWatch.config(GcWatch.GC_HEAP_COLLECT_KEYWORD, Map.of("Id", Long.toString(id))),
+              matcher::offer,
+              matcher::streamEnded);
+      GcRecord ours = matcher.await(wait);
+      inducing.stopAndDrain(Duration.ofSeconds(10));
+      if (ours == null) {
+        // The tail of a live stream can lag; what the stopped session delivered is final.
+        ours = matcher.match();
+      }
+      if (ours == null) {
+        throw new CommandFailure(
+            "no GC was seen within "
+                + wait.toSeconds()
+                + " s of enabling the GCHeapCollect keyword in "
+                + attached.describe()
+                + (inducing.failure() != null
+                    ? " (the trace stream broke off: " + inducing.failure().getMessage() + ")"
+                    : "")
+                + ": the target may be too busy or too old (.NET 5+ is needed); try a longer"
+                + " --wait");
+      }
+      boolean watchedToTheEnd = !watcher.hasEnded();
+      Thread.sleep(SECOND_GC_WATCH.toMillis());
+      watcher.stopAndDrain(Duration.ofSeconds(10));
+      List<GcRecord> second = new ArrayList<>();
+      synchronized (watched) {
+        for (GcRecord r : watched) {
+          if (r.number() > ours.number() && r.isInduced()) {
+            second.add(r);
+          }
+        }
+      }
+      report(ours, id, second, watchedToTheEnd);
+      return 0;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommandFailure("interrupted", e);
+    } finally {
+      if (inducing != null) {
+        inducing.close();
+      }
+      watcher.close();
+    }
+  }
+
+  private void report(GcRecord gc, long id, List<GcRecord> second, boolean watched) {
+    boolean csnMatched = gc.clientSequenceNumber() == id;
+    Long secondNumber = second.isEmpty() ? null : second.get(0).number();
+    String secondText =
+        !watched
+            ? "unknown (the watching session ended early: did the target exit?)"
+            : second.isEmpty()
+                ? "no"
+                : "yes: GC #"
+                    + secondNumber
+                    + " ("
+                    + second.get(0).reason()
+                    + ", gen"
+                    + second.get(0).generation()
+                    + ") ran when the session closed (dotnet/runtime#99487)";
+    if (format.format() == OutputFormat.json) {
+      Map<String, Object> o = GcOutput.json(gc, false);
+      o.remove("kind");
+      o.put("requestedClientSequenceNumber", id);
+      o.put("clientSequenceNumberMatched", csnMatched);
+      o.put("secondGcOnClose", watched ? (Object) (secondNumber != null) : null);
+      o.put("secondGc", secondNumber);
+      out().println(JsonText.of(o));
+      out().flush();
+    } else {
+      Table t =
+          new Table(
+              List.of(
+                  Column.number("gc", "GC number"),
+                  Column.number("generation", "Generation"),
+                  Column.text("type", "Type"),
+                  Column.text("reason", "Reason"),
+                  Column.number("clientSequenceNumber", "ClientSequenceNumber"),
+                  Column.number("pauseMs", "Pause (ms)"),
+                  Column.number("suspendMs", "Suspension (ms)"),
+                  Column.number("heapSizeBeforeBytes", "Heap before"),
+                  Column.number("heapSizeAfterBytes", "Heap after"),
+                  Column.number("promotedBytes", "Promoted"),
+                  Column.text("secondGcOnClose", "Second GC on close")));
+      boolean table = format.format() == OutputFormat.table;
+      t.add(
+          gc.number(),
+          gc.generation(),
+          gc.type(),
+          gc.reason(),
+          gc.clientSequenceNumber() == 0
+              ? (table ? "0 (not reported by this runtime)" : 0L)
+              : gc.clientSequenceNumber(),
+          table ? ms(gc.pauseMillis()) : gc.pauseMillis(),
+          table ? ms(gc.suspendMillis()) : gc.suspendMillis(),
+          table ? bytes(gc.heapSizeBefore()) : gc.heapSizeBefore(),
+          table ? bytes(gc.heapSizeAfter()) : gc.heapSizeAfter(),
+          table ? bytes(gc.promoted()) : gc.promoted(),
+          table ? secondText : (watched ? Boolean.toString(secondNumber != null) : ""));
+      new TableRenderer(out()).record(t, format.format());
+    }
+    if (!csnMatched && gc.clientSequenceNumber() != 0) {
+      warn(
+          "the GC's ClientSequenceNumber is "
+              + gc.clientSequenceNumber()
+              + ", not the "
+              + id
+              + " asked for: another tool may have induced it");
+    }
+    if (format.format() != OutputFormat.table) {
+      err().println("Second GC when the session closed: " + secondText);
+    }
+  }
+
+  private static String ms(Double v) {
+    return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  private static String bytes(Long v) {
+    return v == null ? "-" : v + " (" + ByteSize.of(v) + ")";
+  }
+
+  /**
+   * Finds the induced GC among those the session sees: the one whose ClientSequenceNumber is the Id
+   * asked for; on runtimes that report no number (before .NET 9), the first induced blocking gen2
+   * GC.
+   */
+  private static final class Matcher {
+    private final long id;
+    private final List<GcRecord> seen = new ArrayList<>();
+    private boolean ended;
+
+    Matcher(long id) {
+      this.id = id;
+    }
+
+    synchronized void offer(GcRecord r) {
+      seen.add(r);
+      notifyAll();
+    }
+
+    synchronized void streamEnded() {
+      ended = true;
+      notifyAll();
+    }
+
+    synchronized GcRecord match() {
+      for (GcRecord r : seen) {
+        if (r.clientSequenceNumber() == id) {
+          return r;
+        }
+      }
+      for (GcRecord r : seen) {
+        if (r.clientSequenceNumber() == 0
+            && r.isInduced()
+            && r.generation() == 2
+            && "NonConcurrent".equals(r.type())) {
+          return r;
+        }
+      }
+      return null;
+    }
+
+    synchronized GcRecord await(Duration timeout) throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      GcRecord m;
+      while ((m = match()) == null && !ended) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return null;
+        }
+        wait(Math.max(1, left / 1_000_000));
+      }
+      return m;
+    }
+  }
+}

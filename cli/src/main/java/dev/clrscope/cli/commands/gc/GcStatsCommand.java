@@ -1,0 +1,122 @@
+package dev.clrscope.cli.commands.gc;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.session.StopSignals;
+import dev.clrscope.monitor.gc.GcSummary;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code clrscope gcstats}: every GC of a live process as it happens, and a summary. */
+@Command(
+    name = "gcstats",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Watch a process's GCs: one row per GC as it completes (number, generation, type, reason,"
+          + " pause, sizes before and after, per-generation sizes, promoted, fragmentation, pinned"
+          + " objects, condemn reasons, pause mode, mechanisms), and a summary when it stops"
+          + " (Ctrl+C, Enter, --duration, or the target exiting)."
+    })
+public final class GcStatsCommand extends AttachingCommand {
+  @Mixin FormatOption format;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      description = "Also print each heap's history: budget, sizes, survived, fragmentation.")
+  boolean perHeap;
+
+  @Mixin DurationOption durationOption;
+
+  @Option(
+      names = "--chart",
+      paramLabel = "FILE.svg|FILE.png",
+      description = "Also draw heap size per generation and pauses over time into FILE.")
+  Path chart;
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    if (chart != null) {
+      String n = chart.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
+      if (!n.endsWith(".svg") && !n.endsWith(".png")) {
+        throw new ParameterException(
+            spec.commandLine(), "--chart takes a file ending in .svg or .png, got " + chart);
+      }
+      Path dir = chart.toAbsolutePath().getParent();
+      if (dir != null && !Files.isDirectory(dir)) {
+        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
+      }
+    }
+    GcOutput output = new GcOutput(out(), err(), format.format(), perHeap);
+    GcSummary.Accumulator summary = new GcSummary.Accumulator();
+    GcChart.Series series = chart == null ? null : new GcChart.Series();
+    try (StopSignals stop = StopSignals.install(durationOption.duration(), true)) {
+      GcWatch watch =
+          GcWatch.start(
+              attached.client(),
+              GcWatch.config(0, Map.of()),
+              r -> {
+                summary.add(r);
+                if (series != null) {
+                  series.add(r);
+                }
+                output.gc(r);
+              },
+              () -> stop.request("the target exited"));
+      try {
+        // A launched child (or a runtime on a suspending port) starts only now, so its first GC
+        // is already watched.
+        attached.release();
+        err()
+            .println(
+                "Watching the GCs of "
+                    + attached.describe()
+                    + (durationOption.duration() == null
+                        ? ""
+                        : " for " + durationOption.duration().toSeconds() + " s")
+                    + "; Ctrl+C or Enter to stop.");
+        output.header();
+        while (!stop.awaitStop(Duration.ofSeconds(1))) {
+          // Wait; the reader thread prints the GCs.
+        }
+        if (!watch.hasEnded()) {
+          // The session's rundown is off, so the runtime closes the stream promptly.
+          watch.stopAndDrain(Duration.ofSeconds(10));
+        }
+      } finally {
+        watch.close();
+      }
+      if (watch.failure() != null) {
+        warn("the trace stream broke off: " + watch.failure().getMessage());
+      }
+      if (watch.droppedEvents() > 0) {
+        warn(
+            "the runtime dropped "
+                + watch.droppedEvents()
+                + " events (its buffer was full): some GCs may be incomplete");
+      }
+      GcSummary s =
+          summary.build(
+              watch.observedNanos(),
+              watch.assembler().pausedNanos(),
+              watch.assembler().unfinishedGcs());
+      output.summary(s, stop.reason());
+      if (series != null) {
+        GcChart.write(chart, series, attached.describe());
+        err().println("Chart written to " + chart.toAbsolutePath());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommandFailure("interrupted", e);
+    }
+    return 0;
+  }
+}

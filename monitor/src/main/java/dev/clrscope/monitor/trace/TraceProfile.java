@@ -1,0 +1,92 @@
+package dev.clrscope.monitor.trace;
+
+import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.nettrace.events.RuntimeEvents;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A named set of providers for {@code trace collect --profile}, as dotnet-trace defines them.
+ *
+ * @param name the profile's name
+ * @param description one line for {@code trace list-profiles}
+ * @param providers the providers it enables
+ * @param rundownKeyword the rundown keywords it asks for, or {@code null} for the default rundown
+ */
+public record TraceProfile(
+    String name, String description, List<EventPipeProvider> providers, Long rundownKeyword) {
+
+  /** The SampleProfiler provider: a stack of every managed thread about every millisecond. */
+  public static final String SAMPLE_PROFILER = RuntimeEvents.SAMPLE_PROFILER_PROVIDER;
+
+  /** dotnet-trace's FilterAndPayloadSpecs for the database profile: ADO.NET and EF Core. */
+  private static final String DATABASE_SPECS =
+      "SqlClientDiagnosticListener/System.Data.SqlClient.WriteCommandBefore@Activity1Start:-Command;"
+          + "Command.CommandText;ConnectionId;Operation;Command.Connection.ServerVersion;"
+          + "Command.CommandTimeout;Command.CommandType;Command.Connection.ConnectionString;"
+          + "Command.Connection.Database;Command.Connection.DataSource;"
+          + "Command.Connection.PacketSize\r\n"
+          + "SqlClientDiagnosticListener/System.Data.SqlClient.WriteCommandAfter@Activity1Stop:\r\n"
+          + "Microsoft.EntityFrameworkCore/"
+          + "Microsoft.EntityFrameworkCore.Database.Command.CommandExecuting@Activity2Start:-Command;"
+          + "Command.CommandText;Command.Connection.DataSource;Command.Connection.Database;"
+          + "Command.CommandTimeout;Command.CommandType\r\n"
+          + "Microsoft.EntityFrameworkCore/"
+          + "Microsoft.EntityFrameworkCore.Database.Command.CommandExecuted@Activity2Stop:";
+
+  /** Every profile, in the order {@code list-profiles} prints them. */
+  public static final List<TraceProfile> ALL =
+      List.of(
+          new TraceProfile(
+              "dotnet-common",
+              "Lightweight runtime events: GC, JIT, loader, exceptions (the default, with"
+                  + " dotnet-sampled-thread-time).",
+              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x100003801DL, 4)),
+              null),
+          new TraceProfile(
+              "dotnet-sampled-thread-time",
+              "Samples every managed thread's stack about every millisecond (thread time).",
+              List.of(new EventPipeProvider(SAMPLE_PROFILER, 0, 4)),
+              null),
+          new TraceProfile(
+              "cpu-sampling",
+              "dotnet-trace's former default: thread samples and the runtime's default keywords.",
+              List.of(
+                  new EventPipeProvider(SAMPLE_PROFILER, 0, 4),
+                  new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x14C14FCCBDL, 4)),
+              null),
+          new TraceProfile(
+              "gc-verbose",
+              "GC collections, GC handles and exceptions, verbose (sampled allocations too).",
+              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x8003L, 5)),
+              null),
+          new TraceProfile(
+              "gc-collect",
+              "GC collections only, at very low overhead.",
+              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x1L, 4)),
+              0x1L),
+          new TraceProfile(
+              "database",
+              "ADO.NET and Entity Framework Core database commands.",
+              List.of(
+                  new EventPipeProvider("System.Threading.Tasks.TplEventSource", 0x80L, 4),
+                  new EventPipeProvider(
+                      "Microsoft-Diagnostics-DiagnosticSource",
+                      0x3L,
+                      5,
+                      Map.of("FilterAndPayloadSpecs", DATABASE_SPECS),
+                      List.of())),
+              null));
+
+  /** The profiles used when no --profile, --providers or --clrevents is given. */
+  public static final List<String> DEFAULT_PROFILES =
+      List.of("dotnet-common", "dotnet-sampled-thread-time");
+
+  /** The profile with this name (case-insensitive). */
+  public static Optional<TraceProfile> byName(String name) {
+    String n = name.strip().toLowerCase(Locale.ROOT);
+    return ALL.stream().filter(p -> p.name().equals(n)).findFirst();
+  }
+}
