@@ -100,10 +100,13 @@ class GcCommandsTest {
       assertThat(summary.get("perReason").get("Induced").asLong()).isEqualTo(rounds);
       assertThat(summary.get("stoppedBecause").asText()).isEqualTo("SIGINT");
       assertThat(summary.get("pausedPercent").asDouble()).isGreaterThan(0);
-      // Allocation between the first and the last GC: the last rounds - 1 of the app's rounds.
+      // Allocation between the first and the last GC: the last rounds - 1 of the app's rounds,
+      // plus what else the process allocates meanwhile (the session's own MetricsEventSource
+      // heartbeat, the app's stdin and JSON work): two runs here were 0.93 and 0.98 MB over, so 2
+      // MiB.
       double perRound = churn.get("allocatedBytes").asDouble() / rounds;
       assertThat(summary.get("allocatedBytes").asDouble())
-          .isBetween(0.9 * perRound * (rounds - 1), 1.1 * perRound * (rounds - 1));
+          .isBetween(0.9 * perRound * (rounds - 1), perRound * (rounds - 1) + 2 * 1024 * 1024);
       assertThat(Files.readString(chart)).contains("<svg", "GCs of process", ">gen0<", ">pause<");
     }
   }

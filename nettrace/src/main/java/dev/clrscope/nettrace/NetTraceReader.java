@@ -41,12 +41,15 @@ public final class NetTraceReader implements AutoCloseable {
   private boolean finished;
   private NetTraceFormatException stopReason;
   private long delivered;
+  private long completeBytes;
+  private boolean reachedEnd;
 
   private NetTraceReader(InputStream in, boolean lenient, boolean live) {
     this.source = new ByteSource(in);
     this.lenient = lenient;
     try {
       this.parser = new TraceParser(BlockFraming.open(source), live);
+      this.completeBytes = source.position();
     } catch (RuntimeException e) {
       source.close();
       throw e;
@@ -112,8 +115,12 @@ public final class NetTraceReader implements AutoCloseable {
     EventOrderer orderer = parser.orderer();
     while (!orderer.hasReady() && !finished) {
       try {
-        if (!parser.readBlock()) {
+        if (parser.readBlock()) {
+          completeBytes = source.position();
+        } else {
           finished = true;
+          reachedEnd = true;
+          completeBytes = source.position();
           parser.finish();
         }
       } catch (NetTraceFormatException e) {
@@ -150,6 +157,21 @@ public final class NetTraceReader implements AutoCloseable {
   /** Sequence points read so far. */
   public long sequencePoints() {
     return parser.sequencePoints();
+  }
+
+  /**
+   * Bytes of the stream, from its start, that hold whole objects: the headers and every block read
+   * so far (with its end tag, in V3-V5). A stream cut off after this offset becomes a valid trace
+   * again by truncating it here and appending {@link TraceEnding#marker(int)} (see {@link
+   * TraceEnding#endAt}).
+   */
+  public long completeBytes() {
+    return completeBytes;
+  }
+
+  /** Whether the stream's end marker has been read: the stream is whole. */
+  public boolean reachedEnd() {
+    return reachedEnd;
   }
 
   /** In lenient mode: why reading stopped early, if it did. Always empty in strict mode. */

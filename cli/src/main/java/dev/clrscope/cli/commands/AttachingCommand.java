@@ -6,6 +6,7 @@ import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.session.SessionResult;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -30,13 +31,46 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
    */
   protected void validate() {}
 
+  /** Whether the command needs a target; one that does not runs {@link #runWithoutTarget()}. */
+  protected boolean needsTarget() {
+    return true;
+  }
+
+  /** The command's work when no target option was given and {@link #needsTarget()} is false. */
+  protected int runWithoutTarget() {
+    throw new UnsupportedOperationException(spec.qualifiedName() + " needs a target");
+  }
+
   /** Whether to resume a waiting runtime before {@link #run} rather than after it. */
   protected boolean releaseFirst() {
     return false;
   }
 
+  /**
+   * Warns about what went wrong with a live session's stream: it broke off, or the runtime dropped
+   * events.
+   *
+   * @param droppedMeans what dropped events mean for this command's output
+   */
+  protected void warnAboutStream(SessionResult result, String droppedMeans) {
+    if (result.failure() != null) {
+      warn("the trace stream broke off: " + result.failure().getMessage());
+    }
+    if (result.droppedEvents() > 0) {
+      warn(
+          "the runtime dropped "
+              + result.droppedEvents()
+              + " events (its buffer was full): "
+              + droppedMeans);
+    }
+  }
+
   @Override
   public final Integer call() {
+    if (!needsTarget() && !target.isChosen()) {
+      validate();
+      return runWithoutTarget();
+    }
     TargetSpec spec = target.spec();
     validate();
     try (AttachedTarget attached = new TargetResolver(new EndpointLocator(), err()).attach(spec)) {

@@ -49,6 +49,11 @@ public final class TargetOptions {
       description = "Launch COMMAND [ARGS...] with its runtime suspended, attach, then resume it.")
   List<String> command = new ArrayList<>();
 
+  /** Whether any target option was given (for commands that also run without one). */
+  public boolean isChosen() {
+    return pid != null || name != null || diagnosticPort != null || !command.isEmpty();
+  }
+
   /** The selected target, validated: exactly one of -p, -n, --diagnostic-port, -- COMMAND. */
   public TargetSpec spec() {
     int chosen =

@@ -66,6 +66,16 @@ public final class EventPipeSession implements AutoCloseable {
     return stopped.get();
   }
 
+  /**
+   * Closes the connection without asking the runtime to stop: for a session whose stream already
+   * ended (its runtime may be gone, and asking a vanished runtime that connected to a diagnostic
+   * port would wait for a connection that never comes), or to abandon the rest of a stream (a
+   * blocked read then ends).
+   */
+  public void disconnect() {
+    connection.close();
+  }
+
   /** Stops the session if needed, then closes the stream. */
   @Override
   public void close() {

@@ -1,5 +1,9 @@
 package dev.clrscope.monitor.counters;
 
+import dev.clrscope.ipc.session.EventLevel;
+import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.session.SessionRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +34,7 @@ import java.util.UUID;
  */
 public record CounterPlan(
     List<CounterRequest> requests,
-    List<ProviderSetting> providers,
+    List<EventPipeProvider> providers,
     String sessionId,
     double refreshSeconds) {
 
@@ -40,29 +44,22 @@ public record CounterPlan(
   /** MetricsEventSource's keyword InstrumentPublishing: every instrument of the process. */
   public static final long INSTRUMENT_PUBLISHING = 0x4;
 
-  /** EventSource level Informational. */
-  public static final int INFORMATIONAL = 4;
-
-  /**
-   * One provider to enable; the CLI turns it into an EventPipe provider.
-   *
-   * @param name the provider's name
-   * @param keywords its keywords
-   * @param level its level
-   * @param arguments its arguments, in order
-   */
-  public record ProviderSetting(
-      String name, long keywords, int level, Map<String, String> arguments) {
-    /** Copies the map, keeping its order. */
-    public ProviderSetting {
-      arguments = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(arguments));
-    }
-  }
+  private static final int INFORMATIONAL = EventLevel.INFORMATIONAL.value();
 
   /** Copies the lists. */
   public CounterPlan {
     requests = List.copyOf(requests);
     providers = List.copyOf(providers);
+  }
+
+  /**
+   * The live session this plan asks for: no rundown, no stacks, a small buffer, and live ordering
+   * (each value carries its own timestamp, so a value may come as soon as its flush arrived).
+   */
+  public SessionRequest sessionRequest() {
+    return SessionRequest.of(
+            new EventPipeSessionConfig(4, providers, 0, false, false), "clrscope-counters-reader")
+        .withOrdering(SessionRequest.Ordering.LIVE);
   }
 
   /**
@@ -97,7 +94,7 @@ public record CounterPlan(
       }
     }
     String interval = seconds(refreshSeconds);
-    List<ProviderSetting> providers = new ArrayList<>();
+    List<EventPipeProvider> providers = new ArrayList<>();
     List<String> metrics = new ArrayList<>();
     for (CounterRequest r : resolved) {
       if (r.source() == CounterSource.METER) {
@@ -108,8 +105,12 @@ public record CounterPlan(
         }
       } else {
         providers.add(
-            new ProviderSetting(
-                r.provider(), 0, INFORMATIONAL, Map.of("EventCounterIntervalSec", interval)));
+            new EventPipeProvider(
+                r.provider(),
+                0,
+                INFORMATIONAL,
+                Map.of("EventCounterIntervalSec", interval),
+                List.of()));
       }
     }
     // .NET 8 and later share one MetricsEventSource session between tools (SessionId SHARED, each
@@ -126,8 +127,12 @@ public record CounterPlan(
       args.put("ClientId", UUID.randomUUID().toString());
       providers.add(
           0,
-          new ProviderSetting(
-              CounterEventDecoder.METRICS_PROVIDER, TIME_SERIES_VALUES, INFORMATIONAL, args));
+          new EventPipeProvider(
+              CounterEventDecoder.METRICS_PROVIDER,
+              TIME_SERIES_VALUES,
+              INFORMATIONAL,
+              args,
+              List.of()));
     }
     return new CounterPlan(resolved, providers, sessionId, refreshSeconds);
   }
@@ -137,23 +142,28 @@ public record CounterPlan(
    * (InstrumentPublishing, no values), and the EventCounters of the named EventSources.
    */
   public static CounterPlan discovery(List<String> eventSources, double refreshSeconds) {
-    List<ProviderSetting> providers = new ArrayList<>();
+    List<EventPipeProvider> providers = new ArrayList<>();
     Map<String, String> args = new LinkedHashMap<>();
     String sessionId = UUID.randomUUID().toString();
     args.put("SessionId", sessionId);
     args.put("Metrics", "");
     args.put("RefreshInterval", seconds(refreshSeconds));
     providers.add(
-        new ProviderSetting(
-            CounterEventDecoder.METRICS_PROVIDER, INSTRUMENT_PUBLISHING, INFORMATIONAL, args));
+        new EventPipeProvider(
+            CounterEventDecoder.METRICS_PROVIDER,
+            INSTRUMENT_PUBLISHING,
+            INFORMATIONAL,
+            args,
+            List.of()));
     List<CounterRequest> requests = new ArrayList<>();
     for (String source : eventSources) {
       providers.add(
-          new ProviderSetting(
+          new EventPipeProvider(
               source,
               0,
               INFORMATIONAL,
-              Map.of("EventCounterIntervalSec", seconds(refreshSeconds))));
+              Map.of("EventCounterIntervalSec", seconds(refreshSeconds)),
+              List.of()));
       requests.add(new CounterRequest(source, CounterSource.EVENT_COUNTERS, List.of()));
     }
     return new CounterPlan(requests, providers, sessionId, refreshSeconds);

@@ -1,5 +1,13 @@
 package dev.clrscope.monitor.gc;
 
+import dev.clrscope.ipc.session.EventLevel;
+import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.RuntimeKeyword;
+import dev.clrscope.monitor.counters.CounterEventDecoder;
+import dev.clrscope.monitor.counters.CounterPlan;
+import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
@@ -17,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
@@ -42,7 +51,7 @@ import java.util.function.Consumer;
  *
  * Not thread-safe: feed it from one thread.
  */
-public final class GcAssembler {
+public final class GcAssembler implements EventConsumer {
   /** SuspendEEBegin reasons that are GC work: SUSPEND_FOR_GC and SUSPEND_FOR_GC_PREP. */
   private static final long SUSPEND_FOR_GC = 1;
 
@@ -67,12 +76,62 @@ public final class GcAssembler {
   private Long firstEventNanos;
   private long lastEventNanos;
 
+  /**
+   * The live session that feeds an assembler: the runtime's GC events at Informational (with more
+   * runtime keywords if asked) and a heartbeat, read in global order.
+   *
+   * <p>The heartbeat: the runtime writes a thread's buffered events in runs, and an event is
+   * released in global order only once a later event of any thread proves nothing older is still to
+   * come. GC events come in bursts; without other events the tail of a GC (its GCEnd, its
+   * RestartEEEnd) would wait for the next GC or the end of the session. MetricsEventSource's
+   * collection events, once a second, release each GC within about a second. Not the runtime's own
+   * EventCounters: enabling those while a process is still starting can deadlock it
+   * (dotnet/runtime#105682), and {@code gcstats -- COMMAND} does exactly that.
+   *
+   * <p>Global, not live, ordering: the assembler pairs events of different threads by their order
+   * (a GC belongs to the suspension it starts in, and the suspending thread can differ from the GC
+   * thread firing GCStart/GCEnd), and live ordering may deliver one thread's whole run (say
+   * SuspendEEBegin to RestartEEEnd) before an older run of another thread (the GCStart inside it)
+   * when the runtime's flush spans two blocks; the row would then silently lose its pause.
+   *
+   * @param extraKeywords runtime keywords added to GC (such as {@link
+   *     RuntimeKeyword#MANAGED_HEAP_COLLECT})
+   * @param arguments the runtime provider's arguments (such as {@code Id=N})
+   */
+  public static SessionRequest sessionRequest(long extraKeywords, Map<String, String> arguments) {
+    int informational = EventLevel.INFORMATIONAL.value();
+    return SessionRequest.of(
+        new EventPipeSessionConfig(
+            16,
+            List.of(
+                new EventPipeProvider(
+                    RuntimeEvents.RUNTIME_PROVIDER,
+                    RuntimeKeyword.GC.mask() | extraKeywords,
+                    informational,
+                    arguments,
+                    List.of()),
+                new EventPipeProvider(
+                    CounterEventDecoder.METRICS_PROVIDER,
+                    CounterPlan.TIME_SERIES_VALUES,
+                    informational,
+                    Map.of(
+                        "SessionId", UUID.randomUUID().toString(),
+                        "Metrics", "System.Runtime",
+                        "RefreshInterval", "1"),
+                    List.of())),
+            0,
+            false,
+            false),
+        "clrscope-gc-reader");
+  }
+
   /** An assembler that hands each complete GC to {@code sink}. */
   public GcAssembler(Consumer<GcRecord> sink) {
     this.sink = sink;
   }
 
   /** Feeds one event; events of other providers and ids are ignored. */
+  @Override
   public void accept(TraceEvent e) {
     if (!RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())) {
       return;
@@ -165,6 +224,16 @@ public final class GcAssembler {
    * counted in {@link #unfinishedGcs()} and dropped.
    */
   public void finish() {
+    emitRemaining();
+  }
+
+  /** The stream is over: {@link #finish()}. */
+  @Override
+  public void streamEnded() {
+    finish();
+  }
+
+  private void emitRemaining() {
     if (suspension != null && !suspension.started.isEmpty()) {
       // The stream ended inside a pause: what was seen of it is all there is.
       suspension = null;

@@ -1,10 +1,10 @@
 package dev.clrscope.monitor.trace;
 
+import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -18,7 +18,7 @@ public final class ProviderSyntax {
   public static final long ALL_KEYWORDS = -1L;
 
   /** Verbose: what an omitted level means. */
-  public static final int DEFAULT_LEVEL = 5;
+  public static final int DEFAULT_LEVEL = EventLevel.VERBOSE.value();
 
   private ProviderSyntax() {}
 
@@ -75,32 +75,9 @@ public final class ProviderSyntax {
     }
   }
 
-  /**
-   * Parses a level: 0-5 (larger numbers mean Verbose, as in dotnet-trace) or logalways, critical,
-   * error, warning, informational, verbose (case-insensitive).
-   */
+  /** Parses a level as {@link EventLevel#parse} does, to its number. */
   public static int parseLevel(String text) {
-    String t = text.strip().toLowerCase(Locale.ROOT);
-    if (t.matches("\\d+")) {
-      try {
-        return Math.min(Integer.parseInt(t), 5);
-      } catch (NumberFormatException e) {
-        return 5;
-      }
-    }
-    return switch (t) {
-      case "logalways" -> 0;
-      case "critical" -> 1;
-      case "error" -> 2;
-      case "warning" -> 3;
-      case "informational", "info" -> 4;
-      case "verbose" -> 5;
-      default ->
-          throw new IllegalArgumentException(
-              "unknown level '"
-                  + text
-                  + "': use 0-5 or logalways, critical, error, warning, informational, verbose");
-    };
+    return EventLevel.parse(text).value();
   }
 
   private static Map<String, String> parseArguments(String text, String spec) {

@@ -2,6 +2,7 @@ package dev.clrscope.monitor.trace;
 
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -83,7 +84,7 @@ public record SessionPlan(
     boolean explicitRuntime =
         explicit.stream().anyMatch(p -> key(p.name()).equals(key(RuntimeEvents.RUNTIME_PROVIDER)));
     if (clrEvents != null) {
-      long mask = ClrEventKeywords.parse(clrEvents);
+      long mask = RuntimeKeyword.parse(clrEvents);
       int level =
           clrEventLevel == null
               ? ProviderSyntax.DEFAULT_LEVEL

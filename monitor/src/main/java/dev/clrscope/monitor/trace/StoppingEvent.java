@@ -1,5 +1,7 @@
 package dev.clrscope.monitor.trace;
 
+import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
 import java.util.LinkedHashMap;
@@ -84,6 +86,23 @@ public record StoppingEvent(String provider, String eventName, Map<String, Strin
       }
     }
     return true;
+  }
+
+  /**
+   * A consumer for a live session that asks {@code stop} to stop, once, when it sees this event.
+   */
+  public EventConsumer consumer(StopSwitch stop) {
+    return new EventConsumer() {
+      private boolean seen;
+
+      @Override
+      public void accept(TraceEvent event) {
+        if (!seen && matches(event)) {
+          seen = true;
+          stop.request("stopping event " + describe() + " seen");
+        }
+      }
+    };
   }
 
   /** For messages. */

@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.trace;
 
+import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import java.util.List;
@@ -17,6 +18,9 @@ import java.util.Optional;
  */
 public record TraceProfile(
     String name, String description, List<EventPipeProvider> providers, Long rundownKeyword) {
+
+  private static final int INFORMATIONAL = EventLevel.INFORMATIONAL.value();
+  private static final int VERBOSE = EventLevel.VERBOSE.value();
 
   /** The SampleProfiler provider: a stack of every managed thread about every millisecond. */
   public static final String SAMPLE_PROFILER = RuntimeEvents.SAMPLE_PROFILER_PROVIDER;
@@ -43,39 +47,43 @@ public record TraceProfile(
               "dotnet-common",
               "Lightweight runtime events: GC, JIT, loader, exceptions (the default, with"
                   + " dotnet-sampled-thread-time).",
-              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x100003801DL, 4)),
+              List.of(
+                  new EventPipeProvider(
+                      RuntimeEvents.RUNTIME_PROVIDER, 0x100003801DL, INFORMATIONAL)),
               null),
           new TraceProfile(
               "dotnet-sampled-thread-time",
               "Samples every managed thread's stack about every millisecond (thread time).",
-              List.of(new EventPipeProvider(SAMPLE_PROFILER, 0, 4)),
+              List.of(new EventPipeProvider(SAMPLE_PROFILER, 0, INFORMATIONAL)),
               null),
           new TraceProfile(
               "cpu-sampling",
               "dotnet-trace's former default: thread samples and the runtime's default keywords.",
               List.of(
-                  new EventPipeProvider(SAMPLE_PROFILER, 0, 4),
-                  new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x14C14FCCBDL, 4)),
+                  new EventPipeProvider(SAMPLE_PROFILER, 0, INFORMATIONAL),
+                  new EventPipeProvider(
+                      RuntimeEvents.RUNTIME_PROVIDER, 0x14C14FCCBDL, INFORMATIONAL)),
               null),
           new TraceProfile(
               "gc-verbose",
               "GC collections, GC handles and exceptions, verbose (sampled allocations too).",
-              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x8003L, 5)),
+              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x8003L, VERBOSE)),
               null),
           new TraceProfile(
               "gc-collect",
               "GC collections only, at very low overhead.",
-              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x1L, 4)),
+              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x1L, INFORMATIONAL)),
               0x1L),
           new TraceProfile(
               "database",
               "ADO.NET and Entity Framework Core database commands.",
               List.of(
-                  new EventPipeProvider("System.Threading.Tasks.TplEventSource", 0x80L, 4),
+                  new EventPipeProvider(
+                      "System.Threading.Tasks.TplEventSource", 0x80L, INFORMATIONAL),
                   new EventPipeProvider(
                       "Microsoft-Diagnostics-DiagnosticSource",
                       0x3L,
-                      5,
+                      VERBOSE,
                       Map.of("FilterAndPayloadSpecs", DATABASE_SPECS),
                       List.of())),
               null));

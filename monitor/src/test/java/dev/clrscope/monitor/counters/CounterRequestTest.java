@@ -3,6 +3,7 @@ package dev.clrscope.monitor.counters;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clrscope.ipc.session.EventPipeProvider;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class CounterRequestTest {
             new CounterRequest("System.Runtime", CounterSource.METER, List.of()),
             new CounterRequest("Demo", CounterSource.METER, List.of("a")),
             new CounterRequest("Demo", CounterSource.EVENT_COUNTERS, List.of("a")));
-    CounterPlan.ProviderSetting metrics = modern.providers().get(0);
+    EventPipeProvider metrics = modern.providers().get(0);
     assertThat(metrics.name()).isEqualTo("System.Diagnostics.Metrics");
     assertThat(metrics.keywords()).isEqualTo(0x2);
     assertThat(metrics.arguments())
@@ -63,15 +64,15 @@ class CounterRequestTest {
         .containsKey("ClientId");
     // Demo's EventCounters; no System.Runtime EventCounters (they can deadlock a starting app).
     assertThat(modern.providers().subList(1, modern.providers().size()))
-        .extracting(CounterPlan.ProviderSetting::name, CounterPlan.ProviderSetting::arguments)
+        .extracting(EventPipeProvider::name, EventPipeProvider::arguments)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple("Demo", Map.of("EventCounterIntervalSec", "1")));
 
     CounterPlan old = CounterPlan.of(CounterRequest.parseList("System.Runtime"), 2.5, 10, 1000, 6);
     assertThat(old.providers())
         .containsExactly(
-            new CounterPlan.ProviderSetting(
-                "System.Runtime", 0, 4, Map.of("EventCounterIntervalSec", "2.5")));
+            new EventPipeProvider(
+                "System.Runtime", 0, 4, Map.of("EventCounterIntervalSec", "2.5"), List.of()));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.RuntimeKeyword;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -64,10 +65,10 @@ class ProviderSyntaxTest {
 
   @Test
   void clrEventsNamesToMask() {
-    assertThat(ClrEventKeywords.parse("gc")).isEqualTo(0x1L);
-    assertThat(ClrEventKeywords.parse("GC+jit+Exception+contention")).isEqualTo(0xC011L);
-    assertThat(ClrEventKeywords.parse("gcheapcollect+managedheapcollect")).isEqualTo(0x800000L);
-    assertThatThrownBy(() -> ClrEventKeywords.parse("gc+nosuch"))
+    assertThat(RuntimeKeyword.parse("gc")).isEqualTo(0x1L);
+    assertThat(RuntimeKeyword.parse("GC+jit+Exception+contention")).isEqualTo(0xC011L);
+    assertThat(RuntimeKeyword.parse("gcheapcollect+managedheapcollect")).isEqualTo(0x800000L);
+    assertThatThrownBy(() -> RuntimeKeyword.parse("gc+nosuch"))
         .hasMessageContaining("'nosuch'")
         .hasMessageContaining("gchandle");
   }

@@ -5,16 +5,20 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
+import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterUpdate;
-import java.time.Duration;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
 import picocli.CommandLine.Mixin;
 
 /**
  * What {@code counters monitor} and {@code counters collect} share: plan the session from the
  * options and the target's .NET version, start it before the target runs (a launched child is
  * resumed only once the session is up, so its first values are seen), run until stopped (Ctrl+C,
- * --duration, the target exiting, or the command's own keys), then drain the stream.
+ * --duration, the target exiting, or the command's own keys), then drain the stream: all through
+ * the one {@link SessionRunner}.
  */
 abstract class CounterSessionCommand extends AttachingCommand {
   @Mixin CounterOptions options;
@@ -25,12 +29,11 @@ abstract class CounterSessionCommand extends AttachingCommand {
   /** Takes one update, on the reader thread. */
   protected abstract void accept(CounterUpdate update);
 
-  /** Waits until {@code stop} is requested; may stop it itself (the q key). */
-  protected void waitForStop(StopSignals stop) throws InterruptedException {
-    while (!stop.awaitStop(Duration.ofSeconds(1))) {
-      // The reader thread does the work.
-    }
-  }
+  /**
+   * Runs on the main thread while the session does (the reader thread hands out the updates) until
+   * {@code stop} is asked for; may ask it itself (the q key). By default it only waits.
+   */
+  protected void whileRunning(StopSwitch stop) throws InterruptedException {}
 
   /** Ends the output once the stream has been read to its end. */
   protected abstract void end(String stopReason);
@@ -51,31 +54,24 @@ abstract class CounterSessionCommand extends AttachingCommand {
             options.maxTimeSeries,
             runtimeMajor(attached));
     begin(plan, attached);
-    try (StopSignals stop = StopSignals.install(options.durationOption.duration(), stopOnEnter())) {
-      CounterSession session =
-          CounterSession.start(
-              attached.client(), plan, this::accept, () -> stop.request("the target exited"));
-      try {
-        attached.release();
-        waitForStop(stop);
-        if (!session.hasEnded()) {
-          // No rundown: the runtime closes the stream promptly after StopTracing.
-          session.stopAndDrain(Duration.ofSeconds(10));
-        }
-      } finally {
-        session.close();
-      }
-      if (session.failure() != null) {
-        warn("the trace stream broke off: " + session.failure().getMessage());
-      }
-      if (session.droppedEvents() > 0) {
-        warn("the runtime dropped " + session.droppedEvents() + " events: some values are missing");
-      }
-      end(stop.reason());
+    StopSwitch stop = new StopSwitch();
+    SessionResult result;
+    try (StopSignals signals = StopSignals.install(stop, stopOnEnter());
+        SessionRunner session =
+            SessionRunner.start(
+                attached.client(),
+                plan.sessionRequest().withDuration(options.durationOption.duration()),
+                stop,
+                new CounterFeed(plan, this::accept))) {
+      attached.release();
+      whileRunning(stop);
+      result = session.finish();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CommandFailure("interrupted", e);
     }
+    warnAboutStream(result, "some values are missing");
+    end(result.stopReason());
     return 0;
   }
 

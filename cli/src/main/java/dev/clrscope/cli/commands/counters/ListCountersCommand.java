@@ -2,21 +2,21 @@ package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
-import dev.clrscope.cli.attach.TargetResolver;
-import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.Table;
 import dev.clrscope.cli.render.TableRenderer;
-import dev.clrscope.ipc.DiagnosticsException;
-import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.Instrument;
 import dev.clrscope.monitor.counters.Measurement;
 import dev.clrscope.monitor.counters.WellKnownCounters;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,11 +36,11 @@ import picocli.CommandLine.ParameterException;
     mixinStandardHelpOptions = true,
     description = {
       "List counters. Without a process: the well-known providers and their instruments, with"
-          + " units and descriptions. With -p PID or -n NAME: what that process publishes,"
-          + " discovered by listening (every instrument of every Meter, and the EventCounters of"
+          + " units and descriptions. With a target (-p PID, -n NAME, --diagnostic-port or"
+          + " -- COMMAND): what that process publishes, discovered by listening (every instrument of every Meter, and the EventCounters of"
           + " the well-known EventSources and of those named with --event-source)."
     })
-public final class ListCountersCommand extends ClrscopeSubcommand {
+public final class ListCountersCommand extends AttachingCommand {
   /** EventSources with counters that a process may have: EventSources cannot be enumerated. */
   private static final List<String> KNOWN_EVENT_SOURCES =
       List.of(
@@ -53,18 +53,6 @@ public final class ListCountersCommand extends ClrscopeSubcommand {
           "System.Net.Sockets");
 
   @Mixin FormatOption format;
-
-  @Option(
-      names = {"-p", "--process-id"},
-      paramLabel = "PID",
-      description = "List what this process publishes.")
-  Long pid;
-
-  @Option(
-      names = {"-n", "--name"},
-      paramLabel = "NAME",
-      description = "List what the process of this name publishes (must be unique).")
-  String name;
 
   @Option(
       names = "--event-source",
@@ -82,41 +70,51 @@ public final class ListCountersCommand extends ClrscopeSubcommand {
               + " a second).")
   Duration duration = Duration.ofSeconds(2);
 
-  @Option(
-      names = "--timeout",
-      paramLabel = "SECONDS",
-      defaultValue = "10",
-      description = "How long to wait for the target to answer (default: ${DEFAULT-VALUE} s).")
-  int timeoutSeconds = 10;
+  @Override
+  protected boolean needsTarget() {
+    return false;
+  }
 
   @Override
-  public Integer call() {
-    Table table =
-        new Table(
-            List.of(
-                Column.text("provider", "PROVIDER"),
-                Column.text("source", "SOURCE"),
-                Column.text("name", "NAME"),
-                Column.text("type", "TYPE"),
-                Column.text("unit", "UNIT"),
-                Column.text("description", "DESCRIPTION")));
-    if (pid != null && name != null) {
-      throw new ParameterException(spec.commandLine(), "choose -p or -n, not both");
+  protected void validate() {
+    if (!target.isChosen() && !eventSources.isEmpty()) {
+      throw new ParameterException(
+          spec.commandLine(), "--event-source needs a target: -p PID, -n NAME, ...");
     }
-    if (pid == null && name == null) {
-      if (!eventSources.isEmpty()) {
-        throw new ParameterException(spec.commandLine(), "--event-source needs -p PID or -n NAME");
+    if (duration.isZero() || duration.isNegative()) {
+      throw new ParameterException(spec.commandLine(), "--duration must be positive");
+    }
+  }
+
+  @Override
+  protected int runWithoutTarget() {
+    Table table = table();
+    for (WellKnownCounters.Provider p : WellKnownCounters.providers()) {
+      for (Instrument i : p.instruments()) {
+        add(table, i, p.since());
       }
-      for (WellKnownCounters.Provider p : WellKnownCounters.providers()) {
-        for (Instrument i : p.instruments()) {
-          add(table, i, p.since());
-        }
-      }
-    } else {
-      discover(table);
     }
     new TableRenderer(out()).list(table, format.format());
     return 0;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    Table table = table();
+    discover(attached, table);
+    new TableRenderer(out()).list(table, format.format());
+    return 0;
+  }
+
+  private static Table table() {
+    return new Table(
+        List.of(
+            Column.text("provider", "PROVIDER"),
+            Column.text("source", "SOURCE"),
+            Column.text("name", "NAME"),
+            Column.text("type", "TYPE"),
+            Column.text("unit", "UNIT"),
+            Column.text("description", "DESCRIPTION")));
   }
 
   private static void add(Table table, Instrument i, String since) {
@@ -130,70 +128,57 @@ public final class ListCountersCommand extends ClrscopeSubcommand {
         i.description().isEmpty() ? null : i.description());
   }
 
-  private void discover(Table table) {
-    if (timeoutSeconds <= 0) {
-      throw new ParameterException(spec.commandLine(), "--timeout must be positive");
-    }
-    Duration timeout = Duration.ofSeconds(timeoutSeconds);
-    TargetSpec target =
-        pid != null ? new TargetSpec.ByPid(pid, timeout) : new TargetSpec.ByName(name, timeout);
+  private void discover(AttachedTarget attached, Table table) {
     Set<String> sources = new LinkedHashSet<>(KNOWN_EVENT_SOURCES);
     sources.addAll(eventSources);
     CounterPlan plan = CounterPlan.discovery(List.copyOf(sources), 1);
     // Keyed on provider, source and name: each instrument once, in the order heard.
     Map<String, Instrument> found = new LinkedHashMap<>();
-    try (AttachedTarget attached =
-        new TargetResolver(new EndpointLocator(), err()).attach(target)) {
-      err()
-          .println(
-              "Listening to "
-                  + attached.describe()
-                  + " for "
-                  + duration.toMillis() / 1000.0
-                  + " s...");
-      CounterSession session =
-          CounterSession.start(
-              attached.client(),
-              plan,
-              u -> {
-                Instrument i = null;
-                if (u instanceof Instrument announced) {
-                  i = announced;
-                } else if (u instanceof Measurement m
-                    && m.source() == CounterSource.EVENT_COUNTERS) {
-                  i =
-                      new Instrument(
-                          m.provider(),
-                          m.source(),
-                          m.name(),
-                          m.displayName(),
-                          m.type(),
-                          m.unit(),
-                          m.displayName());
-                }
-                if (i != null) {
-                  synchronized (found) {
-                    found.putIfAbsent(
-                        i.provider() + "\u0000" + i.source() + "\u0000" + i.name(), i);
+    err()
+        .println(
+            "Listening to "
+                + attached.describe()
+                + " for "
+                + duration.toMillis() / 1000.0
+                + " s...");
+    SessionResult result;
+    try (SessionRunner session =
+        SessionRunner.start(
+            attached.client(),
+            plan.sessionRequest().withDuration(duration),
+            new StopSwitch(),
+            new CounterFeed(
+                plan,
+                u -> {
+                  Instrument i = null;
+                  if (u instanceof Instrument announced) {
+                    i = announced;
+                  } else if (u instanceof Measurement m
+                      && m.source() == CounterSource.EVENT_COUNTERS) {
+                    i =
+                        new Instrument(
+                            m.provider(),
+                            m.source(),
+                            m.name(),
+                            m.displayName(),
+                            m.type(),
+                            m.unit(),
+                            m.displayName());
                   }
-                }
-              },
-              () -> {});
-      try {
-        Thread.sleep(duration.toMillis());
-        session.stopAndDrain(Duration.ofSeconds(10));
-      } finally {
-        session.close();
-      }
-      if (session.failure() != null) {
-        warn("the trace stream broke off: " + session.failure().getMessage());
-      }
+                  if (i != null) {
+                    synchronized (found) {
+                      found.putIfAbsent(
+                          i.provider() + "\u0000" + i.source() + "\u0000" + i.name(), i);
+                    }
+                  }
+                }))) {
+      attached.release();
+      result = session.finish();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CommandFailure("interrupted", e);
-    } catch (DiagnosticsException e) {
-      throw e;
     }
+    warnAboutStream(result, "some instruments may be missing");
     List<Instrument> sorted;
     synchronized (found) {
       sorted = new ArrayList<>(found.values());

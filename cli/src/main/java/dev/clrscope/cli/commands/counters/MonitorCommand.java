@@ -2,12 +2,12 @@ package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.TargetSpec;
-import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.monitor.counters.CounterBoard;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterUpdate;
 import dev.clrscope.monitor.counters.Measurement;
 import dev.clrscope.monitor.counters.SessionProblem;
+import dev.clrscope.monitor.session.StopSwitch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -86,7 +86,7 @@ public final class MonitorCommand extends CounterSessionCommand {
   }
 
   @Override
-  protected void waitForStop(StopSignals stop) throws InterruptedException {
+  protected void whileRunning(StopSwitch stop) throws InterruptedException {
     boolean launched = target.spec() instanceof TargetSpec.Launch;
     // A launched child shares stdin: the keys are its own then.
     TerminalKeys keys =

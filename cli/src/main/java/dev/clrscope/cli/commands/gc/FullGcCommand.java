@@ -11,7 +11,12 @@ import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.Table;
 import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.monitor.RuntimeKeyword;
+import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcRecord;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,46 +89,54 @@ public final class FullGcCommand extends AttachingCommand {
     List<GcRecord> watched = new ArrayList<>();
     // The watching session opens first: a session enabled while GCHeapCollect is on re-applies
     // the keyword and induces another GC, so opening it later would cause the GC it looks for.
-    GcWatch watcher =
-        GcWatch.start(
+    StopSwitch watchStop = new StopSwitch();
+    try (SessionRunner watcher =
+        SessionRunner.start(
             attached.client(),
-            GcWatch.config(0, Map.of()),
-            r -> {
-              synchronized (watched) {
-                watched.add(r);
-              }
-            },
-            () -> {});
-    GcWatch inducing = null;
-    try {
+            GcAssembler.sessionRequest(0, Map.of()),
+            watchStop,
+            new GcAssembler(
+                r -> {
+                  synchronized (watched) {
+                    watched.add(r);
+                  }
+                }))) {
       err().println("Inducing a full GC in " + attached.describe() + " (Id=" + id + ") ...");
-      inducing =
-          GcWatch.start(
+      StopSwitch inducingStop = new StopSwitch();
+      SessionResult induced;
+      try (SessionRunner inducing =
+          SessionRunner.start(
               attached.client(),
-              GcWatch.config(GcWatch.GC_HEAP_COLLECT_KEYWORD, Map.of("Id", Long.toString(id))),
-              matcher::offer,
-              matcher::streamEnded);
-      GcRecord ours = matcher.await(wait);
-      inducing.stopAndDrain(Duration.ofSeconds(10));
-      if (ours == null) {
-        // The tail of a live stream can lag; what the stopped session delivered is final.
-        ours = matcher.match();
+              GcAssembler.sessionRequest(
+                      RuntimeKeyword.MANAGED_HEAP_COLLECT.mask(), Map.of("Id", Long.toString(id)))
+                  .withDuration(wait),
+              inducingStop,
+              new GcAssembler(
+                  r -> {
+                    if (matcher.offer(r)) {
+                      inducingStop.request("the induced GC was seen");
+                    }
+                  }))) {
+        induced = inducing.finish();
       }
+      // What the stopped session delivered is final: the tail of a live stream can lag.
+      GcRecord ours = matcher.match();
       if (ours == null) {
         throw new CommandFailure(
             "no GC was seen within "
                 + wait.toSeconds()
                 + " s of enabling the GCHeapCollect keyword in "
                 + attached.describe()
-                + (inducing.failure() != null
-                    ? " (the trace stream broke off: " + inducing.failure().getMessage() + ")"
+                + (induced.failure() != null
+                    ? " (the trace stream broke off: " + induced.failure().getMessage() + ")"
                     : "")
                 + ": the target may be too busy or too old (.NET 5+ is needed); try a longer"
                 + " --wait");
       }
       boolean watchedToTheEnd = !watcher.hasEnded();
       Thread.sleep(SECOND_GC_WATCH.toMillis());
-      watcher.stopAndDrain(Duration.ofSeconds(10));
+      watchStop.request("done");
+      watcher.finish();
       List<GcRecord> second = new ArrayList<>();
       synchronized (watched) {
         for (GcRecord r : watched) {
@@ -137,11 +150,6 @@ public final class FullGcCommand extends AttachingCommand {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CommandFailure("interrupted", e);
-    } finally {
-      if (inducing != null) {
-        inducing.close();
-      }
-      watcher.close();
     }
   }
 
@@ -224,26 +232,29 @@ public final class FullGcCommand extends AttachingCommand {
 
   /**
    * Finds the induced GC among those the session sees: the one whose ClientSequenceNumber is the Id
-   * asked for; on runtimes that report no number (before .NET 9), the first induced blocking gen2
-   * GC.
+   * asked for; on runtimes that report no number (Linux, and Windows before .NET 9), the first
+   * induced blocking gen2 GC.
    */
   private static final class Matcher {
     private final long id;
     private final List<GcRecord> seen = new ArrayList<>();
-    private boolean ended;
 
     Matcher(long id) {
       this.id = id;
     }
 
-    synchronized void offer(GcRecord r) {
+    /** Takes a GC; true if it is the one looked for. */
+    synchronized boolean offer(GcRecord r) {
       seen.add(r);
-      notifyAll();
+      return matches(r);
     }
 
-    synchronized void streamEnded() {
-      ended = true;
-      notifyAll();
+    private boolean matches(GcRecord r) {
+      return r.clientSequenceNumber() == id
+          || (r.clientSequenceNumber() == 0
+              && r.isInduced()
+              && r.generation() == 2
+              && "NonConcurrent".equals(r.type()));
     }
 
     synchronized GcRecord match() {
@@ -253,27 +264,11 @@ public final class FullGcCommand extends AttachingCommand {
         }
       }
       for (GcRecord r : seen) {
-        if (r.clientSequenceNumber() == 0
-            && r.isInduced()
-            && r.generation() == 2
-            && "NonConcurrent".equals(r.type())) {
+        if (matches(r)) {
           return r;
         }
       }
       return null;
-    }
-
-    synchronized GcRecord await(Duration timeout) throws InterruptedException {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      GcRecord m;
-      while ((m = match()) == null && !ended) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return null;
-        }
-        wait(Math.max(1, left / 1_000_000));
-      }
-      return m;
     }
   }
 }

@@ -6,10 +6,13 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.session.StopSignals;
+import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcSummary;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -58,64 +61,48 @@ public final class GcStatsCommand extends AttachingCommand {
     GcOutput output = new GcOutput(out(), err(), format.format(), perHeap);
     GcSummary.Accumulator summary = new GcSummary.Accumulator();
     GcChart.Series series = chart == null ? null : new GcChart.Series();
-    try (StopSignals stop = StopSignals.install(durationOption.duration(), true)) {
-      GcWatch watch =
-          GcWatch.start(
-              attached.client(),
-              GcWatch.config(0, Map.of()),
-              r -> {
-                summary.add(r);
-                if (series != null) {
-                  series.add(r);
-                }
-                output.gc(r);
-              },
-              () -> stop.request("the target exited"));
-      try {
-        // A launched child (or a runtime on a suspending port) starts only now, so its first GC
-        // is already watched.
-        attached.release();
-        err()
-            .println(
-                "Watching the GCs of "
-                    + attached.describe()
-                    + (durationOption.duration() == null
-                        ? ""
-                        : " for " + durationOption.duration().toSeconds() + " s")
-                    + "; Ctrl+C or Enter to stop.");
-        output.header();
-        while (!stop.awaitStop(Duration.ofSeconds(1))) {
-          // Wait; the reader thread prints the GCs.
-        }
-        if (!watch.hasEnded()) {
-          // The session's rundown is off, so the runtime closes the stream promptly.
-          watch.stopAndDrain(Duration.ofSeconds(10));
-        }
-      } finally {
-        watch.close();
-      }
-      if (watch.failure() != null) {
-        warn("the trace stream broke off: " + watch.failure().getMessage());
-      }
-      if (watch.droppedEvents() > 0) {
-        warn(
-            "the runtime dropped "
-                + watch.droppedEvents()
-                + " events (its buffer was full): some GCs may be incomplete");
-      }
-      GcSummary s =
-          summary.build(
-              watch.observedNanos(),
-              watch.assembler().pausedNanos(),
-              watch.assembler().unfinishedGcs());
-      output.summary(s, stop.reason());
-      if (series != null) {
-        GcChart.write(chart, series, attached.describe());
-        err().println("Chart written to " + chart.toAbsolutePath());
-      }
+    GcAssembler assembler =
+        new GcAssembler(
+            r -> {
+              summary.add(r);
+              if (series != null) {
+                series.add(r);
+              }
+              output.gc(r);
+            });
+    StopSwitch stop = new StopSwitch();
+    SessionResult result;
+    try (StopSignals signals = StopSignals.install(stop, true);
+        SessionRunner session =
+            SessionRunner.start(
+                attached.client(),
+                GcAssembler.sessionRequest(0, Map.of()).withDuration(durationOption.duration()),
+                stop,
+                assembler)) {
+      // A launched child (or a runtime on a suspending port) starts only now, so its first GC
+      // is already watched.
+      attached.release();
+      err()
+          .println(
+              "Watching the GCs of "
+                  + attached.describe()
+                  + (durationOption.duration() == null
+                      ? ""
+                      : " for " + durationOption.duration().toSeconds() + " s")
+                  + "; Ctrl+C or Enter to stop.");
+      output.header();
+      result = session.finish();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CommandFailure("interrupted", e);
+    }
+    warnAboutStream(result, "some GCs may be incomplete");
+    GcSummary s =
+        summary.build(result.observedNanos(), assembler.pausedNanos(), assembler.unfinishedGcs());
+    output.summary(s, result.stopReason());
+    if (series != null) {
+      GcChart.write(chart, series, attached.describe());
+      err().println("Chart written to " + chart.toAbsolutePath());
     }
     return 0;
   }

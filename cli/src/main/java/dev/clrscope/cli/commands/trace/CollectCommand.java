@@ -9,26 +9,25 @@ import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
-import dev.clrscope.ipc.session.EventPipeSession;
+import dev.clrscope.monitor.session.SessionRequest;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.StoppingEvent;
 import dev.clrscope.nettrace.NetTraceFormatException;
-import dev.clrscope.nettrace.NetTraceReader;
-import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.TraceEnding;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -53,8 +52,6 @@ import picocli.CommandLine.ParameterException;
           + " stdout."
     })
 public final class CollectCommand extends AttachingCommand {
-  private static final Duration FOREVER = Duration.ofDays(3650);
-
   @Option(
       names = "--providers",
       paramLabel = "PROVIDERS",
@@ -169,11 +166,21 @@ public final class CollectCommand extends AttachingCommand {
       warn(note);
     }
 
-    EventPipeSession session = attached.client().startEventPipeSession(plan.toConfig(bufferSizeMb));
-    Recording recording;
+    StopSwitch stop = new StopSwitch();
     boolean launched = targetSpec instanceof TargetSpec.Launch;
+    SessionResult result;
     try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
-        StopSignals signals = StopSignals.install(durationOption.duration(), !launched)) {
+        StopSignals signals = StopSignals.install(stop, !launched);
+        SessionRunner session =
+            SessionRunner.start(
+                attached.client(),
+                SessionRequest.of(plan.toConfig(bufferSizeMb), "clrscope-trace-reader")
+                    .withDuration(durationOption.duration())
+                    // The rundown takes as long as it takes, unless a second Ctrl+C abandons it.
+                    .withDrainTimeout(null)
+                    .withRecording(fileOut),
+                stop,
+                stoppingEvent == null ? event -> {} : stoppingEvent.consumer(stop))) {
       err()
           .println(
               "Tracing "
@@ -190,13 +197,19 @@ public final class CollectCommand extends AttachingCommand {
       // The session exists: a runtime waiting at startup may now run, and its first events are
       // in the trace.
       attached.release();
-      recording = record(session, fileOut, signals, stoppingEvent);
+      result = record(session);
     } catch (IOException e) {
       throw new CommandFailure("could not write " + file + ": " + e.getMessage(), e);
-    } finally {
-      closeSession(session);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommandFailure("interrupted", e);
     }
-    finish(file, recording);
+    if (result.recordingError() != null) {
+      throw new CommandFailure(
+          "could not write " + file + ": " + result.recordingError().getMessage(),
+          result.recordingError());
+    }
+    finish(file, result);
     out().println(file);
     if (conversion != null) {
       Path converted = TraceFileNames.convertedName(file, conversion);
@@ -205,23 +218,6 @@ public final class CollectCommand extends AttachingCommand {
     }
     out().flush();
     return 0;
-  }
-
-  /**
-   * Ends the session. A session whose stream has ended needs no StopTracing: its runtime may be
-   * gone, and asking a vanished runtime on a diagnostic port would wait for a connection that never
-   * comes.
-   */
-  private static void closeSession(EventPipeSession session) {
-    if (session.isStopRequested()) {
-      session.close();
-      return;
-    }
-    try {
-      session.stream().close();
-    } catch (IOException e) {
-      // Closing is best effort: the trace file is what matters.
-    }
   }
 
   private ConversionFormat conversionFormat() {
@@ -242,161 +238,86 @@ public final class CollectCommand extends AttachingCommand {
         "--format takes nettrace, speedscope or chromium, got '" + format + "'");
   }
 
-  /**
-   * What happened during the recording.
-   *
-   * @param bytes bytes received
-   * @param events events parsed
-   * @param millis how long it ran
-   * @param tracker the framing as received
-   * @param stopReason why a stop was asked for, or null when the session ended by itself
-   * @param abandoned whether the rundown was abandoned
-   * @param sessionError why reading the session failed, or null
-   */
-  private record Recording(
-      long bytes,
-      long events,
-      long millis,
-      BlockBoundaryTracker tracker,
-      String stopReason,
-      boolean abandoned,
-      IOException sessionError) {}
-
-  private Recording record(
-      EventPipeSession session, OutputStream fileOut, StopSignals signals, StoppingEvent stopping)
-      throws IOException {
-    BlockBoundaryTracker tracker = new BlockBoundaryTracker();
-    RecordingInputStream in = new RecordingInputStream(session.stream(), fileOut, tracker);
-    AtomicLong events = new AtomicLong();
-    long start = System.nanoTime();
-    boolean[] abandoned = {false};
-    ProgressLine[] progressHolder = new ProgressLine[1];
-    Thread stopper =
-        new Thread(
-            () -> {
-              try {
-                signals.awaitStop(FOREVER);
-                progressHolder[0].note(
-                    "Stopping ("
-                        + signals.reason()
-                        + "): waiting for the runtime's rundown; Ctrl+C again abandons it and"
-                        + " still leaves a valid trace.");
-                session.stop();
-                if (signals.awaitAbandon(FOREVER)) {
-                  abandoned[0] = true;
-                  progressHolder[0].note("Abandoning the rundown.");
-                  // Closing the connection ends the blocked read with end-of-stream.
-                  session.close();
-                }
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "clrscope-trace-stop");
-    stopper.setDaemon(true);
+  /** Runs the session to its end with a progress line; the reader thread writes the file. */
+  private SessionResult record(SessionRunner session) throws InterruptedException {
+    StopSwitch stop = session.stopSwitch();
     try (ProgressLine progress =
         new ProgressLine(
             err(),
             ProgressLine.stderrIsTerminal(),
             () ->
-                (signals.isStopRequested() ? "Stopping: rundown " : "Recording ")
-                    + ProgressLine.elapsed((System.nanoTime() - start) / 1_000_000)
+                (stop.isStopRequested() ? "Stopping: rundown " : "Recording ")
+                    + ProgressLine.elapsed(session.observedNanos() / 1_000_000)
                     + "  "
-                    + ProgressLine.bytes(in.bytes())
+                    + ProgressLine.bytes(session.bytesRead())
                     + "  "
-                    + String.format(Locale.ROOT, "%,d events", events.get()))) {
-      progressHolder[0] = progress;
-      stopper.start();
-      boolean stoppingSeen = false;
-      try (NetTraceReader reader = NetTraceReader.open(in, true)) {
-        TraceEvent e;
-        while ((e = reader.next()) != null) {
-          events.incrementAndGet();
-          if (stopping != null && !stoppingSeen && stopping.matches(e)) {
-            stoppingSeen = true;
-            signals.request("stopping event " + stopping.describe() + " seen");
-          }
-        }
-      } catch (NetTraceFormatException | UncheckedIOException e) {
-        // A header cut short or a stream error: the framing tracker decides what is kept.
-      }
-      if (in.fileError() != null) {
-        throw in.fileError();
-      }
-      in.drain();
-      if (in.fileError() != null) {
-        throw in.fileError();
-      }
+                    + String.format(Locale.ROOT, "%,d events", session.eventsRead()))) {
+      return session.finish(
+          new SessionRunner.StopProgress() {
+            @Override
+            public void stopping(String reason) {
+              progress.note(
+                  "Stopping ("
+                      + reason
+                      + "): waiting for the runtime's rundown; Ctrl+C again abandons it and"
+                      + " still leaves a valid trace.");
+            }
+
+            @Override
+            public void abandoning() {
+              progress.note("Abandoning the rundown.");
+            }
+          });
     }
-    String stopReason = signals.isStopRequested() ? signals.reason() : null;
-    return new Recording(
-        in.bytes(),
-        events.get(),
-        (System.nanoTime() - start) / 1_000_000,
-        tracker,
-        stopReason,
-        abandoned[0],
-        in.sessionError());
   }
 
-  private void finish(Path file, Recording r) {
-    BlockBoundaryTracker t = r.tracker();
+  private void finish(Path file, SessionResult r) {
     String size = ProgressLine.bytes(r.bytes());
-    String took = ProgressLine.elapsed(r.millis());
+    String took = ProgressLine.elapsed(r.observedNanos() / 1_000_000);
     long events = r.events();
-    if (!t.hasEnded()) {
-      if (!t.hasHeader()) {
+    if (!r.reachedEnd()) {
+      if (r.header() == null) {
         throw new CommandFailure(
             "the session ended before the runtime sent the trace header"
-                + (r.sessionError() != null ? " (" + r.sessionError().getMessage() + ")" : "")
+                + (r.streamError() != null ? " (" + r.streamError().getMessage() + ")" : "")
                 + ": nothing was recorded in "
                 + file);
       }
-      if (!t.isUnderstood()) {
-        warn(
-            "the stream's framing was not NetTrace V4/V5, so a cut-off end could not be repaired;"
-                + " "
-                + file
-                + " is exactly what was received");
-      } else {
-        try {
-          TraceFileRepair.endAt(file, t.lastCompleteObjectEnd());
-          events = TraceFileRepair.verify(file);
-        } catch (IOException e) {
-          throw new CommandFailure("could not repair " + file + ": " + e.getMessage(), e);
-        } catch (NetTraceFormatException e) {
-          throw new CommandFailure(
-              "the repaired trace "
-                  + file
-                  + " does not parse (please report it): "
-                  + e.getMessage(),
-              e);
-        }
-        long kept = t.lastCompleteObjectEnd() + 1;
-        String what =
-            r.abandoned()
-                ? "Rundown abandoned"
-                : r.stopReason() != null
-                    ? "The stream was cut off while stopping"
-                    : "The target exited or ended the session after " + took;
-        err()
-            .println(
-                what
-                    + ": "
-                    + file
-                    + " keeps every complete block ("
-                    + ProgressLine.bytes(kept)
-                    + " of "
-                    + size
-                    + String.format(Locale.ROOT, ", %,d events", events)
-                    + ")"
-                    + (r.abandoned() || r.stopReason() == null
-                        ? "; method names for stacks may be missing without the rundown."
-                        : "."));
-        return;
+      int version = r.header().formatVersion();
+      try {
+        TraceEnding.endAt(file, r.completeBytes(), version);
+        events = TraceEnding.countEvents(file);
+      } catch (IOException e) {
+        throw new CommandFailure("could not repair " + file + ": " + e.getMessage(), e);
+      } catch (NetTraceFormatException e) {
+        throw new CommandFailure(
+            "the repaired trace " + file + " does not parse (please report it): " + e.getMessage(),
+            e);
       }
+      long kept = r.completeBytes() + TraceEnding.marker(version).length;
+      String what =
+          r.abandoned()
+              ? "Rundown abandoned"
+              : !r.endedByItself()
+                  ? "The stream was cut off while stopping"
+                  : "The target exited or ended the session after " + took;
+      err()
+          .println(
+              what
+                  + ": "
+                  + file
+                  + " keeps every complete block ("
+                  + ProgressLine.bytes(kept)
+                  + " of "
+                  + size
+                  + String.format(Locale.ROOT, ", %,d events", events)
+                  + ")"
+                  + (r.abandoned() || r.endedByItself()
+                      ? "; method names for stacks may be missing without the rundown."
+                      : "."));
+      return;
     }
-    if (r.stopReason() == null) {
+    if (r.endedByItself()) {
       err()
           .println(
               "The session ended (the target exited or another tool stopped it) after "

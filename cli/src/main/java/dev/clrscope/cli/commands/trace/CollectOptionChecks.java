@@ -1,6 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.monitor.trace.ClrEventKeywords;
+import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.trace.ProviderSyntax;
 import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.TraceProfile;
@@ -37,7 +37,7 @@ final class CollectOptionChecks {
     @Override
     public String convert(String value) {
       try {
-        ClrEventKeywords.parse(value);
+        RuntimeKeyword.parse(value);
         return value;
       } catch (IllegalArgumentException e) {
         throw usage(e);

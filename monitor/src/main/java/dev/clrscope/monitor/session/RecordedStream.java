@@ -1,4 +1,4 @@
-package dev.clrscope.cli.commands.trace;
+package dev.clrscope.monitor.session;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -6,24 +6,22 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The session's stream as the parser reads it, every byte also written to the trace file the moment
- * it arrives (the file is byte-exact: nothing is re-encoded) and fed to a {@link
- * BlockBoundaryTracker}. A failure to read the session is the end of the stream (the target went
- * away); a failure to write the file is kept for the caller, who must report it.
+ * The session's stream as the parser reads it, every byte also written to the recording the moment
+ * it arrives (the file is byte-exact: nothing is re-encoded). A failure to read the session is the
+ * end of the stream (the target went away); a failure to write the recording is kept for the
+ * caller, who must report it.
  */
-final class RecordingInputStream extends InputStream {
+final class RecordedStream extends InputStream {
   private final InputStream session;
   private final OutputStream file;
-  private final BlockBoundaryTracker tracker;
   private final AtomicLong bytes = new AtomicLong();
   private volatile IOException fileError;
   private volatile IOException sessionError;
   private boolean ended;
 
-  RecordingInputStream(InputStream session, OutputStream file, BlockBoundaryTracker tracker) {
+  RecordedStream(InputStream session, OutputStream file) {
     this.session = session;
     this.file = file;
-    this.tracker = tracker;
   }
 
   @Override
@@ -62,7 +60,6 @@ final class RecordingInputStream extends InputStream {
       ended = true;
       throw e;
     }
-    tracker.accept(b, off, n);
     bytes.addAndGet(n);
     return n;
   }

@@ -1,0 +1,336 @@
+package dev.clrscope.monitor.session;
+
+import dev.clrscope.ipc.client.DiagnosticsClient;
+import dev.clrscope.ipc.session.EventPipeSession;
+import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.TraceHeader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place that runs live EventPipe sessions: starts the session, reads its stream on a reader
+ * thread with the nettrace reader, hands every event to the consumers, and ends it however it ends
+ * (a stop asked through the {@link StopSwitch}: Ctrl+C, Enter, SIGTERM, a duration, a consumer that
+ * saw what it waited for; or the stream ending because the target exited), draining what the
+ * runtime already sent.
+ *
+ * <pre>{@code
+ * StopSwitch stop = new StopSwitch();
+ * try (SessionRunner run = SessionRunner.start(client, request, stop, consumer)) {
+ *   target.release();                 // a runtime waiting at startup may run now
+ *   SessionResult r = run.finish();   // blocks until stopped and drained
+ * }
+ * }</pre>
+ *
+ * <p>Stopping: StopTracing goes over a second connection and the reader keeps reading to the end of
+ * the stream (the rundown), at most {@link SessionRequest#drainTimeout()}, or until {@link
+ * StopSwitch#abandon} is asked; then the connection is closed and what was read stands. A stream
+ * that ended by itself gets no StopTracing: its runtime may be gone.
+ *
+ * <p>Errors: a stream that breaks off or cannot be decoded ends the session with {@link
+ * SessionResult#failure()}; a consumer that throws anything else is a bug, rethrown by {@link
+ * #finish()}.
+ */
+public final class SessionRunner implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SessionRunner.class);
+
+  /** What a stopping session tells its caller, for progress lines. */
+  public interface StopProgress {
+    /** StopTracing is about to be sent; the runtime's rundown follows. */
+    default void stopping(String reason) {}
+
+    /** The rest of the stream is being abandoned. */
+    default void abandoning() {}
+  }
+
+  private final EventPipeSession session;
+  private final SessionRequest request;
+  private final StopSwitch stop;
+  private final List<EventConsumer> consumers;
+  private final Thread reader;
+  private final CountDownLatch ended = new CountDownLatch(1);
+  private final AtomicLong events = new AtomicLong();
+  private final long startedNanos = System.nanoTime();
+  private RecordedStream recorded;
+  private CountingStream counted;
+
+  // Written by the reader thread before `ended` counts down; read after it.
+  private volatile long endedNanos;
+  private volatile boolean endedByItself;
+  private volatile long dropped;
+  private volatile TraceHeader header;
+  private volatile long completeBytes;
+  private volatile boolean reachedEnd;
+  private volatile NetTraceFormatException truncation;
+  private volatile RuntimeException failure;
+  private volatile RuntimeException bug;
+  private volatile boolean abandoned;
+  private volatile boolean stopSent;
+
+  private SessionRunner(
+      EventPipeSession session,
+      SessionRequest request,
+      StopSwitch stop,
+      List<EventConsumer> consumers) {
+    this.session = session;
+    this.request = request;
+    this.stop = stop;
+    this.consumers = consumers;
+    this.reader = new Thread(this::read, request.threadName());
+    reader.setDaemon(true);
+  }
+
+  /**
+   * Starts a session and its reader; the duration, if any, runs from now.
+   *
+   * @throws dev.clrscope.ipc.DiagnosticsException if the runtime refuses the session
+   */
+  public static SessionRunner start(
+      DiagnosticsClient client,
+      SessionRequest request,
+      StopSwitch stop,
+      EventConsumer... consumers) {
+    EventPipeSession session = client.startEventPipeSession(request.config());
+    log.debug(
+        "session {} started ({} providers, {} ordering)",
+        session.sessionId(),
+        request.config().providers().size(),
+        request.ordering());
+    SessionRunner r = new SessionRunner(session, request, stop, List.of(consumers));
+    stop.stopAfter(request.duration());
+    r.reader.start();
+    return r;
+  }
+
+  private void read() {
+    InputStream in = counted = new CountingStream(session.stream());
+    if (request.recording() != null) {
+      in = recorded = new RecordedStream(in, request.recording());
+    }
+    try (NetTraceReader r =
+        request.ordering() == SessionRequest.Ordering.LIVE
+            ? NetTraceReader.openLive(in, true)
+            : NetTraceReader.open(in, true)) {
+      header = r.header();
+      try {
+        TraceEvent e;
+        while ((e = r.next()) != null) {
+          events.incrementAndGet();
+          for (EventConsumer c : consumers) {
+            c.accept(e);
+          }
+        }
+      } finally {
+        dropped = r.droppedEvents();
+        completeBytes = r.completeBytes();
+        reachedEnd = r.reachedEnd();
+        truncation = r.stopReason().orElse(null);
+      }
+    } catch (UncheckedIOException e) {
+      // The connection was closed under us (an abandoned stop) or the recording failed: what was
+      // read stands, and the recording's error is reported by the result.
+      log.debug("session {} stream closed: {}", session.sessionId(), e.getMessage());
+    } catch (NetTraceFormatException | IllegalStateException | IllegalArgumentException e) {
+      // A broken header, or a payload the analyses cannot decode.
+      failure = e;
+      log.debug("session {} stream failed", session.sessionId(), e);
+    } catch (RuntimeException e) {
+      bug = e;
+    } finally {
+      drainRecording();
+      try {
+        for (EventConsumer c : consumers) {
+          c.streamEnded();
+        }
+      } catch (RuntimeException e) {
+        if (bug == null) {
+          bug = e;
+        }
+      } finally {
+        endedNanos = System.nanoTime();
+        if (!stop.isStopRequested()) {
+          endedByItself = true;
+          stop.request(SessionResult.TARGET_EXITED);
+        }
+        ended.countDown();
+      }
+    }
+  }
+
+  /** Copies what the parser left (after a corrupt block, or past the end) into the recording. */
+  private void drainRecording() {
+    if (recorded == null || recorded.fileError() != null) {
+      return;
+    }
+    try {
+      recorded.drain();
+    } catch (IOException e) {
+      // Kept by the stream as its file error.
+    }
+  }
+
+  /** The switch that stops this session. */
+  public StopSwitch stopSwitch() {
+    return stop;
+  }
+
+  /** The runtime's id of the session. */
+  public long sessionId() {
+    return session.sessionId();
+  }
+
+  /** Events handed out so far; safe from any thread. */
+  public long eventsRead() {
+    return events.get();
+  }
+
+  /** Bytes read from the stream so far; safe from any thread. */
+  public long bytesRead() {
+    CountingStream c = counted;
+    return c == null ? 0 : c.count();
+  }
+
+  /** Whether the stream has ended and every event was handed out. */
+  public boolean hasEnded() {
+    return ended.getCount() == 0;
+  }
+
+  /** Time from the start of the session to the end of the stream, or to now. */
+  public long observedNanos() {
+    return (hasEnded() ? endedNanos : System.nanoTime()) - startedNanos;
+  }
+
+  /** {@link #finish(StopProgress)} without progress notes. */
+  public SessionResult finish() throws InterruptedException {
+    return finish(new StopProgress() {});
+  }
+
+  /**
+   * Waits until a stop is asked for (or the stream ends), stops the session and reads the rest of
+   * its stream, then closes it.
+   *
+   * @throws RuntimeException what a consumer threw that was not a data error (a bug)
+   */
+  public SessionResult finish(StopProgress progress) throws InterruptedException {
+    while (!stop.awaitStop(Duration.ofSeconds(1))) {
+      // The reader thread does the work.
+    }
+    if (!hasEnded()) {
+      progress.stopping(stop.reason());
+      log.debug("session {} stopping: {}", session.sessionId(), stop.reason());
+      stopSent = true;
+      session.stop();
+      awaitDrain(progress);
+    }
+    close();
+    SessionResult r = result();
+    if (bug != null) {
+      throw bug;
+    }
+    log.debug(
+        "session {} ended ({}): {} events, {} dropped, {} bytes",
+        session.sessionId(),
+        r.stopReason(),
+        r.events(),
+        r.droppedEvents(),
+        r.bytes());
+    return r;
+  }
+
+  private void awaitDrain(StopProgress progress) throws InterruptedException {
+    Duration limit = request.drainTimeout();
+    long deadline = limit == null ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
+    while (!ended.await(50, TimeUnit.MILLISECONDS)) {
+      if (stop.isAbandoned() || System.nanoTime() - deadline > 0) {
+        abandoned = true;
+        progress.abandoning();
+        // Closing the connection ends the blocked read with end-of-stream.
+        session.disconnect();
+        ended.await(2, TimeUnit.SECONDS);
+        return;
+      }
+    }
+  }
+
+  private SessionResult result() {
+    return new SessionResult(
+        stop.reason(),
+        endedByItself,
+        abandoned,
+        events.get(),
+        dropped,
+        bytesRead(),
+        observedNanos(),
+        header,
+        completeBytes,
+        reachedEnd,
+        truncation,
+        failure,
+        recorded == null ? null : recorded.sessionError(),
+        recorded == null ? null : recorded.fileError());
+  }
+
+  /**
+   * Ends the session without waiting: StopTracing if it was sent or the stream is still running,
+   * otherwise just the connection.
+   */
+  @Override
+  public void close() {
+    if (hasEnded() && !stopSent) {
+      session.disconnect();
+    } else {
+      session.close();
+    }
+  }
+
+  /** Counts the bytes the reader takes from the connection. */
+  private static final class CountingStream extends InputStream {
+    private final InputStream in;
+    private final AtomicLong count = new AtomicLong();
+
+    CountingStream(InputStream in) {
+      this.in = in;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int n = read(one, 0, 1);
+      return n <= 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      int n;
+      try {
+        n = in.read(b, off, len);
+      } catch (RuntimeException e) {
+        // The ipc layer may report a broken connection unchecked: it is the end of the stream.
+        throw new IOException(e.getMessage(), e);
+      }
+      if (n > 0) {
+        count.addAndGet(n);
+      }
+      return n;
+    }
+
+    long count() {
+      return count.get();
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+}
