@@ -7,7 +7,6 @@ import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
@@ -61,8 +60,7 @@ public final class SessionRunner implements AutoCloseable {
   private final CountDownLatch ended = new CountDownLatch(1);
   private final AtomicLong events = new AtomicLong();
   private final long startedNanos = System.nanoTime();
-  private RecordedStream recorded;
-  private CountingStream counted;
+  private volatile SessionStream stream;
 
   // Written by the reader thread before `ended` counts down; read after it.
   private volatile long endedNanos;
@@ -113,10 +111,8 @@ public final class SessionRunner implements AutoCloseable {
   }
 
   private void read() {
-    InputStream in = counted = new CountingStream(session.stream());
-    if (request.recording() != null) {
-      in = recorded = new RecordedStream(in, request.recording());
-    }
+    SessionStream in = new SessionStream(session.stream(), request.recording());
+    stream = in;
     try (NetTraceReader r =
         request.ordering() == SessionRequest.Ordering.LIVE
             ? NetTraceReader.openLive(in, true)
@@ -169,11 +165,12 @@ public final class SessionRunner implements AutoCloseable {
 
   /** Copies what the parser left (after a corrupt block, or past the end) into the recording. */
   private void drainRecording() {
-    if (recorded == null || recorded.fileError() != null) {
+    SessionStream in = stream;
+    if (request.recording() == null || in.fileError() != null) {
       return;
     }
     try {
-      recorded.drain();
+      in.drain();
     } catch (IOException e) {
       // Kept by the stream as its file error.
     }
@@ -196,8 +193,8 @@ public final class SessionRunner implements AutoCloseable {
 
   /** Bytes read from the stream so far; safe from any thread. */
   public long bytesRead() {
-    CountingStream c = counted;
-    return c == null ? 0 : c.count();
+    SessionStream in = stream;
+    return in == null ? 0 : in.bytes();
   }
 
   /** Whether the stream has ended and every event was handed out. */
@@ -276,8 +273,8 @@ public final class SessionRunner implements AutoCloseable {
         reachedEnd,
         truncation,
         failure,
-        recorded == null ? null : recorded.sessionError(),
-        recorded == null ? null : recorded.fileError());
+        stream == null ? null : stream.sessionError(),
+        stream == null ? null : stream.fileError());
   }
 
   /**
@@ -290,47 +287,6 @@ public final class SessionRunner implements AutoCloseable {
       session.disconnect();
     } else {
       session.close();
-    }
-  }
-
-  /** Counts the bytes the reader takes from the connection. */
-  private static final class CountingStream extends InputStream {
-    private final InputStream in;
-    private final AtomicLong count = new AtomicLong();
-
-    CountingStream(InputStream in) {
-      this.in = in;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      int n = read(one, 0, 1);
-      return n <= 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n;
-      try {
-        n = in.read(b, off, len);
-      } catch (RuntimeException e) {
-        // The ipc layer may report a broken connection unchecked: it is the end of the stream.
-        throw new IOException(e.getMessage(), e);
-      }
-      if (n > 0) {
-        count.addAndGet(n);
-      }
-      return n;
-    }
-
-    long count() {
-      return count.get();
-    }
-
-    @Override
-    public void close() throws IOException {
-      in.close();
     }
   }
 }

@@ -6,12 +6,12 @@ import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The session's stream as the parser reads it, every byte also written to the recording the moment
- * it arrives (the file is byte-exact: nothing is re-encoded). A failure to read the session is the
- * end of the stream (the target went away); a failure to write the recording is kept for the
- * caller, who must report it.
+ * The session's stream as the parser reads it: counted, and, when there is a recording, every byte
+ * also written to it the moment it arrives (byte-exact: nothing is re-encoded). A failure to read
+ * the session is the end of the stream (the target went away); a failure to write the recording is
+ * kept for the caller, who must report it.
  */
-final class RecordedStream extends InputStream {
+final class SessionStream extends InputStream {
   private final InputStream session;
   private final OutputStream file;
   private final AtomicLong bytes = new AtomicLong();
@@ -19,7 +19,8 @@ final class RecordedStream extends InputStream {
   private volatile IOException sessionError;
   private boolean ended;
 
-  RecordedStream(InputStream session, OutputStream file) {
+  /** A stream over {@code session}, recorded into {@code file} unless it is {@code null}. */
+  SessionStream(InputStream session, OutputStream file) {
     this.session = session;
     this.file = file;
   }
@@ -50,6 +51,10 @@ final class RecordedStream extends InputStream {
     if (n < 0) {
       ended = true;
       return -1;
+    }
+    if (file == null) {
+      bytes.addAndGet(n);
+      return n;
     }
     try {
       file.write(b, off, n);
