@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.nettrace.TraceEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,6 +129,64 @@ class TraceCommandTest {
     // The same events by id and by provider filter.
     assertThat(events(file, "--provider", "microsoft-windows-dotnetruntime", "--event", "80"))
         .hasSize(5);
+  }
+
+  /** Exceptions (runtime event 80) in a trace being written, read leniently: it may be cut. */
+  private static long exceptionsSoFar(Path file) {
+    long n = 0;
+    try (NetTraceReader r = NetTraceReader.open(file, true)) {
+      TraceEvent e;
+      while ((e = r.next()) != null) {
+        if (e.eventId() == 80 && e.providerName().equals("Microsoft-Windows-DotNETRuntime")) {
+          n++;
+        }
+      }
+    } catch (NetTraceFormatException e) {
+      // The header has not arrived whole yet.
+    }
+    return n;
+  }
+
+  @Test
+  void aKilledTargetLeavesARepairedTraceWithEveryEventItSent() throws Exception {
+    Path file = dir.resolve("killed.nettrace");
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                dir,
+                "trace",
+                "collect",
+                "-p",
+                Long.toString(target.pid()),
+                "--providers",
+                "Microsoft-Windows-DotNETRuntime:0x8000:4",
+                "-o",
+                file.toString())) {
+      awaitTraceStarted(file, cli);
+      assertThat(target.send("throw 3").path("thrown").asInt()).isEqualTo(3);
+      // The runtime flushes the session about every 100 ms: wait until all 3 are in the file.
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+      while (exceptionsSoFar(file) < 3 && Instant.now().isBefore(deadline)) {
+        Thread.sleep(50);
+      }
+      assertThat(exceptionsSoFar(file)).isEqualTo(3);
+      target.process().destroyForcibly();
+      assertThat(target.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+      CliResult result = cli.await(TIMEOUT);
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      assertThat(result.stdout().strip()).isEqualTo(file.toString());
+      // No end marker came: the file was closed after its last whole block.
+      assertThat(result.stderr())
+          .as("%s", result)
+          .contains("The target exited or ended the session after")
+          .contains(file + " keeps every complete block");
+    }
+    // The repaired file parses strictly and holds exactly the three exceptions.
+    JsonNode stats = stats(file);
+    assertThat(stats.path("truncated").isNull()).isTrue();
+    assertThat(count(stats, "Microsoft-Windows-DotNETRuntime", 80)).isEqualTo(3);
   }
 
   @Test
