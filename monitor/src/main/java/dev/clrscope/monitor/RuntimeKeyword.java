@@ -70,6 +70,15 @@ public enum RuntimeKeyword {
     return mask;
   }
 
+  /** The mask of several keywords. */
+  public static long maskOf(RuntimeKeyword... keywords) {
+    long mask = 0;
+    for (RuntimeKeyword k : keywords) {
+      mask |= k.mask;
+    }
+    return mask;
+  }
+
   /** dotnet-trace's name: the constant's name without underscores, lower case. */
   public String label() {
     return name().replace("_", "").toLowerCase(Locale.ROOT);

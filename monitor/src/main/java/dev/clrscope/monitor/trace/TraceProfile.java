@@ -1,5 +1,16 @@
 package dev.clrscope.monitor.trace;
 
+import static dev.clrscope.monitor.RuntimeKeyword.ASSEMBLY_LOADER;
+import static dev.clrscope.monitor.RuntimeKeyword.COMPILATION;
+import static dev.clrscope.monitor.RuntimeKeyword.EXCEPTION;
+import static dev.clrscope.monitor.RuntimeKeyword.GC;
+import static dev.clrscope.monitor.RuntimeKeyword.GC_HANDLE;
+import static dev.clrscope.monitor.RuntimeKeyword.JIT;
+import static dev.clrscope.monitor.RuntimeKeyword.JITTED_METHOD_IL_TO_NATIVE_MAP;
+import static dev.clrscope.monitor.RuntimeKeyword.LOADER;
+import static dev.clrscope.monitor.RuntimeKeyword.THREADING;
+import static dev.clrscope.monitor.RuntimeKeyword.maskOf;
+
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.nettrace.events.RuntimeEvents;
@@ -49,7 +60,17 @@ public record TraceProfile(
                   + " dotnet-sampled-thread-time).",
               List.of(
                   new EventPipeProvider(
-                      RuntimeEvents.RUNTIME_PROVIDER, 0x100003801DL, INFORMATIONAL)),
+                      RuntimeEvents.RUNTIME_PROVIDER,
+                      maskOf(
+                          GC,
+                          ASSEMBLY_LOADER,
+                          LOADER,
+                          JIT,
+                          EXCEPTION,
+                          THREADING,
+                          JITTED_METHOD_IL_TO_NATIVE_MAP,
+                          COMPILATION),
+                      INFORMATIONAL)),
               null),
           new TraceProfile(
               "dotnet-sampled-thread-time",
@@ -62,18 +83,24 @@ public record TraceProfile(
               List.of(
                   new EventPipeProvider(SAMPLE_PROFILER, 0, INFORMATIONAL),
                   new EventPipeProvider(
-                      RuntimeEvents.RUNTIME_PROVIDER, 0x14C14FCCBDL, INFORMATIONAL)),
+                      RuntimeEvents.RUNTIME_PROVIDER,
+                      // The runtime's default keywords, as dotnet-trace writes them: 20 bits.
+                      0x14C14FCCBDL,
+                      INFORMATIONAL)),
               null),
           new TraceProfile(
               "gc-verbose",
               "GC collections, GC handles and exceptions, verbose (sampled allocations too).",
-              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x8003L, VERBOSE)),
+              List.of(
+                  new EventPipeProvider(
+                      RuntimeEvents.RUNTIME_PROVIDER, maskOf(GC, GC_HANDLE, EXCEPTION), VERBOSE)),
               null),
           new TraceProfile(
               "gc-collect",
               "GC collections only, at very low overhead.",
-              List.of(new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, 0x1L, INFORMATIONAL)),
-              0x1L),
+              List.of(
+                  new EventPipeProvider(RuntimeEvents.RUNTIME_PROVIDER, GC.mask(), INFORMATIONAL)),
+              GC.mask()),
           new TraceProfile(
               "database",
               "ADO.NET and Entity Framework Core database commands.",
