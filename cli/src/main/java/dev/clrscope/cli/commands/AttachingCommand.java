@@ -1,12 +1,18 @@
 package dev.clrscope.cli.commands;
 
+import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -44,6 +50,38 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
   /** Whether to resume a waiting runtime before {@link #run} rather than after it. */
   protected boolean releaseFirst() {
     return false;
+  }
+
+  /** What a command does while its live session runs; usually ends with {@code finish()}. */
+  @FunctionalInterface
+  protected interface WhileWatching {
+    /** Runs on the main thread once the session is up and the target released. */
+    SessionResult run(SessionRunner session) throws InterruptedException;
+  }
+
+  /**
+   * Runs one live session on the target through the session runner, with the user's ways to stop it
+   * (Ctrl+C and SIGTERM; Enter too if {@code watchEnter}) wired to {@code stop}: starts it,
+   * releases a target waiting at startup (so its first events are seen), runs {@code body}, and
+   * closes the session however that ends.
+   *
+   * @param stop the session's switch (consumers that stop the session hold it too)
+   */
+  protected SessionResult watch(
+      AttachedTarget attached,
+      SessionRequest request,
+      StopSwitch stop,
+      boolean watchEnter,
+      WhileWatching body,
+      EventConsumer... consumers) {
+    try (StopSignals signals = StopSignals.install(stop, watchEnter);
+        SessionRunner session = SessionRunner.start(attached.client(), request, stop, consumers)) {
+      attached.release();
+      return body.run(session);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CommandFailure("interrupted", e);
+    }
   }
 
   /**

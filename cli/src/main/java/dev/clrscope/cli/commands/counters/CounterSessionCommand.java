@@ -1,15 +1,12 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterUpdate;
 import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import picocli.CommandLine.Mixin;
 
@@ -54,22 +51,17 @@ abstract class CounterSessionCommand extends AttachingCommand {
             options.maxTimeSeries,
             runtimeMajor(attached));
     begin(plan, attached);
-    StopSwitch stop = new StopSwitch();
-    SessionResult result;
-    try (StopSignals signals = StopSignals.install(stop, stopOnEnter());
-        SessionRunner session =
-            SessionRunner.start(
-                attached.client(),
-                plan.sessionRequest().withDuration(options.durationOption.duration()),
-                stop,
-                new CounterFeed(plan, this::accept))) {
-      attached.release();
-      whileRunning(stop);
-      result = session.finish();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommandFailure("interrupted", e);
-    }
+    SessionResult result =
+        watch(
+            attached,
+            plan.sessionRequest().withDuration(options.durationOption.duration()),
+            new StopSwitch(),
+            stopOnEnter(),
+            session -> {
+              whileRunning(session.stopSwitch());
+              return session.finish();
+            },
+            new CounterFeed(plan, this::accept));
     warnAboutStream(result, "some values are missing");
     end(result.stopReason());
     return 0;

@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationParser;
@@ -141,12 +140,13 @@ public final class ListCountersCommand extends AttachingCommand {
                 + " for "
                 + duration.toMillis() / 1000.0
                 + " s...");
-    SessionResult result;
-    try (SessionRunner session =
-        SessionRunner.start(
-            attached.client(),
+    SessionResult result =
+        watch(
+            attached,
             plan.sessionRequest().withDuration(duration),
             new StopSwitch(),
+            false,
+            SessionRunner::finish,
             new CounterFeed(
                 plan,
                 u -> {
@@ -171,13 +171,7 @@ public final class ListCountersCommand extends AttachingCommand {
                           i.provider() + "\u0000" + i.source() + "\u0000" + i.name(), i);
                     }
                   }
-                }))) {
-      attached.release();
-      result = session.finish();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommandFailure("interrupted", e);
-    }
+                }));
     warnAboutStream(result, "some instruments may be missing");
     List<Instrument> sorted;
     synchronized (found) {

@@ -5,11 +5,9 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,32 +68,27 @@ public final class GcStatsCommand extends AttachingCommand {
               }
               output.gc(r);
             });
-    StopSwitch stop = new StopSwitch();
-    SessionResult result;
-    try (StopSignals signals = StopSignals.install(stop, true);
-        SessionRunner session =
-            SessionRunner.start(
-                attached.client(),
-                GcAssembler.sessionRequest(0, Map.of()).withDuration(durationOption.duration()),
-                stop,
-                assembler)) {
-      // A launched child (or a runtime on a suspending port) starts only now, so its first GC
-      // is already watched.
-      attached.release();
-      err()
-          .println(
-              "Watching the GCs of "
-                  + attached.describe()
-                  + (durationOption.duration() == null
-                      ? ""
-                      : " for " + durationOption.duration().toSeconds() + " s")
-                  + "; Ctrl+C or Enter to stop.");
-      output.header();
-      result = session.finish();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommandFailure("interrupted", e);
-    }
+    SessionResult result =
+        watch(
+            attached,
+            GcAssembler.sessionRequest(0, Map.of()).withDuration(durationOption.duration()),
+            new StopSwitch(),
+            true,
+            session -> {
+              // A launched child (or a runtime on a suspending port) starts only now, so its
+              // first GC is already watched.
+              err()
+                  .println(
+                      "Watching the GCs of "
+                          + attached.describe()
+                          + (durationOption.duration() == null
+                              ? ""
+                              : " for " + durationOption.duration().toSeconds() + " s")
+                          + "; Ctrl+C or Enter to stop.");
+              output.header();
+              return session.finish();
+            },
+            assembler);
     warnAboutStream(result, "some GCs may be incomplete");
     GcSummary s =
         summary.build(result.observedNanos(), assembler.pausedNanos(), assembler.unfinishedGcs());

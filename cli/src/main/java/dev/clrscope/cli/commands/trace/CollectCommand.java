@@ -5,7 +5,6 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.TargetSpec;
-import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
@@ -166,43 +165,40 @@ public final class CollectCommand extends AttachingCommand {
       warn(note);
     }
 
-    StopSwitch stop = new StopSwitch();
     boolean launched = targetSpec instanceof TargetSpec.Launch;
+    StopSwitch stop = new StopSwitch();
     SessionResult result;
-    try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
-        StopSignals signals = StopSignals.install(stop, !launched);
-        SessionRunner session =
-            SessionRunner.start(
-                attached.client(),
-                SessionRequest.of(plan.toConfig(bufferSizeMb), "clrscope-trace-reader")
-                    .withDuration(durationOption.duration())
-                    // The rundown takes as long as it takes, unless a second Ctrl+C abandons it.
-                    .withDrainTimeout(null)
-                    .withRecording(fileOut),
-                stop,
-                stoppingEvent == null ? event -> {} : stoppingEvent.consumer(stop))) {
-      err()
-          .println(
-              "Tracing "
-                  + attached.describe()
-                  + " into "
-                  + file
-                  + " with "
-                  + describeProviders(plan.providers()));
-      err()
-          .println(
-              launched
-                  ? "Press Ctrl+C to stop (a second Ctrl+C abandons the rundown)."
-                  : "Press Enter or Ctrl+C to stop (a second Ctrl+C abandons the rundown).");
-      // The session exists: a runtime waiting at startup may now run, and its first events are
-      // in the trace.
-      attached.release();
-      result = record(session);
+    try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+      result =
+          watch(
+              attached,
+              SessionRequest.of(plan.toConfig(bufferSizeMb), "clrscope-trace-reader")
+                  .withDuration(durationOption.duration())
+                  // The rundown takes as long as it takes, unless a second Ctrl+C abandons it.
+                  .withDrainTimeout(null)
+                  .withRecording(fileOut),
+              stop,
+              !launched,
+              session -> {
+                err()
+                    .println(
+                        "Tracing "
+                            + attached.describe()
+                            + " into "
+                            + file
+                            + " with "
+                            + describeProviders(plan.providers()));
+                err()
+                    .println(
+                        launched
+                            ? "Press Ctrl+C to stop (a second Ctrl+C abandons the rundown)."
+                            : "Press Enter or Ctrl+C to stop (a second Ctrl+C abandons the"
+                                + " rundown).");
+                return record(session);
+              },
+              stoppingEvent == null ? event -> {} : stoppingEvent.consumer(stop));
     } catch (IOException e) {
       throw new CommandFailure("could not write " + file + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommandFailure("interrupted", e);
     }
     if (result.recordingError() != null) {
       throw new CommandFailure(
