@@ -10,12 +10,14 @@ import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.gc.FullGcCommand;
 import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
+import dev.clrscope.cli.options.LoggingOptions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -55,6 +57,9 @@ public final class ClrscopeCommand implements Runnable {
           TrainCommand.class);
 
   @Spec CommandSpec spec;
+
+  /** {@code clrscope -v ps} as well as {@code clrscope ps -v}. */
+  @Mixin LoggingOptions logging;
 
   @Override
   public void run() {

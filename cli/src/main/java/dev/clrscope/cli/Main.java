@@ -1,16 +1,31 @@
 package dev.clrscope.cli;
 
+import dev.clrscope.cli.logging.Logging;
+import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.ipc.DiagnosticsException;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
+import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
  * The entry point. It maps failures onto three tiers: a usage error (the message, a short usage and
  * exit 2); a target or environment error (one line, {@code clrscope CMD: message}, exit 1);
  * anything else is a bug in clrscope (the stack trace, exit 70).
+ *
+ * <p>clrscope's own logs are off unless the command line has {@code -v} or {@code --log-file}
+ * ({@link Logging}); then they are turned on once the command line is parsed and off again when the
+ * run ends.
  */
 public final class Main {
+  /** The system property that names slf4j's provider. */
+  private static final String SLF4J_PROVIDER = "slf4j.provider";
+
+  /** The system property that sets the level of slf4j's own messages. */
+  private static final String SLF4J_VERBOSITY = "slf4j.internal.verbosity";
+
   private Main() {}
 
   /** Runs clrscope and exits with its exit code. */
@@ -21,32 +36,104 @@ public final class Main {
   /** Runs clrscope and returns its exit code. */
   public static int run(String... args) {
     if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-      // Scripts call this to check the tool is there: answer without building any command model.
+      // Scripts call this to check the tool is there: answer without building any command model
+      // (and without binding slf4j).
       for (String line : new ClrscopeVersion().getVersion()) {
         System.out.println(line);
       }
       System.out.flush();
       return ExitCode.OK;
     }
+    chooseLogProvider();
     CommandLine cl = ClrscopeCommand.commandLineFor(args);
+    boolean[] logging = {false};
     cl.setParameterExceptionHandler(Main::usageError);
+    cl.setExecutionStrategy(parsed -> execute(parsed, logging));
     cl.setExecutionExceptionHandler(
-        (e, commandLine, parseResult) -> {
-          if (e instanceof ParameterException pe) {
-            return usageError(pe, args);
-          }
-          String command = commandLine.getCommandSpec().qualifiedName();
-          if (e instanceof DiagnosticsException || e instanceof CommandFailure) {
-            commandLine.getErr().println(command + ": " + e.getMessage());
-            commandLine.getErr().flush();
-            return ExitCode.TARGET_ERROR;
-          }
-          commandLine.getErr().println(command + ": internal error, please report it:");
-          e.printStackTrace(commandLine.getErr());
-          commandLine.getErr().flush();
-          return ExitCode.INTERNAL_ERROR;
-        });
-    return cl.execute(args);
+        (e, commandLine, parseResult) -> failure(e, commandLine, args, logging[0]));
+    try {
+      return cl.execute(args);
+    } finally {
+      if (logging[0]) {
+        Logging.stop();
+      }
+    }
+  }
+
+  /**
+   * Has slf4j bind logback through clrscope's silent provider without searching the class path for
+   * providers (unless the JVM was told otherwise), and without saying so on stderr: slf4j reports
+   * an explicitly named provider at its INFO level.
+   */
+  private static void chooseLogProvider() {
+    if (System.getProperty(SLF4J_PROVIDER) == null) {
+      System.setProperty(SLF4J_PROVIDER, "dev.clrscope.cli.logging.LogbackProvider");
+    }
+    if (System.getProperty(SLF4J_VERBOSITY) == null) {
+      System.setProperty(SLF4J_VERBOSITY, "WARN");
+    }
+  }
+
+  /**
+   * Runs the parsed command as picocli would, after turning logs on if the command line asks for
+   * them. A log file that cannot be opened is a target error of the command.
+   */
+  private static int execute(ParseResult parsed, boolean[] logging) {
+    List<CommandLine> chain = parsed.asCommandLineList();
+    CommandLine command = chain.get(chain.size() - 1);
+    if (!helpRequested(parsed)) {
+      LoggingOptions.Request request = LoggingOptions.requested(parsed);
+      if (request.any()) {
+        try {
+          Logging.start(request.verbose(), request.logFile());
+        } catch (CommandFailure e) {
+          throw new ExecutionException(command, e.getMessage(), e);
+        }
+        logging[0] = true;
+        Logging.runStarted(command.getCommandSpec().qualifiedName());
+      } else {
+        Logging.bind();
+      }
+    }
+    return new CommandLine.RunLast().execute(parsed);
+  }
+
+  /**
+   * Reports what a command threw, on the tier it belongs to, and returns the exit code.
+   *
+   * @param logging whether logs are on, so that the failure goes to the log file too
+   */
+  static int failure(Exception e, CommandLine commandLine, String[] args, boolean logging) {
+    if (e instanceof ParameterException pe) {
+      return usageError(pe, args);
+    }
+    String command = commandLine.getCommandSpec().qualifiedName();
+    if (e instanceof DiagnosticsException || e instanceof CommandFailure) {
+      String message = command + ": " + e.getMessage();
+      if (logging) {
+        Logging.runFailed(message, e, false);
+      }
+      commandLine.getErr().println(message);
+      commandLine.getErr().flush();
+      return ExitCode.TARGET_ERROR;
+    }
+    if (logging) {
+      Logging.runFailed(command + ": internal error", e, true);
+    }
+    commandLine.getErr().println(command + ": internal error, please report it:");
+    e.printStackTrace(commandLine.getErr());
+    commandLine.getErr().flush();
+    return ExitCode.INTERNAL_ERROR;
+  }
+
+  /** Whether the command line only asks for help or the version, which log nothing. */
+  private static boolean helpRequested(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.isUsageHelpRequested() || p.isVersionHelpRequested()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static int usageError(ParameterException e, String[] args) {

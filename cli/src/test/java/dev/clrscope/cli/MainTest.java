@@ -36,7 +36,7 @@ class MainTest {
     assertThat(r.exit()).isEqualTo(2);
     assertThat(r.err())
         .startsWith("clrscope: choose a command")
-        .contains(System.lineSeparator() + "clrscope [-hV]");
+        .contains(System.lineSeparator() + "clrscope [-hvV]");
     assertThat(r.err()).contains("Try 'clrscope --help' for more information.");
     assertThat(r.out()).isEmpty();
   }
@@ -58,7 +58,7 @@ class MainTest {
         .startsWith(
             "clrscope info: choose a target: -p PID, -n NAME, --diagnostic-port PATH, or --"
                 + " COMMAND [ARGS] (`clrscope ps` lists .NET processes)")
-        .contains(System.lineSeparator() + "clrscope info [-hV]")
+        .contains(System.lineSeparator() + "clrscope info [-hvV]")
         .contains("Try 'clrscope info --help' for more information.");
     assertThat(r.out()).isEmpty();
   }

@@ -6,6 +6,8 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The framing layer: finds the stream header, the trace header and then one block at a time, for
@@ -25,6 +27,8 @@ import java.util.Map;
  * </pre>
  */
 final class BlockFraming {
+  private static final Logger log = LoggerFactory.getLogger(BlockFraming.class);
+
   /** "Nettrace" in ASCII. */
   static final byte[] NETTRACE_MAGIC = "Nettrace".getBytes(StandardCharsets.US_ASCII);
 
@@ -87,10 +91,28 @@ final class BlockFraming {
       header = readTraceObject(false);
       formatVersion = header.formatVersion();
     }
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "{} stream, format V{}: pointer size {}, pid {}, {} processors, sync time {}"
+              + " (QPC frequency {} Hz){}",
+          formatVersion == 3 ? "netperf" : "nettrace",
+          formatVersion,
+          header.pointerSize(),
+          header.processId(),
+          header.processorCount(),
+          header.syncTimeUtc(),
+          header.qpcFrequency(),
+          header.keyValues().isEmpty() ? "" : ", header values " + header.keyValues());
+    }
   }
 
   static BlockFraming open(ByteSource src) {
-    return new BlockFraming(src);
+    try {
+      return new BlockFraming(src);
+    } catch (NetTraceFormatException e) {
+      log.debug("no trace header: {}", e.getMessage());
+      throw e;
+    }
   }
 
   TraceHeader header() {
@@ -303,6 +325,12 @@ final class BlockFraming {
     long dataAt = src.position();
     RawBlock block;
     if (kind == BlockKind.UNKNOWN) {
+      log.debug(
+          "skipping an object of unknown type '{}' (version {}, {} bytes) at offset {}",
+          name,
+          type[1],
+          size,
+          dataAt);
       src.skip(size, "unknown object " + name);
       block = new RawBlock(kind, name, (Integer) type[1], new byte[0], 0, dataAt);
     } else {
@@ -334,6 +362,8 @@ final class BlockFraming {
     }
     long dataAt = src.position();
     if (kind == BlockKind.UNKNOWN) {
+      log.debug(
+          "skipping a block of unknown kind {} ({} bytes) at offset {}", h >>> 24, size, dataAt);
       src.skip(size, "unknown block kind " + (h >>> 24));
       return new RawBlock(kind, "kind " + (h >>> 24), 0, new byte[0], 0, dataAt);
     }

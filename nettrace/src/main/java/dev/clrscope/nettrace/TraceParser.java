@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The block and event layers: turns framed blocks into metadata, stacks, thread checkpoints and
@@ -13,6 +15,8 @@ import java.util.Map;
  * once the whole block parsed, so a failure never delivers half a block.
  */
 final class TraceParser {
+  private static final Logger log = LoggerFactory.getLogger(TraceParser.class);
+
   /** V6 sequence point flag: forget all thread rows after the point. */
   static final int SEQUENCE_POINT_FLUSH_THREADS = 1;
 
@@ -37,6 +41,7 @@ final class TraceParser {
   private long arrival;
   private long blocksRead;
   private long sequencePoints;
+  private long droppedReported;
 
   /**
    * A parser over {@code framing}; {@code live} releases every event block's events, merged by
@@ -75,6 +80,16 @@ final class TraceParser {
 
   /** Parses one block. Returns false at the end of the stream. */
   boolean readBlock() {
+    try {
+      return parseNextBlock();
+    } catch (NetTraceFormatException e) {
+      // The reader throws it (strict) or stops there (lenient): either way reading ends here.
+      log.debug("reading stopped after {} blocks: {}", blocksRead, e.getMessage());
+      throw e;
+    }
+  }
+
+  private boolean parseNextBlock() {
     RawBlock b = framing.next(true);
     if (b == null) {
       return false;
@@ -116,6 +131,24 @@ final class TraceParser {
   /** Releases all queued events; call at the end of the stream. */
   void finish() {
     orderer.releaseAll();
+    log.debug(
+        "end of the trace: {} blocks, {} sequence points, {} event metadata, {} events dropped",
+        blocksRead,
+        sequencePoints,
+        metadata.size(),
+        droppedEvents);
+  }
+
+  /** After a sequence point's checks: says how many events were found missing since the last. */
+  private void reportDrops() {
+    if (droppedEvents != droppedReported) {
+      log.debug(
+          "sequence point {}: {} events dropped since the last ({} in all)",
+          sequencePoints,
+          droppedEvents - droppedReported,
+          droppedEvents);
+      droppedReported = droppedEvents;
+    }
   }
 
   private CaptureThread thread(long id, int sequence) {
@@ -517,6 +550,7 @@ final class TraceParser {
       CaptureThread t = thread(id, seq);
       checkSequence(t, seq);
     }
+    reportDrops();
   }
 
   /**
@@ -541,6 +575,7 @@ final class TraceParser {
     for (long i = 0; i < count; i++) {
       readThreadCheckpoint(c, "sequence number");
     }
+    reportDrops();
     // The spec orders the flushes after the sequence checks, so drops are still counted.
     if ((flags & SEQUENCE_POINT_FLUSH_THREADS) != 0) {
       v6.clearThreads();

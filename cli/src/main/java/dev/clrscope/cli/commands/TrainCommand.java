@@ -1,16 +1,21 @@
 package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.Main;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 
 /**
  * The build's training run for the AppCDS archive: it runs the start-up paths of the common
- * commands for real (parsing, help, discovery, IPC, rendering, usage and target errors), with their
- * output thrown away, so that their classes and lambdas land in the archive. Hidden.
+ * commands for real (parsing, help, discovery, IPC, rendering, usage and target errors, slf4j and
+ * logback with logs off, and with {@code -v} and {@code --log-file}), with their output thrown
+ * away, so that their classes and lambdas land in the archive. Hidden.
  */
 @Command(name = "__train", hidden = true)
 public final class TrainCommand extends ClrscopeSubcommand {
@@ -36,20 +41,31 @@ public final class TrainCommand extends ClrscopeSubcommand {
           List.of("counters", "collect", "--help"));
 
   @Override
-  public Integer call() {
+  public Integer call() throws IOException {
     PrintStream out = System.out;
     PrintStream err = System.err;
     PrintStream sink =
         new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    // In the working directory (target/ in the build), not a temporary one: making a randomly named
+    // directory would load, and archive, the JDK's secure random number generators.
+    Path log = Path.of("clrscope-train.log");
+    List<List<String>> runs = new ArrayList<>(RUNS);
+    // Logs on: stderr, a file, both, and a log file that cannot be opened. The last run is a plain
+    // one, so logs are off again when training ends.
+    runs.add(List.of("ps", "-v"));
+    runs.add(List.of("-v", "info", "-p", "999999999", "--log-file", log.toString()));
+    runs.add(List.of("ps", "--log-file", Path.of("clrscope-train-missing", "x.log").toString()));
+    runs.add(List.of("ps"));
     try {
       System.setOut(sink);
       System.setErr(sink);
-      for (List<String> run : RUNS) {
+      for (List<String> run : runs) {
         Main.run(run.toArray(String[]::new));
       }
     } finally {
       System.setOut(out);
       System.setErr(err);
+      Files.deleteIfExists(log);
     }
     return 0;
   }

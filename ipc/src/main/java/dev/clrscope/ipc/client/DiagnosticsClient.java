@@ -16,7 +16,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sends diagnostic commands to one runtime: one request and one reply per connection.
@@ -26,6 +30,8 @@ import java.util.UUID;
  * {@code UNKNOWN_COMMAND}. Every reply is awaited for at most the configured timeout.
  */
 public final class DiagnosticsClient {
+  private static final Logger log = LoggerFactory.getLogger(DiagnosticsClient.class);
+
   /** The default wait for a connection and for each reply. */
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -78,6 +84,7 @@ public final class DiagnosticsClient {
         if (!e.isUnknownCommand() || command == IpcCommand.PROCESS_INFO) {
           throw e;
         }
+        log.debug("the runtime does not know {}: trying an older version", command.protocolName());
       }
     }
     throw new IllegalStateException("unreachable");
@@ -156,6 +163,7 @@ public final class DiagnosticsClient {
           entries.add(entry);
         }
       }
+      log.debug("read {} environment variables ({} bytes)", entries.size(), size);
       return entries;
     }
   }
@@ -252,6 +260,7 @@ public final class DiagnosticsClient {
         if (!e.isUnknownCommand() || command == IpcCommand.GENERATE_CORE_DUMP) {
           throw e;
         }
+        log.debug("the runtime does not know {}: trying an older version", command.protocolName());
       }
     }
   }
@@ -262,6 +271,27 @@ public final class DiagnosticsClient {
    */
   public EventPipeSession startEventPipeSession(EventPipeSessionConfig config) {
     List<IpcCommand> candidates = CollectTracingEncoder.versionsFor(config);
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "starting an EventPipe session ({} MB buffer, rundown keywords 0x{}, stacks {}, lossless"
+              + " {}) with providers {}; versions to try: {}",
+          config.bufferSizeMb(),
+          Long.toHexString(config.rundownKeyword()).toUpperCase(Locale.ROOT),
+          config.requestStackwalk(),
+          config.lossless(),
+          config.providers().stream()
+              .map(
+                  p ->
+                      p.name()
+                          + ":0x"
+                          + Long.toHexString(p.keywords()).toUpperCase(Locale.ROOT)
+                          + ":"
+                          + p.level()
+                          + (p.arguments().isEmpty() ? "" : ":" + p.filterData())
+                          + (p.eventIds().isEmpty() ? "" : " (event ids " + p.eventIds() + ")"))
+              .collect(Collectors.joining(", ")),
+          candidates.stream().map(IpcCommand::protocolName).collect(Collectors.joining(", ")));
+    }
     ServerErrorException last = null;
     for (IpcCommand command : candidates) {
       IpcConnection c = source.open(timeout);
@@ -272,12 +302,14 @@ public final class DiagnosticsClient {
         PayloadReader r = new PayloadReader(IpcFrames.readReply(c, command), 20);
         long sessionId = r.u64("the session id");
         c.clearDeadline();
+        log.debug("EventPipe session {} started on {}", sessionId, c.description());
         handedOver = true;
         return new EventPipeSession(c, sessionId, this::stopTracing);
       } catch (ServerErrorException e) {
         if (!e.isUnknownCommand()) {
           throw e;
         }
+        log.debug("the runtime does not know {}: trying an older version", command.protocolName());
         last = e;
       } finally {
         if (!handedOver) {
@@ -295,6 +327,7 @@ public final class DiagnosticsClient {
 
   /** Ends an EventPipe session; the runtime then finishes its stream with the rundown. */
   public void stopTracing(long sessionId) {
+    log.debug("stopping EventPipe session {}", sessionId);
     exchange(IpcCommand.STOP_TRACING, new PayloadWriter().u64(sessionId).toByteArray());
   }
 

@@ -6,12 +6,16 @@ import dev.clrscope.ipc.protocol.CommandSet;
 import dev.clrscope.ipc.protocol.IpcCommand;
 import dev.clrscope.ipc.protocol.ServerResponse;
 import dev.clrscope.ipc.transport.IpcConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes requests and reads replies on a connection: the one place where a header meets the wire
  * and where error replies become {@link ServerErrorException}.
  */
 public final class IpcFrames {
+  private static final Logger log = LoggerFactory.getLogger(IpcFrames.class);
+
   private IpcFrames() {}
 
   /** The bytes of a request: header then payload. */
@@ -33,7 +37,12 @@ public final class IpcFrames {
 
   /** Sends a request. */
   public static void writeRequest(IpcConnection connection, IpcCommand command, byte[] payload) {
-    connection.write(encodeRequest(command, payload));
+    byte[] message = encodeRequest(command, payload);
+    connection.write(message);
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "sent {} to {} ({} bytes)", command.describe(), connection.description(), message.length);
+    }
   }
 
   /**
@@ -62,6 +71,9 @@ public final class IpcFrames {
               command.describe(), header.commandSet()));
     }
     if (header.commandId() == ServerResponse.OK.id()) {
+      if (log.isDebugEnabled()) {
+        log.debug("{} answered OK ({} payload bytes)", command.describe(), payload.length);
+      }
       return payload;
     }
     if (header.commandId() == ServerResponse.ERROR.id()) {
@@ -71,7 +83,9 @@ public final class IpcFrames {
       if (command == IpcCommand.GENERATE_CORE_DUMP_3 && r.remaining() >= 4) {
         message = r.string("the error message");
       }
-      throw new ServerErrorException(command, hresult, message);
+      ServerErrorException error = new ServerErrorException(command, hresult, message);
+      log.debug("error reply: {}", error.getMessage());
+      throw error;
     }
     throw new MalformedMessageException(
         15,

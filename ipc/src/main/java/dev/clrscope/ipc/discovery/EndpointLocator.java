@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Finds the diagnostic endpoint of a process, and lists the processes that have one.
@@ -27,6 +29,8 @@ import java.util.Set;
  * pipe {@code dotnet-diagnostic-PID}.
  */
 public final class EndpointLocator {
+  private static final Logger log = LoggerFactory.getLogger(EndpointLocator.class);
+
   private static final String PREFIX = "dotnet-diagnostic-";
   private static final String SUFFIX = "-socket";
 
@@ -67,9 +71,11 @@ public final class EndpointLocator {
    */
   public DotnetProcess locate(long pid) {
     if (windows) {
+      log.debug("pid {}: the named pipe {}", pid, pipeFor(pid).fullPath());
       return new DotnetProcess(pid, pid, null, null, pipeFor(pid));
     }
     if (!proc.exists(pid)) {
+      log.debug("pid {}: no {}", pid, proc.dir(pid));
       throw new TargetNotFoundException(
           "no process with pid " + pid + " is running; `clrscope ps` lists .NET processes");
     }
@@ -80,6 +86,14 @@ public final class EndpointLocator {
     String name = proc.name(pid);
     String who = "process " + pid + (name == null ? "" : " (" + name + ")");
     Boolean coreClr = proc.hasCoreClr(pid);
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "pid {}: no diagnostic socket for pid {} in {}; CoreCLR loaded: {}",
+          pid,
+          proc.namespacePid(pid),
+          searchDirs(pid),
+          coreClr == null ? "unknown (maps unreadable)" : coreClr);
+    }
     if (Boolean.FALSE.equals(coreClr)) {
       if (proc.hasMono(pid)) {
         throw new TargetNotFoundException(
@@ -116,13 +130,16 @@ public final class EndpointLocator {
         }
       } catch (IOException | RuntimeException e) {
         // Listing pipes is best effort.
+        log.debug("listing the named pipes failed: {}", e.toString());
       }
       found.sort(Comparator.comparingLong(DotnetProcess::pid));
+      log.debug("listed {} runtime pipes", found.size());
       return found;
     }
     long self = ProcessHandle.current().pid();
     Map<String, Map<Long, List<Path>>> listings = new HashMap<>();
-    for (long pid : proc.pids()) {
+    List<Long> pids = proc.pids();
+    for (long pid : pids) {
       if (pid == self) {
         continue;
       }
@@ -133,9 +150,15 @@ public final class EndpointLocator {
         }
       } catch (RuntimeException e) {
         // One unreadable or vanishing process never breaks the listing.
+        log.debug("pid {}: skipped: {}", pid, e.toString());
       }
     }
     found.sort(Comparator.comparingLong(DotnetProcess::pid));
+    log.debug(
+        "listed {} .NET processes among {} processes, searching the directories {}",
+        found.size(),
+        pids.size(),
+        listings.keySet());
     return found;
   }
 
@@ -165,13 +188,23 @@ public final class EndpointLocator {
     if (candidates.isEmpty()) {
       return null;
     }
-    Path chosen = choose(candidates, proc.startTimeTicks(pid));
+    Path chosen = choose(pid, candidates, proc.startTimeTicks(pid));
+    if (log.isDebugEnabled()) {
+      log.debug(
+          "pid {}{}: socket {}",
+          pid,
+          nspid == pid ? "" : " (pid " + nspid + " in its namespace)",
+          chosen);
+    }
     return new DotnetProcess(
         pid, nspid, proc.name(pid), proc.commandLine(pid), new IpcEndpoint.UnixSocket(chosen));
   }
 
   /** The socket whose key is the start time, else the newest by modification time. */
-  private static Path choose(List<Path> candidates, String startTicks) {
+  private static Path choose(long pid, List<Path> candidates, String startTicks) {
+    if (candidates.size() == 1) {
+      return candidates.get(0);
+    }
     if (startTicks != null) {
       for (Path p : candidates) {
         String n = p.getFileName().toString();
@@ -180,11 +213,26 @@ public final class EndpointLocator {
                 n.lastIndexOf('-', n.length() - SUFFIX.length() - 1) + 1,
                 n.length() - SUFFIX.length());
         if (key.equals(startTicks)) {
+          log.debug(
+              "pid {}: of the sockets {}, {} has the process's start time {} as its key",
+              pid,
+              candidates,
+              p.getFileName(),
+              startTicks);
           return p;
         }
       }
     }
-    return candidates.stream().max(Comparator.comparing(EndpointLocator::mtime)).orElseThrow();
+    Path newest =
+        candidates.stream().max(Comparator.comparing(EndpointLocator::mtime)).orElseThrow();
+    log.debug(
+        "pid {}: of the sockets {}, none has the process's start time {} as its key: {} is the"
+            + " newest",
+        pid,
+        candidates,
+        startTicks,
+        newest.getFileName());
+    return newest;
   }
 
   private static FileTime mtime(Path p) {

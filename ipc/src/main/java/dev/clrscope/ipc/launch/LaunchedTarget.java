@@ -9,6 +9,8 @@ import dev.clrscope.ipc.reverse.ReverseConnectionSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A child process started under clrscope with its runtime suspended at startup on a private
@@ -21,6 +23,8 @@ import java.util.List;
  * not also suspend waiting for a port nobody serves) and then sends ResumeRuntime.
  */
 public final class LaunchedTarget implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(LaunchedTarget.class);
+
   /** The variable that points a runtime at a diagnostic port. */
   public static final String PORTS_VARIABLE = "DOTNET_DiagnosticPorts";
 
@@ -59,9 +63,12 @@ public final class LaunchedTarget implements AutoCloseable {
         pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);
       }
-      pb.environment().put(PORTS_VARIABLE, listener.socketPath() + ",connect,suspend");
+      String port = listener.socketPath() + ",connect,suspend";
+      pb.environment().put(PORTS_VARIABLE, port);
+      log.debug("starting {} with {}={}", command, PORTS_VARIABLE, port);
       try {
         process = pb.start();
+        log.debug("started {} as pid {}: waiting for its runtime", command.get(0), process.pid());
       } catch (IOException e) {
         throw new DiagnosticsException(
             "could not start " + command.get(0) + ": " + e.getMessage(), e);
@@ -72,6 +79,7 @@ public final class LaunchedTarget implements AutoCloseable {
       return new LaunchedTarget(process, listener, client, first.advertisement().pid());
     } catch (RuntimeException e) {
       if (process != null) {
+        log.debug("killing pid {}: {}", process.pid(), e.getMessage());
         process.destroyForcibly();
       }
       listener.close();
@@ -130,19 +138,26 @@ public final class LaunchedTarget implements AutoCloseable {
       return;
     }
     resumed = true;
+    log.debug(
+        "resuming the runtime of pid {} after clearing {} in its environment",
+        runtimePid,
+        PORTS_VARIABLE);
     client.setEnvironmentVariable(PORTS_VARIABLE, "");
     client.resumeRuntime();
   }
 
   /** Waits for the child to exit and returns its exit code. */
   public int waitForExit() throws InterruptedException {
-    return process.waitFor();
+    int code = process.waitFor();
+    log.debug("pid {} exited with code {}", process.pid(), code);
+    return code;
   }
 
   /** Stops listening. The child keeps running if it has been resumed; else it is killed. */
   @Override
   public void close() {
     if (!resumed && process.isAlive()) {
+      log.debug("killing pid {}: its runtime was never resumed", process.pid());
       process.destroyForcibly();
     }
     listener.close();

@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A diagnostic port in listen mode: runtimes started with {@code
@@ -23,6 +25,8 @@ import java.time.Duration;
  * command per connection (reconnecting after each).
  */
 public final class DiagnosticPortListener implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DiagnosticPortListener.class);
+
   private final Path socket;
   private final Path privateDir;
   private final ServerSocketChannel server;
@@ -36,6 +40,7 @@ public final class DiagnosticPortListener implements AutoCloseable {
     server.configureBlocking(false);
     this.selector = Selector.open();
     server.register(selector, SelectionKey.OP_ACCEPT);
+    log.debug("listening on the diagnostic port {}", socket);
   }
 
   /**
@@ -99,6 +104,8 @@ public final class DiagnosticPortListener implements AutoCloseable {
           socket + " is in use by another listener: choose another --diagnostic-port path");
     } catch (IOException e) {
       // Nothing accepts there: a leftover from a run that did not clean up.
+      log.debug(
+          "replacing the leftover socket {}: nothing accepts on it ({})", socket, e.toString());
       Files.delete(socket);
     }
   }
@@ -148,6 +155,7 @@ public final class DiagnosticPortListener implements AutoCloseable {
         ch.configureBlocking(true);
         c = UnixSocketConnection.accepted(ch, socket.toString());
       } catch (IOException e) {
+        log.debug("dropped a connection on {}: {}", socket, e.toString());
         continue;
       }
       try {
@@ -155,9 +163,17 @@ public final class DiagnosticPortListener implements AutoCloseable {
         c.setDeadline(Duration.ofSeconds(5), "the runtime's advertisement");
         c.readFully(advert, "the runtime's advertisement");
         c.clearDeadline();
-        return new AdvertisedConnection(Advertisement.decode(advert), c);
+        Advertisement advertisement = Advertisement.decode(advert);
+        log.debug(
+            "the runtime of pid {} (cookie {}) connected to {}",
+            advertisement.pid(),
+            advertisement.runtimeCookie(),
+            socket);
+        return new AdvertisedConnection(advertisement, c);
       } catch (DiagnosticsException e) {
         // Something that is not a runtime (or a runtime that vanished): wait for the next.
+        log.debug(
+            "closed a connection on {} that sent no advertisement: {}", socket, e.getMessage());
         c.close();
       }
     }
@@ -166,6 +182,7 @@ public final class DiagnosticPortListener implements AutoCloseable {
   /** Stops listening and removes the socket (and the private directory, if this made one). */
   @Override
   public void close() {
+    log.debug("no longer listening on {}", socket);
     try {
       selector.close();
       server.close();

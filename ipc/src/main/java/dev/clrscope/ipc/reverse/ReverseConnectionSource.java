@@ -5,6 +5,8 @@ import dev.clrscope.ipc.client.ConnectionSource;
 import dev.clrscope.ipc.transport.IpcConnection;
 import java.time.Duration;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Connections from one runtime that connects to our diagnostic port. The runtime reconnects after
@@ -12,6 +14,8 @@ import java.util.UUID;
  * runtimes on the same port are closed (they retry, and are someone else's business).
  */
 public final class ReverseConnectionSource implements ConnectionSource {
+  private static final Logger log = LoggerFactory.getLogger(ReverseConnectionSource.class);
+
   private final DiagnosticPortListener listener;
   private final UUID runtimeCookie;
   private IpcConnection pending;
@@ -49,6 +53,11 @@ public final class ReverseConnectionSource implements ConnectionSource {
       if (next.advertisement().runtimeCookie().equals(runtimeCookie)) {
         return next.connection();
       }
+      log.debug(
+          "closed a connection from another runtime (pid {}, cookie {}) on {}",
+          next.advertisement().pid(),
+          next.advertisement().runtimeCookie(),
+          listener.socketPath());
       next.connection().close();
     }
   }

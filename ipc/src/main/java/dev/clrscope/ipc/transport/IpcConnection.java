@@ -10,6 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One open connection to a diagnostic server, carrying one request and its reply (or, for a
@@ -20,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  * blocked read fails, and the failure is reported as an {@link IpcTimeoutException}.
  */
 public abstract class IpcConnection implements Closeable {
+  private static final Logger log = LoggerFactory.getLogger(IpcConnection.class);
+
   private static final ScheduledExecutorService TIMER =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -66,6 +70,11 @@ public abstract class IpcConnection implements Closeable {
           TIMER.schedule(
               () -> {
                 timedOut = true;
+                log.debug(
+                    "waited {} ms for {} from {}: aborting the connection",
+                    timeout.toMillis(),
+                    what,
+                    description);
                 abort();
               },
               timeout.toMillis(),

@@ -14,6 +14,8 @@ import dev.clrscope.ipc.IpcTimeoutException;
 import dev.clrscope.ipc.TargetNotFoundException;
 import java.io.IOException;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A connection over a Windows named pipe, through JNA.
@@ -23,6 +25,7 @@ import java.time.Duration;
  * ReadFile}.
  */
 public final class NamedPipeConnection extends IpcConnection {
+  private static final Logger log = LoggerFactory.getLogger(NamedPipeConnection.class);
 
   /** The few kernel32 calls a pipe client needs; an interface so tests can stand in for Windows. */
   public interface PipeApi {
@@ -68,9 +71,11 @@ public final class NamedPipeConnection extends IpcConnection {
     while (true) {
       Object handle = api.open(path);
       if (handle != null) {
+        log.debug("connected to {}", path);
         return new NamedPipeConnection(api, handle, path);
       }
       int error = api.lastError();
+      log.debug("opening {} failed: Win32 error {}", path, error);
       if (error == WinError.ERROR_FILE_NOT_FOUND) {
         throw new TargetNotFoundException(
             "no diagnostic pipe " + path + ": is the process running, and is it a .NET process?");
@@ -91,6 +96,7 @@ public final class NamedPipeConnection extends IpcConnection {
         throw new ConnectionClosedException(
             "could not open " + path + ": Win32 error " + error, null);
       }
+      log.debug("{} is busy: waiting up to {} ms for it", path, left);
       api.waitForPipe(path, (int) Math.min(left, Integer.MAX_VALUE));
     }
   }

@@ -16,9 +16,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** A connection over a Unix domain socket, through the JDK's own support (Java 16+). */
 public final class UnixSocketConnection extends IpcConnection {
+  private static final Logger log = LoggerFactory.getLogger(UnixSocketConnection.class);
+
   /**
    * The longest socket path the kernel accepts: {@code sun_path} is 108 bytes, one of them the NUL.
    */
@@ -57,6 +61,11 @@ public final class UnixSocketConnection extends IpcConnection {
               "clrscope-",
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       link = Files.createSymbolicLink(dir.resolve("s"), socket);
+      log.debug(
+          "{} is longer than the {}-byte limit: connecting through the link {}",
+          socket,
+          MAX_PATH_BYTES,
+          link);
       return open(link, socket, timeout);
     } catch (IOException e) {
       throw new DiagnosticsException(
@@ -92,12 +101,15 @@ public final class UnixSocketConnection extends IpcConnection {
       } finally {
         connection.clearDeadline();
       }
+      log.debug("connected to {}", socket);
       return connection;
     } catch (ClosedChannelException e) {
+      log.debug("connecting to {} timed out after {} ms", socket, timeout.toMillis());
       throw new IpcTimeoutException(
           "timed out connecting to " + socket + " after " + timeout.toMillis() + " ms");
     } catch (IOException e) {
       closeQuietly(channel);
+      log.debug("connecting to {} failed: {}", socket, e.toString());
       throw connectFailure(socket, e);
     }
   }

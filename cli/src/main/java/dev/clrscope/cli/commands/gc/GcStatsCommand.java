@@ -31,7 +31,7 @@ public final class GcStatsCommand extends AttachingCommand {
   @Mixin FormatOption format;
 
   @Option(
-      names = {"-v", "--verbose"},
+      names = "--per-heap",
       description = "Also print each heap's history: budget, sizes, survived, fragmentation.")
   boolean perHeap;
 
