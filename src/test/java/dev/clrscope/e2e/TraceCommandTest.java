@@ -129,6 +129,19 @@ class TraceCommandTest {
     // The same events by id and by provider filter.
     assertThat(events(file, "--provider", "microsoft-windows-dotnetruntime", "--event", "80"))
         .hasSize(5);
+    // CSV: the same five, one line each under the keys, the payload as quoted JSON text.
+    CliResult csv =
+        Clrscope.run(
+            TIMEOUT, "trace", "events", file.toString(), "--event", "80", "--format", "csv");
+    assertThat(csv.exitCode()).as("%s", csv).isZero();
+    assertThat(csv.stdoutLines().get(0))
+        .isEqualTo(
+            "time,relativeMs,provider,eventId,version,name,threadId,processor,activityId,"
+                + "relatedActivityId,stack,payloadError,payload");
+    assertThat(csv.stdoutLines().subList(1, csv.stdoutLines().size()))
+        .hasSize(5)
+        .allMatch(l -> l.contains(",Microsoft-Windows-DotNETRuntime,80,"))
+        .allMatch(l -> l.contains("\"\"exceptionType\"\":\"\"System.InvalidOperationException\"\""));
   }
 
   /** Exceptions (runtime event 80) in a trace being written, read leniently: it may be cut. */

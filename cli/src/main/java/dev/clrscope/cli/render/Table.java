@@ -2,7 +2,9 @@ package dev.clrscope.cli.render;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Rows of values under named columns: what every listing command produces, whatever the output
@@ -31,6 +33,19 @@ public final class Table {
   /** The columns. */
   public List<Column> columns() {
     return columns;
+  }
+
+  /** The rows as JSON objects: each column's key to its value, in column order. */
+  public List<Map<String, Object>> objects() {
+    List<Map<String, Object>> objects = new ArrayList<>();
+    for (List<Object> row : rows) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      for (int i = 0; i < columns.size(); i++) {
+        o.put(columns.get(i).key(), row.get(i));
+      }
+      objects.add(o);
+    }
+    return objects;
   }
 
   /** The rows, in order. */

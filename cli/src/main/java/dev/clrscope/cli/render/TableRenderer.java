@@ -3,9 +3,7 @@ package dev.clrscope.cli.render;
 import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Prints tables, and single records, in the three output formats. */
 public final class TableRenderer {
@@ -20,14 +18,10 @@ public final class TableRenderer {
   public void list(Table table, OutputFormat format) {
     switch (format) {
       case json:
-        List<Map<String, Object>> objects = new ArrayList<>();
-        for (List<Object> row : table.rows()) {
-          objects.add(toObject(table.columns(), row));
-        }
-        out.println(JsonText.of(objects));
+        out.println(JsonText.of(table.objects()));
         break;
       case csv:
-        csvRow(table.columns().stream().map(Column::key).map(k -> (Object) k).toList());
+        csvRow(table.columns().stream().map(Column::key).toList());
         table.rows().forEach(this::csvRow);
         break;
       default:
@@ -48,7 +42,7 @@ public final class TableRenderer {
     List<Object> row = table.rows().get(0);
     switch (format) {
       case json:
-        out.println(JsonText.of(toObject(table.columns(), row)));
+        out.println(JsonText.of(table.objects().get(0)));
         break;
       case csv:
         list(table, format);
@@ -61,14 +55,6 @@ public final class TableRenderer {
         break;
     }
     out.flush();
-  }
-
-  private static Map<String, Object> toObject(List<Column> columns, List<Object> row) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    for (int i = 0; i < columns.size(); i++) {
-      o.put(columns.get(i).key(), row.get(i));
-    }
-    return o;
   }
 
   private void aligned(Table table) {
@@ -121,24 +107,7 @@ public final class TableRenderer {
     return v == null ? "-" : v.toString();
   }
 
-  private void csvRow(List<Object> values) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < values.size(); i++) {
-      if (i > 0) {
-        sb.append(',');
-      }
-      Object v = values.get(i);
-      String s = v == null ? "" : v.toString();
-      if (s.indexOf(',') >= 0
-          || s.indexOf('"') >= 0
-          || s.indexOf('\n') >= 0
-          || s.indexOf('\r') >= 0) {
-        sb.append('"').append(s.replace("\"", "\"\"")).append('"');
-      } else {
-        sb.append(s);
-      }
-    }
-    // RFC 4180 ends records with CRLF; most tools accept LF, and LF reads better in a terminal.
-    out.println(sb);
+  private void csvRow(List<?> values) {
+    out.println(CsvText.row(values));
   }
 }

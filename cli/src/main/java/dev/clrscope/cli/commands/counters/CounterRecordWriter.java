@@ -1,6 +1,9 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.InstrumentType;
 import dev.clrscope.monitor.counters.Measurement;
@@ -9,6 +12,7 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Writes measurements as they come: CSV with dotnet-counters' header, one JSON document, or JSON
@@ -16,8 +20,55 @@ import java.util.Map;
  * session ends, as long as {@link #finish} runs: non-finite numbers are written as null.
  */
 final class CounterRecordWriter {
-  /** dotnet-counters' CSV header, kept so that its readers work unchanged. */
-  static final String CSV_HEADER = "Timestamp,Provider,Counter Name,Counter Type,Mean/Increment";
+  /** One line of dotnet-counters' CSV: a histogram gives one per percentile. */
+  record CsvLine(
+      String timestamp, String provider, String counterName, String counterType, Double value) {}
+
+  /** dotnet-counters' CSV columns, kept so that its readers work unchanged. */
+  static final RecordSchema<CsvLine> CSV =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("Timestamp", "", 0, Unit.TEXT, CsvLine::timestamp),
+              Field.of("Provider", "", 0, Unit.TEXT, CsvLine::provider),
+              Field.of("Counter Name", "", 0, Unit.TEXT, CsvLine::counterName),
+              Field.of("Counter Type", "", 0, Unit.TEXT, CsvLine::counterType),
+              Field.of("Mean/Increment", "", 0, Unit.TEXT, l -> CounterText.exact(l.value()))));
+
+  /** The JSON object of a measurement; absent numbers are left out, non-finite ones are null. */
+  static final RecordSchema<Measurement> JSON =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("timestamp", "", 0, Unit.TIME, Measurement::time),
+              Field.of("provider", "", 0, Unit.TEXT, Measurement::provider),
+              Field.of(
+                  "source",
+                  "",
+                  0,
+                  Unit.TEXT,
+                  m -> m.source() == CounterSource.METER ? "meter" : "eventcounters"),
+              Field.of("name", "", 0, Unit.TEXT, Measurement::name),
+              Field.<Measurement>of(
+                      "displayName",
+                      "",
+                      0,
+                      Unit.TEXT,
+                      m -> m.displayName().equals(m.name()) ? null : m.displayName())
+                  .optional(),
+              Field.of("unit", "", 0, Unit.TEXT, Measurement::unit),
+              Field.of("type", "", 0, Unit.TEXT, m -> m.type().label()),
+              Field.of("tags", "", 0, Unit.TEXT, Measurement::tags),
+              number("rate", Measurement::rate),
+              number("value", Measurement::value),
+              number("min", Measurement::min),
+              number("max", Measurement::max),
+              Field.<Measurement>of("count", "", 0, Unit.COUNT, Measurement::count).optional(),
+              number("sum", Measurement::sum),
+              Field.<Measurement>of(
+                      "percentiles", "", 0, Unit.TEXT, CounterRecordWriter::percentiles)
+                  .optional(),
+              number("intervalSeconds", Measurement::intervalSeconds)));
 
   /** The output formats of {@code counters collect}. */
   enum Format {
@@ -26,16 +77,20 @@ final class CounterRecordWriter {
     jsonl
   }
 
-  private final PrintStream out;
   private final Format format;
   private final double intervalSeconds;
-  private boolean first = true;
-  private long written;
+  private final RecordStream<CsvLine> csv;
+  private final RecordStream<Measurement> json;
 
   CounterRecordWriter(PrintStream out, Format format, double intervalSeconds) {
-    this.out = out;
     this.format = format;
     this.intervalSeconds = intervalSeconds;
+    this.csv = new RecordStream<>(out, CSV, RecordStream.Form.CSV);
+    this.json =
+        new RecordStream<>(
+            out,
+            JSON,
+            format == Format.json ? RecordStream.Form.JSON_DOCUMENT : RecordStream.Form.JSON_LINES);
   }
 
   /**
@@ -43,59 +98,50 @@ final class CounterRecordWriter {
    */
   void start(Map<String, Object> about) {
     if (format == Format.csv) {
-      out.println(CSV_HEADER);
-    } else if (format == Format.json) {
-      String head = JsonText.of(about);
-      // The document is the object with one more member, the measurements, streamed.
-      out.print(
-          head.substring(0, head.length() - 1)
-              + (about.isEmpty() ? "" : ",")
-              + "\"measurements\":[");
+      csv.start();
+    } else {
+      json.start(about, "measurements");
     }
-    out.flush();
   }
 
   /** Writes one measurement (a CSV row per number it carries). */
   void write(Measurement m) {
-    switch (format) {
-      case csv -> csv(m);
-      case json -> {
-        out.print(first ? "\n" : ",\n");
-        out.print(JsonText.of(object(m)));
-        written++;
-      }
-      default -> {
-        out.println(JsonText.of(object(m)));
-        written++;
-      }
+    if (format == Format.csv) {
+      csvLines(m);
+    } else {
+      json.write(m);
     }
-    first = false;
-    out.flush();
   }
 
   /** Ends the output: closes the JSON document with what is worth knowing about the session. */
   void finish(List<String> notes, String stopReason) {
-    if (format == Format.json) {
-      Map<String, Object> tail = new LinkedHashMap<>();
-      tail.put("stopReason", stopReason);
-      tail.put("notes", notes);
-      String t = JsonText.of(tail);
-      out.println((first ? "" : "\n") + "]," + t.substring(1));
+    Map<String, Object> tail = new LinkedHashMap<>();
+    tail.put("stopReason", stopReason);
+    tail.put("notes", notes);
+    if (format == Format.csv) {
+      csv.finish(tail);
+    } else {
+      json.finish(tail);
     }
-    out.flush();
   }
 
   /** How many records (rows or objects) were written. */
   long written() {
-    return written;
+    return csv.written() + json.written();
   }
 
-  private void csv(Measurement m) {
+  private void csvLines(Measurement m) {
     String time = m.time().toString();
     if (m.type() == InstrumentType.HISTOGRAM) {
       for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
         String pct = "Percentile=" + CounterText.percentile(q.getKey()).substring(1);
-        row(time, m, CounterText.csvName(m, intervalSeconds, pct), "Metric", q.getValue());
+        csv.write(
+            new CsvLine(
+                time,
+                m.provider(),
+                CounterText.csvName(m, intervalSeconds, pct),
+                "Metric",
+                q.getValue()));
       }
       return;
     }
@@ -104,80 +150,42 @@ final class CounterRecordWriter {
       // A first interval of an observable counter has no rate yet: nothing to report.
       return;
     }
-    row(
-        time,
-        m,
-        CounterText.csvName(m, intervalSeconds, null),
-        m.type().isRate() ? "Rate" : "Metric",
-        v);
+    csv.write(
+        new CsvLine(
+            time,
+            m.provider(),
+            CounterText.csvName(m, intervalSeconds, null),
+            m.type().isRate() ? "Rate" : "Metric",
+            v));
   }
 
-  private void row(String time, Measurement m, String name, String type, Double value) {
-    out.println(
-        time
-            + ","
-            + csvField(m.provider())
-            + ","
-            + csvField(name)
-            + ","
-            + type
-            + ","
-            + CounterText.exact(value));
-    written++;
-  }
-
-  static String csvField(String s) {
-    if (s.indexOf(',') >= 0
-        || s.indexOf('"') >= 0
-        || s.indexOf('\n') >= 0
-        || s.indexOf('\r') >= 0) {
-      return '"' + s.replace("\"", "\"\"") + '"';
-    }
-    return s;
-  }
-
-  /** The JSON object of one measurement; absent numbers are left out, non-finite ones are null. */
+  /** The JSON object of one measurement. */
   static Map<String, Object> object(Measurement m) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    o.put("timestamp", m.time().toString());
-    o.put("provider", m.provider());
-    o.put("source", m.source() == CounterSource.METER ? "meter" : "eventcounters");
-    o.put("name", m.name());
-    if (!m.displayName().equals(m.name())) {
-      o.put("displayName", m.displayName());
-    }
-    o.put("unit", m.unit());
-    o.put("type", m.type().label());
-    o.put("tags", m.tags());
-    put(o, "rate", m.rate());
-    put(o, "value", m.value());
-    put(o, "min", m.min());
-    put(o, "max", m.max());
-    if (m.count() != null) {
-      o.put("count", m.count());
-    }
-    put(o, "sum", m.sum());
-    if (!m.quantiles().isEmpty()) {
-      Map<String, Object> p = new LinkedHashMap<>();
-      for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
-        p.put(CounterText.percentile(q.getKey()), number(q.getValue()));
-      }
-      o.put("percentiles", p);
-    }
-    put(o, "intervalSeconds", m.intervalSeconds());
-    return o;
+    return JSON.jsonObject(m);
   }
 
-  private static void put(Map<String, Object> o, String key, Double v) {
-    if (v != null) {
-      o.put(key, number(v));
-    }
+  private static Field<Measurement> number(String key, Function<Measurement, Double> value) {
+    return Field.<Measurement>of(key, "", 0, Unit.TEXT, m -> number(value.apply(m))).optional();
   }
 
-  /** A JSON number without exponent noise, or null for NaN and infinities. */
+  private static Map<String, Object> percentiles(Measurement m) {
+    if (m.quantiles().isEmpty()) {
+      return null;
+    }
+    Map<String, Object> p = new LinkedHashMap<>();
+    for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
+      p.put(CounterText.percentile(q.getKey()), number(q.getValue()));
+    }
+    return p;
+  }
+
+  /**
+   * A JSON number without exponent noise; a non-finite one stays a double, which JSON writes as
+   * null; an absent one is null, and left out.
+   */
   private static Object number(Double v) {
     if (v == null || !Double.isFinite(v)) {
-      return null;
+      return v;
     }
     return new BigDecimal(CounterText.exact(v));
   }

@@ -7,10 +7,11 @@ import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.ByteSize;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.JsonText;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.Field.Shown;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcRecord;
@@ -20,9 +21,10 @@ import dev.clrscope.monitor.session.StopSwitch;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -145,7 +147,7 @@ public final class FullGcCommand extends AttachingCommand {
           }
         }
       }
-      report(ours, id, second, watchedToTheEnd);
+      report(new Report(ours, id, watchedToTheEnd, second.isEmpty() ? null : second.get(0)));
       return 0;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -153,77 +155,117 @@ public final class FullGcCommand extends AttachingCommand {
     }
   }
 
-  private void report(GcRecord gc, long id, List<GcRecord> second, boolean watched) {
-    boolean csnMatched = gc.clientSequenceNumber() == id;
-    Long secondNumber = second.isEmpty() ? null : second.get(0).number();
-    String secondText =
-        !watched
-            ? "unknown (the watching session ended early: did the target exit?)"
-            : second.isEmpty()
-                ? "no"
-                : "yes: GC #"
-                    + secondNumber
-                    + " ("
-                    + second.get(0).reason()
-                    + ", gen"
-                    + second.get(0).generation()
-                    + ") ran when the session closed (dotnet/runtime#99487)";
-    if (format.format() == OutputFormat.json) {
-      Map<String, Object> o = GcOutput.json(gc, false);
-      o.remove("kind");
-      o.put("requestedClientSequenceNumber", id);
-      o.put("clientSequenceNumberMatched", csnMatched);
-      o.put("secondGcOnClose", watched ? (Object) (secondNumber != null) : null);
-      o.put("secondGc", secondNumber);
-      out().println(JsonText.of(o));
-      out().flush();
-    } else {
-      Table t =
-          new Table(
-              List.of(
-                  Column.number("gc", "GC number"),
-                  Column.number("generation", "Generation"),
-                  Column.text("type", "Type"),
-                  Column.text("reason", "Reason"),
-                  Column.number("clientSequenceNumber", "ClientSequenceNumber"),
-                  Column.number("pauseMs", "Pause (ms)"),
-                  Column.number("suspendMs", "Suspension (ms)"),
-                  Column.number("heapSizeBeforeBytes", "Heap before"),
-                  Column.number("heapSizeAfterBytes", "Heap after"),
-                  Column.number("promotedBytes", "Promoted"),
-                  Column.text("secondGcOnClose", "Second GC on close")));
-      boolean table = format.format() == OutputFormat.table;
-      t.add(
-          gc.number(),
-          gc.generation(),
-          gc.type(),
-          gc.reason(),
-          gc.clientSequenceNumber() == 0
-              ? (table ? "0 (not reported by this runtime)" : 0L)
-              : gc.clientSequenceNumber(),
-          table ? ms(gc.pauseMillis()) : gc.pauseMillis(),
-          table ? ms(gc.suspendMillis()) : gc.suspendMillis(),
-          table ? bytes(gc.heapSizeBefore()) : gc.heapSizeBefore(),
-          table ? bytes(gc.heapSizeAfter()) : gc.heapSizeAfter(),
-          table ? bytes(gc.promoted()) : gc.promoted(),
-          table ? secondText : (watched ? Boolean.toString(secondNumber != null) : ""));
-      new TableRenderer(out()).record(t, format.format());
+  /**
+   * What {@code fullgc} reports: the GC, the Id asked for, and the GC the runtime may have run when
+   * the session closed.
+   *
+   * @param gc the induced GC
+   * @param requested the Id passed with the keyword
+   * @param watched whether the watching session lasted long enough to tell about a second GC
+   * @param second the second induced GC, or {@code null}
+   */
+  record Report(GcRecord gc, long requested, boolean watched, GcRecord second) {
+    boolean clientSequenceNumberMatched() {
+      return gc.clientSequenceNumber() == requested;
     }
-    if (!csnMatched && gc.clientSequenceNumber() != 0) {
+
+    /** Whether a second GC ran; {@code null} when that is not known. */
+    Boolean secondGcOnClose() {
+      return watched ? second != null : null;
+    }
+
+    String secondText() {
+      if (!watched) {
+        return "unknown (the watching session ended early: did the target exit?)";
+      }
+      return second == null
+          ? "no"
+          : "yes: GC #"
+              + second.number()
+              + " ("
+              + second.reason()
+              + ", gen"
+              + second.generation()
+              + ") ran when the session closed (dotnet/runtime#99487)";
+    }
+  }
+
+  /**
+   * The report's fields: JSON carries every field of the GC and the report's own; the table and CSV
+   * show the GC's main figures, a line each in the table.
+   */
+  static final RecordSchema<Report> REPORT = reportSchema();
+
+  private static RecordSchema<Report> reportSchema() {
+    List<Field<Report>> f = new ArrayList<>();
+    Map<String, Field<GcRecord>> gcFields = new LinkedHashMap<>();
+    for (Field<GcRecord> g : GcOutput.schema(false).fields()) {
+      gcFields.put(g.key(), g);
+      if (g.in().json()) {
+        f.add(g.<Report>from(Report::gc).only(Shown.JSON));
+      }
+    }
+    f.add(
+        Field.<Report>data("requestedClientSequenceNumber", Unit.COUNT, Report::requested)
+            .only(Shown.JSON));
+    f.add(
+        Field.<Report>data(
+                "clientSequenceNumberMatched", Unit.TEXT, Report::clientSequenceNumberMatched)
+            .only(Shown.JSON));
+    f.add(
+        Field.<Report>data("secondGcOnClose", Unit.TEXT, Report::secondGcOnClose).only(Shown.JSON));
+    f.add(
+        Field.<Report>data(
+                "secondGc", Unit.COUNT, r -> r.second() == null ? null : r.second().number())
+            .only(Shown.JSON));
+    // The table and CSV: the GC's own fields under longer headings; sizes exact and short.
+    Function<Report, String> notReported =
+        r ->
+            r.gc().clientSequenceNumber() == 0
+                ? "0 (not reported by this runtime)"
+                : Long.toString(r.gc().clientSequenceNumber());
+    f.add(flat(gcFields, "gc", "GC number", null));
+    f.add(flat(gcFields, "generation", "Generation", null));
+    f.add(flat(gcFields, "type", "Type", null));
+    f.add(flat(gcFields, "reason", "Reason", null));
+    f.add(flat(gcFields, "clientSequenceNumber", "ClientSequenceNumber", notReported));
+    f.add(flat(gcFields, "pauseMs", "Pause (ms)", null));
+    f.add(flat(gcFields, "suspendMs", "Suspension (ms)", null));
+    f.add(
+        flat(gcFields, "heapSizeBeforeBytes", "Heap before", r -> bytes(r.gc().heapSizeBefore())));
+    f.add(flat(gcFields, "heapSizeAfterBytes", "Heap after", r -> bytes(r.gc().heapSizeAfter())));
+    f.add(flat(gcFields, "promotedBytes", "Promoted", r -> bytes(r.gc().promoted())));
+    f.add(
+        Field.<Report>of(
+                "secondGcOnClose", "Second GC on close", 0, Unit.TEXT, Report::secondGcOnClose)
+            .cell(Report::secondText)
+            .only(Shown.FLAT));
+    return new RecordSchema<>(null, f);
+  }
+
+  private static Field<Report> flat(
+      Map<String, Field<GcRecord>> gcFields,
+      String key,
+      String heading,
+      Function<Report, String> cell) {
+    Field<Report> f = gcFields.get(key).labelled(heading).<Report>from(Report::gc).only(Shown.FLAT);
+    return cell == null ? f : f.cell(cell);
+  }
+
+  private void report(Report report) {
+    RecordStream.single(out(), REPORT, format.format(), report);
+    GcRecord gc = report.gc();
+    if (!report.clientSequenceNumberMatched() && gc.clientSequenceNumber() != 0) {
       warn(
           "the GC's ClientSequenceNumber is "
               + gc.clientSequenceNumber()
               + ", not the "
-              + id
+              + report.requested()
               + " asked for: another tool may have induced it");
     }
     if (format.format() != OutputFormat.table) {
-      err().println("Second GC when the session closed: " + secondText);
+      err().println("Second GC when the session closed: " + report.secondText());
     }
-  }
-
-  private static String ms(Double v) {
-    return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
   }
 
   private static String bytes(Long v) {

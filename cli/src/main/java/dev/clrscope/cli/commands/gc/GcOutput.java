@@ -2,20 +2,24 @@ package dev.clrscope.cli.commands.gc;
 
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.ByteSize;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.gc.CondemnReasons;
 import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.gc.GenerationSizes;
 import dev.clrscope.monitor.gc.HeapHistory;
 import java.io.PrintStream;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Prints GC records as they complete, and the summary at the end, in the three formats.
@@ -31,74 +35,91 @@ import java.util.Map;
  * </ul>
  */
 public final class GcOutput {
-  private static final DateTimeFormatter TIME =
-      DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneId.systemDefault());
+  /**
+   * The fields of a GC record, once for every format. JSON nests the generation sizes and condemn
+   * reasons that CSV and the table spread over flat columns.
+   */
+  static RecordSchema<GcRecord> schema(boolean perHeap) {
+    List<Field<GcRecord>> f = new ArrayList<>();
+    f.add(Field.of("startUtc", "TIME", 12, Unit.TIME, GcRecord::startUtc));
+    f.add(Field.of("gc", "GC#", 6, Unit.COUNT, GcRecord::number));
+    f.add(Field.of("generation", "GEN", 3, Unit.COUNT, GcRecord::generation));
+    f.add(Field.of("type", "TYPE", 13, Unit.TEXT, GcRecord::type));
+    f.add(Field.of("reason", "REASON", 17, Unit.TEXT, GcRecord::reason));
+    f.add(
+        Field.<GcRecord>of(
+                "clientSequenceNumber", "CSN", 10, Unit.COUNT, GcRecord::clientSequenceNumber)
+            .cell(
+                r ->
+                    r.clientSequenceNumber() == 0 ? "-" : Long.toString(r.clientSequenceNumber())));
+    f.add(Field.of("pauseMs", "PAUSE_MS", 9, Unit.MILLIS, GcRecord::pauseMillis));
+    f.add(Field.of("suspendMs", "SUSP_MS", 8, Unit.MILLIS, GcRecord::suspendMillis));
+    f.add(Field.data("durationMs", Unit.MILLIS, GcRecord::durationMillis));
+    f.add(Field.of("heapSizeBeforeBytes", "BEFORE", 7, Unit.BYTES, GcRecord::heapSizeBefore));
+    f.add(Field.of("heapSizeAfterBytes", "AFTER", 7, Unit.BYTES, GcRecord::heapSizeAfter));
+    f.add(
+        Field.<GcRecord>data("sizeAfterBytes", Unit.TEXT, r -> sizes(r.sizeAfter()))
+            .only(Shown.JSON));
+    f.add(afterSize("gen0", GenerationSizes::gen0));
+    f.add(afterSize("gen1", GenerationSizes::gen1));
+    f.add(afterSize("gen2", GenerationSizes::gen2));
+    f.add(afterSize("loh", GenerationSizes::loh));
+    f.add(afterSize("poh", GenerationSizes::poh));
+    f.add(Field.of("promotedBytes", "PROMOTED", 8, Unit.BYTES, GcRecord::promoted));
+    f.add(Field.of("fragmentationBytes", "FRAG", 7, Unit.BYTES, GcRecord::fragmentation));
+    f.add(Field.of("pinnedObjects", "PINNED", 6, Unit.COUNT, GcRecord::pinnedObjects));
+    f.add(Field.of("condemnedGeneration", "COND", 4, Unit.COUNT, GcRecord::condemnedGeneration));
+    f.add(
+        Field.<GcRecord>data("condemnReasons", Unit.TEXT, r -> condemn(r.condemnReasons()))
+            .only(Shown.JSON));
+    f.add(condemnColumn("initialGeneration", Unit.COUNT, CondemnReasons::initialGeneration));
+    f.add(
+        condemnColumn(
+            "finalPerHeapGeneration", Unit.COUNT, CondemnReasons::finalPerHeapGeneration));
+    f.add(
+        condemnColumn(
+            "budgetExceededGeneration", Unit.COUNT, CondemnReasons::budgetExceededGeneration));
+    f.add(condemnColumn("condemnConditions", Unit.WORDS, CondemnReasons::conditions));
+    f.add(Field.of("pauseMode", "MODE", 11, Unit.TEXT, GcRecord::pauseMode));
+    f.add(Field.of("memoryPressurePercent", "MEM%", 4, Unit.COUNT, GcRecord::memoryPressure));
+    f.add(
+        Field.<GcRecord>of(
+                "globalMechanisms", "MECHANISMS", 28, Unit.WORDS, GcRecord::globalMechanisms)
+            .cell(
+                r -> r.globalMechanisms().isEmpty() ? "-" : shortMechanisms(r.globalMechanisms())));
+    f.add(Field.data("heaps", Unit.COUNT, r -> r.heaps().size()));
+    if (perHeap) {
+      f.add(Field.<GcRecord>data("perHeap", Unit.TEXT, GcOutput::perHeap).only(Shown.JSON));
+    }
+    f.add(
+        Field.<GcRecord>of("condemnReasonsText", "CONDEMN REASONS", 0, Unit.TEXT, r -> null)
+            .cell(r -> r.condemnReasons() == null ? "-" : r.condemnReasons().describe())
+            .only(Shown.TABLE));
+    return new RecordSchema<>("gc", f);
+  }
 
-  /** Table columns: label, width, right-aligned. The last one is free text. */
-  private record Col(String label, int width, boolean right) {}
+  private static Field<GcRecord> afterSize(String gen, Function<GenerationSizes, Long> size) {
+    return Field.<GcRecord>of(
+            gen + "AfterBytes",
+            gen.toUpperCase(Locale.ROOT),
+            7,
+            Unit.BYTES,
+            r -> r.sizeAfter() == null ? null : size.apply(r.sizeAfter()))
+        .only(Shown.FLAT);
+  }
 
-  private static final List<Col> COLUMNS =
-      List.of(
-          new Col("TIME", 12, false),
-          new Col("GC#", 6, true),
-          new Col("GEN", 3, true),
-          new Col("TYPE", 13, false),
-          new Col("REASON", 17, false),
-          new Col("CSN", 10, true),
-          new Col("PAUSE_MS", 9, true),
-          new Col("SUSP_MS", 8, true),
-          new Col("BEFORE", 7, true),
-          new Col("AFTER", 7, true),
-          new Col("GEN0", 7, true),
-          new Col("GEN1", 7, true),
-          new Col("GEN2", 7, true),
-          new Col("LOH", 7, true),
-          new Col("POH", 7, true),
-          new Col("PROMOTED", 8, true),
-          new Col("FRAG", 7, true),
-          new Col("PINNED", 6, true),
-          new Col("COND", 4, true),
-          new Col("MODE", 11, false),
-          new Col("MEM%", 4, true),
-          new Col("MECHANISMS", 28, false),
-          new Col("CONDEMN REASONS", 0, false));
-
-  private static final List<String> CSV_KEYS =
-      List.of(
-          "startUtc",
-          "gc",
-          "generation",
-          "type",
-          "reason",
-          "clientSequenceNumber",
-          "pauseMs",
-          "suspendMs",
-          "durationMs",
-          "heapSizeBeforeBytes",
-          "heapSizeAfterBytes",
-          "gen0AfterBytes",
-          "gen1AfterBytes",
-          "gen2AfterBytes",
-          "lohAfterBytes",
-          "pohAfterBytes",
-          "promotedBytes",
-          "fragmentationBytes",
-          "pinnedObjects",
-          "condemnedGeneration",
-          "initialGeneration",
-          "finalPerHeapGeneration",
-          "budgetExceededGeneration",
-          "condemnConditions",
-          "pauseMode",
-          "memoryPressurePercent",
-          "globalMechanisms",
-          "heaps");
+  private static Field<GcRecord> condemnColumn(
+      String key, Unit unit, Function<CondemnReasons, ?> part) {
+    return Field.<GcRecord>data(
+            key, unit, r -> r.condemnReasons() == null ? null : part.apply(r.condemnReasons()))
+        .only(Shown.CSV);
+  }
 
   private final PrintStream out;
   private final PrintStream err;
   private final OutputFormat format;
   private final boolean perHeap;
-  private boolean headerPrinted;
+  private final RecordStream<GcRecord> records;
 
   /**
    * An output.
@@ -112,47 +133,26 @@ public final class GcOutput {
     this.err = err;
     this.format = format;
     this.perHeap = perHeap;
+    this.records = new RecordStream<>(out, schema(perHeap), RecordStream.streaming(format));
   }
 
   /** Prints the header now, so a watcher sees the columns before the first GC. */
   public void header() {
-    if (headerPrinted) {
-      return;
-    }
-    headerPrinted = true;
-    switch (format) {
-      case table -> {
-        List<String> labels = new ArrayList<>();
-        for (Col c : COLUMNS) {
-          labels.add(c.label());
-        }
-        out.println(line(labels));
-      }
-      case csv -> out.println(String.join(",", CSV_KEYS));
-      default -> {}
-    }
-    out.flush();
+    records.start();
   }
 
   /** Prints one GC. */
   public void gc(GcRecord r) {
-    header();
-    switch (format) {
-      case json -> out.println(JsonText.of(json(r, perHeap)));
-      case csv -> out.println(csvRow(r));
-      default -> {
-        out.println(line(tableCells(r)));
-        if (perHeap) {
-          heapTable(r);
-        }
-      }
+    records.write(r);
+    if (perHeap && format == OutputFormat.table) {
+      heapTable(r);
+      out.flush();
     }
-    out.flush();
   }
 
   /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
   public void summary(GcSummary s, String stoppedBecause) {
-    header();
+    records.start();
     switch (format) {
       case json -> {
         Map<String, Object> o = summaryObject(s);
@@ -166,37 +166,6 @@ public final class GcOutput {
         summaryLines(out, s, stoppedBecause);
       }
     }
-  }
-
-  // ---- table
-
-  private static List<String> tableCells(GcRecord r) {
-    GenerationSizes after = r.sizeAfter();
-    CondemnReasons cr = r.condemnReasons();
-    return List.of(
-        TIME.format(r.startUtc()),
-        Long.toString(r.number()),
-        Integer.toString(r.generation()),
-        r.type(),
-        r.reason(),
-        r.clientSequenceNumber() == 0 ? "-" : Long.toString(r.clientSequenceNumber()),
-        ms(r.pauseMillis()),
-        ms(r.suspendMillis()),
-        ByteSize.of(r.heapSizeBefore()),
-        ByteSize.of(r.heapSizeAfter()),
-        after == null ? "-" : ByteSize.of(after.gen0()),
-        after == null ? "-" : ByteSize.of(after.gen1()),
-        after == null ? "-" : ByteSize.of(after.gen2()),
-        after == null ? "-" : ByteSize.of(after.loh()),
-        after == null ? "-" : ByteSize.of(after.poh()),
-        ByteSize.of(r.promoted()),
-        ByteSize.of(r.fragmentation()),
-        r.pinnedObjects() == null ? "-" : Long.toString(r.pinnedObjects()),
-        r.condemnedGeneration() == null ? "-" : Integer.toString(r.condemnedGeneration()),
-        r.pauseMode() == null ? "-" : r.pauseMode(),
-        r.memoryPressure() == null ? "-" : Long.toString(r.memoryPressure()),
-        r.globalMechanisms().isEmpty() ? "-" : shortMechanisms(r.globalMechanisms()),
-        cr == null ? "-" : cr.describe());
   }
 
   /** Short names, so all six fit the column: Conc, Compact, Promote, Demote, Cards, Elev. */
@@ -215,27 +184,6 @@ public final class GcOutput {
           });
     }
     return String.join(",", shorter);
-  }
-
-  private static String line(List<String> cells) {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < cells.size(); i++) {
-      Col c = COLUMNS.get(i);
-      String v = cells.get(i);
-      if (i > 0) {
-        sb.append("  ");
-      }
-      int pad = Math.max(0, c.width() - v.length());
-      if (c.right()) {
-        sb.append(" ".repeat(pad)).append(v);
-      } else {
-        sb.append(v);
-        if (i < cells.size() - 1) {
-          sb.append(" ".repeat(pad));
-        }
-      }
-    }
-    return sb.toString().stripTrailing();
   }
 
   private void heapTable(GcRecord r) {
@@ -279,55 +227,29 @@ public final class GcOutput {
     }
   }
 
-  private static String ms(Double v) {
-    return v == null ? "-" : String.format(Locale.ROOT, "%.3f", v);
-  }
-
   // ---- json
 
-  /** The JSON object of one GC. */
-  public static Map<String, Object> json(GcRecord r, boolean perHeap) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    o.put("kind", "gc");
-    o.put("startUtc", r.startUtc().toString());
-    o.put("gc", r.number());
-    o.put("generation", r.generation());
-    o.put("type", r.type());
-    o.put("reason", r.reason());
-    o.put("clientSequenceNumber", r.clientSequenceNumber());
-    o.put("pauseMs", r.pauseMillis());
-    o.put("suspendMs", r.suspendMillis());
-    o.put("durationMs", r.durationMillis());
-    o.put("heapSizeBeforeBytes", r.heapSizeBefore());
-    o.put("heapSizeAfterBytes", r.heapSizeAfter());
-    o.put("sizeAfterBytes", sizes(r.sizeAfter()));
-    o.put("promotedBytes", r.promoted());
-    o.put("fragmentationBytes", r.fragmentation());
-    o.put("pinnedObjects", r.pinnedObjects());
-    o.put("condemnedGeneration", r.condemnedGeneration());
-    o.put("condemnReasons", condemn(r.condemnReasons()));
-    o.put("pauseMode", r.pauseMode());
-    o.put("memoryPressurePercent", r.memoryPressure());
-    o.put("globalMechanisms", r.globalMechanisms());
-    o.put("heaps", r.heaps().size());
-    if (perHeap) {
-      List<Object> heaps = new ArrayList<>();
-      for (HeapHistory h : r.heaps()) {
-        Map<String, Object> ho = new LinkedHashMap<>();
-        ho.put("heap", h.heapIndex());
-        ho.put("budgetBytes", sizes(h.budget()));
-        ho.put("sizeBeforeBytes", sizes(h.sizeBefore()));
-        ho.put("sizeAfterBytes", sizes(h.sizeAfter()));
-        ho.put("survivedBytes", sizes(h.survived()));
-        ho.put("fragmentationBytes", sizes(h.fragmentationAfter()));
-        ho.put("compactReason", h.compactReason());
-        ho.put("expandMechanism", h.expandMechanism());
-        ho.put("condemnReasons", condemn(h.condemnReasons()));
-        heaps.add(ho);
-      }
-      o.put("perHeap", heaps);
+  /** The JSON object of one GC, without the per-heap history. */
+  public static Map<String, Object> json(GcRecord r) {
+    return schema(false).jsonObject(r);
+  }
+
+  private static List<Object> perHeap(GcRecord r) {
+    List<Object> heaps = new ArrayList<>();
+    for (HeapHistory h : r.heaps()) {
+      Map<String, Object> ho = new LinkedHashMap<>();
+      ho.put("heap", h.heapIndex());
+      ho.put("budgetBytes", sizes(h.budget()));
+      ho.put("sizeBeforeBytes", sizes(h.sizeBefore()));
+      ho.put("sizeAfterBytes", sizes(h.sizeAfter()));
+      ho.put("survivedBytes", sizes(h.survived()));
+      ho.put("fragmentationBytes", sizes(h.fragmentationAfter()));
+      ho.put("compactReason", h.compactReason());
+      ho.put("expandMechanism", h.expandMechanism());
+      ho.put("condemnReasons", condemn(h.condemnReasons()));
+      heaps.add(ho);
     }
-    return o;
+    return heaps;
   }
 
   private static Map<String, Object> sizes(GenerationSizes s) {
@@ -375,51 +297,6 @@ public final class GcOutput {
     o.put("allocationBytesPerSecond", s.allocationBytesPerSecond());
     o.put("unfinishedGcs", s.unfinishedGcs());
     return o;
-  }
-
-  // ---- csv
-
-  private static String csvRow(GcRecord r) {
-    GenerationSizes a = r.sizeAfter();
-    CondemnReasons c = r.condemnReasons();
-    List<Object> v = new ArrayList<>();
-    v.add(r.startUtc());
-    v.add(r.number());
-    v.add(r.generation());
-    v.add(r.type());
-    v.add(r.reason());
-    v.add(r.clientSequenceNumber());
-    v.add(r.pauseMillis());
-    v.add(r.suspendMillis());
-    v.add(r.durationMillis());
-    v.add(r.heapSizeBefore());
-    v.add(r.heapSizeAfter());
-    v.add(a == null ? null : a.gen0());
-    v.add(a == null ? null : a.gen1());
-    v.add(a == null ? null : a.gen2());
-    v.add(a == null ? null : a.loh());
-    v.add(a == null ? null : a.poh());
-    v.add(r.promoted());
-    v.add(r.fragmentation());
-    v.add(r.pinnedObjects());
-    v.add(r.condemnedGeneration());
-    v.add(c == null ? null : c.initialGeneration());
-    v.add(c == null ? null : c.finalPerHeapGeneration());
-    v.add(c == null ? null : c.budgetExceededGeneration());
-    v.add(c == null ? null : String.join(" ", c.conditions()));
-    v.add(r.pauseMode());
-    v.add(r.memoryPressure());
-    v.add(String.join(" ", r.globalMechanisms()));
-    v.add(r.heaps().size());
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < v.size(); i++) {
-      if (i > 0) {
-        sb.append(',');
-      }
-      Object x = v.get(i);
-      sb.append(x == null ? "" : x.toString());
-    }
-    return sb.toString();
   }
 
   // ---- summary as text

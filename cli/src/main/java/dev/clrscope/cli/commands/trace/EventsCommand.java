@@ -2,14 +2,19 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,10 +29,45 @@ import picocli.CommandLine.Parameters;
           + " line (JSON Lines), or a table line each."
     })
 public final class EventsCommand extends ClrscopeSubcommand {
-  /** The line formats. */
+  /** The line formats: JSON Lines, a table line or a CSV line per event. */
   enum LineFormat {
     json,
-    table
+    table,
+    csv
+  }
+
+  /**
+   * An event's fields, read from its JSON object ({@link EventJson}): every member in JSON and CSV
+   * (payload and stack as JSON text in CSV); time, thread, name and payload in the table.
+   */
+  static final RecordSchema<Map<String, Object>> SCHEMA =
+      new RecordSchema<>(
+          null,
+          List.of(
+              member("time", Unit.TEXT).only(Shown.DATA),
+              Field.<Map<String, Object>>of(
+                  "relativeMs", "TIME_MS", 12, Unit.MILLIS, o -> o.get("relativeMs")),
+              member("provider", Unit.TEXT).only(Shown.DATA),
+              member("eventId", Unit.COUNT).only(Shown.DATA),
+              member("version", Unit.COUNT).only(Shown.DATA),
+              member("name", Unit.TEXT).only(Shown.DATA),
+              Field.<Map<String, Object>>of(
+                  "threadId", "THREAD", 8, Unit.COUNT, o -> o.get("threadId")),
+              member("processor", Unit.COUNT).only(Shown.DATA),
+              Field.<Map<String, Object>>of("event", "EVENT", 40, Unit.TEXT, o -> null)
+                  .cell(o -> o.get("provider") + "/" + o.get("name"))
+                  .only(Shown.TABLE),
+              member("activityId", Unit.TEXT).only(Shown.DATA).optional(),
+              member("relatedActivityId", Unit.TEXT).only(Shown.DATA).optional(),
+              member("stack", Unit.WORDS).only(Shown.DATA).optional(),
+              member("payloadError", Unit.TEXT).only(Shown.DATA).optional(),
+              member("payload", Unit.TEXT).only(Shown.JSON),
+              Field.<Map<String, Object>>of(
+                      "payload", "PAYLOAD", 0, Unit.TEXT, o -> JsonText.of(o.get("payload")))
+                  .only(Shown.FLAT)));
+
+  private static Field<Map<String, Object>> member(String key, Unit unit) {
+    return Field.of(key, key, 0, unit, o -> o.get(key));
   }
 
   @Parameters(index = "0", paramLabel = "FILE", description = "The nettrace file.")
@@ -57,7 +97,15 @@ public final class EventsCommand extends ClrscopeSubcommand {
   @Override
   public Integer call() {
     PrintStream out = out();
-    long printed = 0;
+    RecordStream<Map<String, Object>> records =
+        new RecordStream<>(
+            out,
+            SCHEMA,
+            switch (format) {
+              case json -> RecordStream.Form.JSON_LINES;
+              case csv -> RecordStream.Form.CSV;
+              case table -> RecordStream.Form.TABLE;
+            });
     String truncated;
     try (NetTraceReader r = TraceFileInput.open(input)) {
       TraceEvent e;
@@ -68,21 +116,7 @@ public final class EventsCommand extends ClrscopeSubcommand {
         if (event != null && !EventNames.matches(e, event)) {
           continue;
         }
-        Map<String, Object> o = EventJson.of(e);
-        if (format == LineFormat.json) {
-          out.println(JsonText.of(o));
-        } else {
-          out.println(
-              String.format(
-                  Locale.ROOT,
-                  "%12.3f ms  thread %-8d %s/%s  %s",
-                  e.relativeMillis(),
-                  e.threadId(),
-                  e.providerName(),
-                  o.get("name"),
-                  JsonText.of(o.get("payload"))));
-        }
-        printed++;
+        records.write(EventJson.of(e));
         if (out.checkError()) {
           // stdout closed (| head): stop quietly.
           return 0;
@@ -92,11 +126,11 @@ public final class EventsCommand extends ClrscopeSubcommand {
     } catch (UncheckedIOException e) {
       throw new CommandFailure("could not read " + input + ": " + e.getCause().getMessage(), e);
     }
-    out.flush();
+    records.finish(Map.of());
     if (truncated != null) {
       warn("the trace is truncated (" + truncated + "); printed everything before that point");
     }
-    if (printed == 0 && (provider != null || event != null)) {
+    if (records.written() == 0 && (provider != null || event != null)) {
       warn("no event matched");
     }
     return 0;

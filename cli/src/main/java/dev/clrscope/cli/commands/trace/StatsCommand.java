@@ -139,15 +139,7 @@ public final class StatsCommand extends ClrscopeSubcommand {
     summary.put("droppedEvents", dropped);
     summary.put("truncated", truncated);
     if (f == OutputFormat.json) {
-      List<Map<String, Object>> list = new ArrayList<>();
-      for (List<Object> row : table.rows()) {
-        Map<String, Object> o = new LinkedHashMap<>();
-        for (int i = 0; i < row.size(); i++) {
-          o.put(table.columns().get(i).key(), row.get(i));
-        }
-        list.add(o);
-      }
-      summary.put("byEvent", list);
+      summary.put("byEvent", table.objects());
       out().println(JsonText.of(summary));
       out().flush();
       return 0;

@@ -1,0 +1,142 @@
+package dev.clrscope.cli.render;
+
+import dev.clrscope.cli.options.OutputFormat;
+import java.io.PrintStream;
+import java.util.Map;
+
+/**
+ * Writes records as they come, in one of four forms, each record printed and flushed at once:
+ *
+ * <pre>
+ *  TABLE          heading line, then one fixed-width line per record
+ *  JSON_LINES     one object per line
+ *  CSV            header of keys, then one RFC 4180 line per record
+ *  JSON_DOCUMENT  {head members..., "MEMBER":[ record, record, ... ], tail members...}
+ * </pre>
+ *
+ * The JSON document stays valid however the stream ends, as long as {@link #finish} runs.
+ *
+ * @param <R> the record type
+ */
+public final class RecordStream<R> {
+  /** The forms a stream of records takes. */
+  public enum Form {
+    TABLE,
+    JSON_LINES,
+    CSV,
+    JSON_DOCUMENT
+  }
+
+  private final PrintStream out;
+  private final RecordSchema<R> schema;
+  private final Form form;
+  private boolean started;
+  private boolean first = true;
+  private long written;
+
+  /** A stream of records to {@code out}. */
+  public RecordStream(PrintStream out, RecordSchema<R> schema, Form form) {
+    this.out = out;
+    this.schema = schema;
+    this.form = form;
+  }
+
+  /** The form a streaming command's {@code --format} means: JSON is JSON Lines. */
+  public static Form streaming(OutputFormat format) {
+    return switch (format) {
+      case json -> Form.JSON_LINES;
+      case csv -> Form.CSV;
+      default -> Form.TABLE;
+    };
+  }
+
+  /**
+   * Writes one record on its own: a line per field (table), one object (JSON), or the header and
+   * one line (CSV).
+   */
+  public static <R> void single(
+      PrintStream out, RecordSchema<R> schema, OutputFormat format, R record) {
+    switch (format) {
+      case json -> out.println(JsonText.of(schema.jsonObject(record)));
+      case csv -> {
+        out.println(schema.csvHeader());
+        out.println(schema.csvRow(record));
+      }
+      default -> schema.recordLines(record).forEach(out::println);
+    }
+    out.flush();
+  }
+
+  /** The form. */
+  public Form form() {
+    return form;
+  }
+
+  /** The schema. */
+  public RecordSchema<R> schema() {
+    return schema;
+  }
+
+  /**
+   * Writes what comes before the first record, now, so a watcher sees the columns before any data:
+   * the table heading, the CSV header, or the JSON document's head (members about the whole stream,
+   * then the opening of the array named {@code member}). Called by {@link #write} if not before.
+   */
+  public void start(Map<String, Object> head, String member) {
+    if (started) {
+      return;
+    }
+    started = true;
+    switch (form) {
+      case TABLE -> out.println(schema.tableHeader());
+      case CSV -> out.println(schema.csvHeader());
+      case JSON_DOCUMENT -> {
+        String text = JsonText.of(head);
+        out.print(
+            text.substring(0, text.length() - 1)
+                + (head.isEmpty() ? "" : ",")
+                + JsonText.of(member)
+                + ":[");
+      }
+      default -> {}
+    }
+    out.flush();
+  }
+
+  /** {@link #start(Map, String)} with no head, the array named {@code records}. */
+  public void start() {
+    start(Map.of(), "records");
+  }
+
+  /** Writes one record. */
+  public void write(R record) {
+    start();
+    switch (form) {
+      case TABLE -> out.println(schema.tableRow(record));
+      case CSV -> out.println(schema.csvRow(record));
+      case JSON_LINES -> out.println(JsonText.of(schema.jsonObject(record)));
+      case JSON_DOCUMENT -> {
+        out.print(first ? "\n" : ",\n");
+        out.print(JsonText.of(schema.jsonObject(record)));
+      }
+    }
+    first = false;
+    written++;
+    out.flush();
+  }
+
+  /** Ends the stream: closes the JSON document's array, then adds {@code tail}'s members. */
+  public void finish(Map<String, Object> tail) {
+    start();
+    if (form == Form.JSON_DOCUMENT) {
+      String text = JsonText.of(tail);
+      out.println((first ? "" : "\n") + "]" + (tail.isEmpty() ? "}" : "," + text.substring(1)));
+    }
+    out.flush();
+  }
+
+  /** How many records were written. */
+  public long written() {
+    return written;
+  }
+}
