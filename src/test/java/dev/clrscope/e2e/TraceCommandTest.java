@@ -141,7 +141,8 @@ class TraceCommandTest {
     assertThat(csv.stdoutLines().subList(1, csv.stdoutLines().size()))
         .hasSize(5)
         .allMatch(l -> l.contains(",Microsoft-Windows-DotNETRuntime,80,"))
-        .allMatch(l -> l.contains("\"\"exceptionType\"\":\"\"System.InvalidOperationException\"\""));
+        .allMatch(
+            l -> l.contains("\"\"exceptionType\"\":\"\"System.InvalidOperationException\"\""));
   }
 
   /** Exceptions (runtime event 80) in a trace being written, read leniently: it may be cut. */
