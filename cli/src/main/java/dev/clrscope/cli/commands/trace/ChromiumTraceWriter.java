@@ -12,22 +12,36 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Chrome trace-event format (a JSON array, for chrome://tracing and Perfetto): each thread's
- * samples become nested B/E duration events (a frame begins when a sample first shows it and ends
- * when a later sample of that thread no longer does), other events become instant events with their
- * payload as args. Memory holds one open stack per thread.
+ * The Chrome trace-event format (for chrome://tracing, Perfetto and Edge's performance tool), laid
+ * out as dotnet-trace writes it so that its readers work unchanged:
+ *
+ * <pre>
+ * {"traceEvents":[ B/E duration events, "cat":"sampleEvent" ... ],
+ *  "displayTimeUnit":"ms", "otherData":{"name": trace file name}}
+ * </pre>
+ *
+ * Each thread's samples become nested B/E events: a frame begins when a sample first shows it and
+ * ends when a later sample of that thread no longer does. With {@code allEvents}, every other event
+ * is added as an instant event ({@code "ph":"i"}) with its payload as args; dotnet-trace leaves
+ * them out, and on a busy trace they are most of the file. Memory holds one open stack per thread.
  */
 final class ChromiumTraceWriter implements ProfileWriter {
   private final JsonGenerator g;
   private final int pid;
+  private final String name;
+  private final boolean allEvents;
   private final Map<Long, List<String>> openStacks = new HashMap<>();
   private final Map<Long, Double> lastEnd = new HashMap<>();
 
-  ChromiumTraceWriter(OutputStream out, int pid) throws IOException {
+  ChromiumTraceWriter(OutputStream out, int pid, String name, boolean allEvents)
+      throws IOException {
     this.g =
         new JsonFactory().createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
     this.pid = pid;
-    g.writeStartArray();
+    this.name = name;
+    this.allEvents = allEvents;
+    g.writeStartObject();
+    g.writeArrayFieldStart("traceEvents");
   }
 
   @Override
@@ -54,7 +68,7 @@ final class ChromiumTraceWriter implements ProfileWriter {
   private void duration(String phase, String name, long tid, double ts) throws IOException {
     g.writeStartObject();
     g.writeStringField("name", name);
-    g.writeStringField("cat", "sample");
+    g.writeStringField("cat", "sampleEvent");
     g.writeStringField("ph", phase);
     g.writeNumberField("ts", ts);
     g.writeNumberField("pid", pid);
@@ -64,6 +78,9 @@ final class ChromiumTraceWriter implements ProfileWriter {
 
   @Override
   public void event(TraceEvent e, double timeMs) throws IOException {
+    if (!allEvents) {
+      return;
+    }
     g.writeStartObject();
     g.writeStringField("name", EventNames.displayName(e));
     g.writeStringField("cat", e.providerName());
@@ -96,6 +113,11 @@ final class ChromiumTraceWriter implements ProfileWriter {
       }
     }
     g.writeEndArray();
+    g.writeStringField("displayTimeUnit", "ms");
+    g.writeObjectFieldStart("otherData");
+    g.writeStringField("name", name);
+    g.writeEndObject();
+    g.writeEndObject();
     g.flush();
   }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /** {@code clrscope trace convert}: a nettrace file to speedscope, Chromium or folded stacks. */
@@ -38,14 +39,28 @@ public final class ConvertCommand extends ClrscopeSubcommand {
               + " x.chromium.json or x.folded.txt).")
   String output;
 
+  @Option(
+      names = "--all-events",
+      description =
+          "Chromium only: also write every event that is not a thread sample (GCs, exceptions,"
+              + " ...) as an instant event with its payload. By default only the samples are"
+              + " written, as dotnet-trace does.")
+  boolean allEvents;
+
   @Override
   public Integer call() {
+    if (allEvents && format != ConversionFormat.chromium) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--all-events applies to --format chromium only (speedscope and folded stacks hold"
+              + " samples alone)");
+    }
     if (!Files.isRegularFile(input)) {
       throw new CommandFailure("no such file: " + input);
     }
     if ("-".equals(output)) {
       try {
-        TraceConversion.Result r = TraceConversion.convert(input, out(), format);
+        TraceConversion.Result r = TraceConversion.convert(input, out(), format, allEvents);
         out().flush();
         TraceConversion.report(r, format, err());
       } catch (IOException e) {
@@ -57,7 +72,7 @@ public final class ConvertCommand extends ClrscopeSubcommand {
         output != null
             ? Path.of(output)
             : TraceFileNames.convertedName(input.toAbsolutePath(), format);
-    TraceConversion.convert(input, target, format, err());
+    TraceConversion.convert(input, target, format, allEvents, err());
     out().println(target);
     return 0;
   }

@@ -40,10 +40,19 @@ public final class TraceConversion {
 
   /** Converts {@code trace} into the file {@code output}, with notes on {@code err}. */
   public static Result convert(Path trace, Path output, ConversionFormat format, PrintStream err) {
+    return convert(trace, output, format, false, err);
+  }
+
+  /**
+   * Converts {@code trace} into the file {@code output}, with notes on {@code err}; {@code
+   * allEvents} adds every event that is not a sample, where the format has room for it (Chromium).
+   */
+  public static Result convert(
+      Path trace, Path output, ConversionFormat format, boolean allEvents, PrintStream err) {
     Path tmp = output.resolveSibling(output.getFileName() + ".partial");
     Result result;
     try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-      result = convert(trace, out, format);
+      result = convert(trace, out, format, allEvents);
     } catch (IOException e) {
       deleteQuietly(tmp);
       throw new CommandFailure("could not write " + output + ": " + e.getMessage(), e);
@@ -92,6 +101,15 @@ public final class TraceConversion {
   /** Converts {@code trace} into {@code out} (not closed). */
   public static Result convert(Path trace, OutputStream out, ConversionFormat format)
       throws IOException {
+    return convert(trace, out, format, false);
+  }
+
+  /**
+   * Converts {@code trace} onto {@code out}; see {@link #convert(Path, Path, ConversionFormat,
+   * boolean, PrintStream)}.
+   */
+  public static Result convert(
+      Path trace, OutputStream out, ConversionFormat format, boolean allEvents) throws IOException {
     MethodAddressMap methods;
     try {
       methods = MethodAddressMap.read(trace);
@@ -106,7 +124,7 @@ public final class TraceConversion {
           header.expectedCpuSamplingRate() > 0 ? header.expectedCpuSamplingRate() / 1e6 : 1.0;
       Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
       long samples = 0;
-      try (ProfileWriter w = writer(format, out, text, trace, header)) {
+      try (ProfileWriter w = writer(format, out, text, trace, header, allEvents)) {
         TraceEvent e;
         while ((e = reader.next()) != null) {
           double ms = e.relativeMillis();
@@ -137,12 +155,19 @@ public final class TraceConversion {
   }
 
   private static ProfileWriter writer(
-      ConversionFormat format, OutputStream out, Writer text, Path trace, TraceHeader header)
+      ConversionFormat format,
+      OutputStream out,
+      Writer text,
+      Path trace,
+      TraceHeader header,
+      boolean allEvents)
       throws IOException {
     return switch (format) {
       case folded -> new FoldedStacksWriter(text);
       case speedscope -> new SpeedscopeWriter(out, trace.getFileName().toString());
-      case chromium -> new ChromiumTraceWriter(out, header.processId());
+      case chromium ->
+          new ChromiumTraceWriter(
+              out, header.processId(), trace.getFileName().toString(), allEvents);
     };
   }
 

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvents;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,23 +111,54 @@ class TraceConversionTest {
   }
 
   @Test
-  void chromiumIsABalancedEventArray() throws IOException {
+  void chromiumIsLaidOutAsDotnetTraceWritesItWithBalancedSampleEvents() throws IOException {
     JsonNode root = JSON.readTree(convert(TRACE, ConversionFormat.chromium));
-    assertThat(root.isArray()).isTrue();
+    assertThat(root.path("displayTimeUnit").asText()).isEqualTo("ms");
+    assertThat(root.path("otherData").path("name").asText())
+        .isEqualTo(TRACE.getFileName().toString());
+    JsonNode events = root.path("traceEvents");
+    assertThat(events.isArray()).isTrue();
     Map<String, Integer> depth = new HashMap<>();
-    for (JsonNode e : root) {
+    for (JsonNode e : events) {
       String ph = e.path("ph").asText();
+      assertThat(ph).as("only the samples' frames, as dotnet-trace").isIn("B", "E");
+      assertThat(e.path("cat").asText()).isEqualTo("sampleEvent");
       String tid = e.path("tid").asText();
-      if (ph.equals("B")) {
-        depth.merge(tid, 1, Integer::sum);
-      } else if (ph.equals("E")) {
-        depth.merge(tid, -1, Integer::sum);
-        assertThat(depth.get(tid)).isNotNegative();
-      }
+      depth.merge(tid, ph.equals("B") ? 1 : -1, Integer::sum);
+      assertThat(depth.get(tid)).isNotNegative();
       assertThat(e.path("ts").asDouble()).isNotNegative();
     }
     assertThat(depth.values()).allMatch(d -> d == 0);
-    assertThat(root.findValuesAsText("name")).contains("Example.Program.Work");
+    assertThat(events.findValuesAsText("name")).contains("Example.Program.Work");
+  }
+
+  @Test
+  void chromiumWithAllEventsAddsEveryOtherEventAsAnInstant() throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    TraceConversion.convert(TRACE, out, ConversionFormat.chromium, true);
+    JsonNode events = JSON.readTree(out.toByteArray()).path("traceEvents");
+    long instants = 0;
+    long samplesEvents = 0;
+    for (JsonNode e : events) {
+      if (e.path("ph").asText().equals("i")) {
+        instants++;
+      } else {
+        samplesEvents++;
+      }
+    }
+    long others = 0;
+    try (NetTraceReader r = NetTraceReader.open(TRACE, true)) {
+      TraceEvent e;
+      while ((e = r.next()) != null) {
+        if (!RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())) {
+          others++;
+        }
+      }
+    }
+    assertThat(instants).isEqualTo(others).isPositive();
+    assertThat(samplesEvents)
+        .isEqualTo(
+            JSON.readTree(convert(TRACE, ConversionFormat.chromium)).path("traceEvents").size());
   }
 
   @Test
@@ -138,7 +172,7 @@ class TraceConversionTest {
       assertThat(speedscope.path("profiles").size()).isPositive();
       assertThat(speedscope.path("shared").path("frames").size()).isPositive();
       JsonNode chromium = JSON.readTree(convert(cut, ConversionFormat.chromium));
-      assertThat(chromium.size()).isPositive();
+      assertThat(chromium.path("traceEvents").size()).isPositive();
       String folded = convert(cut, ConversionFormat.folded);
       assertThat(folded).isNotBlank().matches("(?s)(\\S[^\\n]* \\d+\\n)+");
     }
