@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Start-up benchmark for issue 2: wall time of `clrscope --version` and `clrscope ps`, median of
-# RUNS, with and without the AppCDS archive, while FIVE .NET processes run (ps must ask each).
+# Start-up benchmark: wall time of `clrscope --version` and `clrscope ps`, median of RUNS, with and
+# without the AppCDS archive and through the ./clrscope launcher as users run it, side by side with
+# dotnet-trace's `--version` and `ps`, while FIVE .NET processes run (ps must ask each).
+# dotnet-trace comes from NuGet (`dotnet tool install`) into bench/target/dotnet-tools when missing.
 # Usage: bench/startup.sh [RUNS]   (after `mvn -q -DskipTests package`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +11,11 @@ app=src/test/target/apps/TargetApp/TargetApp.dll
 jar=cli/target/clrscope.jar
 jsa=cli/target/clrscope.jsa
 [ -f "$app" ] && [ -f "$jar" ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 1; }
+
+tools=bench/target/dotnet-tools
+if [ ! -x "$tools/dotnet-trace" ]; then
+  dotnet tool install --tool-path "$tools" dotnet-trace >/dev/null
+fi
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
@@ -40,3 +47,8 @@ echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), .NET processes l
 printf '%-28s %8s %8s\n' "command (median of $runs)" "AppCDS" "no CDS"
 printf '%-28s %6s ms %5s ms\n' "clrscope --version" "$(median_ms "${with_cds[@]}" --version)" "$(median_ms "${without[@]}" --version)"
 printf '%-28s %6s ms %5s ms\n' "clrscope ps" "$(median_ms "${with_cds[@]}" ps)" "$(median_ms "${without[@]}" ps)"
+printf '%-28s %6s ms\n' "./clrscope --version" "$(median_ms ./clrscope --version)"
+printf '%-28s %6s ms\n' "./clrscope ps" "$(median_ms ./clrscope ps)"
+printf '%-28s %6s ms   (%s)\n' "dotnet-trace --version" "$(median_ms "$tools/dotnet-trace" --version)" \
+  "$("$tools/dotnet-trace" --version | cut -d+ -f1)"
+printf '%-28s %6s ms\n' "dotnet-trace ps" "$(median_ms "$tools/dotnet-trace" ps)"
