@@ -13,9 +13,15 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +32,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class DiagnosticPortListener implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DiagnosticPortListener.class);
+
+  private static final Set<PosixFilePermission> OWNER_ONLY_DIR =
+      PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> OWNER_ONLY_SOCKET =
+      PosixFilePermissions.fromString("rw-------");
+
+  /** Numbers the private directories sockets are bound in, unique within this process. */
+  private static final AtomicLong STAGING = new AtomicLong();
 
   private final Path socket;
   private final Path privateDir;
@@ -51,9 +65,7 @@ public final class DiagnosticPortListener implements AutoCloseable {
     try {
       Path dir =
           Files.createTempDirectory(
-              Path.of("/tmp"),
-              "clrscope-",
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+              Path.of("/tmp"), "clrscope-", PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
       Path socket = dir.resolve("port");
       return new DiagnosticPortListener(socket, dir, bindChannel(socket));
     } catch (IOException e) {
@@ -79,11 +91,8 @@ public final class DiagnosticPortListener implements AutoCloseable {
               + " bytes: choose a shorter path");
     }
     try {
-      if (Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-        if (!Files.readAttributes(
-                socket,
-                java.nio.file.attribute.BasicFileAttributes.class,
-                java.nio.file.LinkOption.NOFOLLOW_LINKS)
+      if (Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.readAttributes(socket, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
             .isOther()) {
           // Only a leftover socket may be replaced, never a file or directory the user named.
           throw new DiagnosticsException(
@@ -91,23 +100,92 @@ public final class DiagnosticPortListener implements AutoCloseable {
         }
         removeIfStale(socket);
       }
-      return new DiagnosticPortListener(socket, null, bindChannel(socket));
+      return new DiagnosticPortListener(socket, null, bindOwnerOnly(socket));
     } catch (IOException e) {
       throw new DiagnosticsException("could not listen on " + socket + ": " + e.getMessage(), e);
     }
   }
 
+  /**
+   * Binds a listening socket at {@code socket} that only its owner can connect to, whatever the
+   * umask. A bound socket listens at once, so its mode cannot be set before anyone can connect: it
+   * is bound inside a fresh private (0700) directory beside {@code socket}, made 0600 there, then
+   * renamed into place.
+   *
+   * <pre>
+   *   PARENT/.clrscope-NNNN/  (0700)  bind "s", chmod 0600
+   *   PARENT/.clrscope-NNNN/s  --rename-->  PARENT/NAME ; rmdir .clrscope-NNNN
+   * </pre>
+   *
+   * Only when that private path would exceed the socket path limit is the socket bound in place and
+   * made 0600 at once.
+   */
+  private static ServerSocketChannel bindOwnerOnly(Path socket) throws IOException {
+    Path parent = socket.toAbsolutePath().getParent();
+    Path privateDir =
+        parent.resolve(
+            ".clrscope-" + ProcessHandle.current().pid() + "-" + STAGING.incrementAndGet());
+    Path staged = privateDir.resolve("s");
+    if (staged.toString().getBytes(StandardCharsets.UTF_8).length
+        > UnixSocketConnection.MAX_PATH_BYTES) {
+      ServerSocketChannel server = bindChannel(socket);
+      Files.setPosixFilePermissions(socket, OWNER_ONLY_SOCKET);
+      return server;
+    }
+    Files.createDirectory(privateDir, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+    ServerSocketChannel server = null;
+    try {
+      server = bindChannel(staged);
+      Files.setPosixFilePermissions(staged, OWNER_ONLY_SOCKET);
+      Files.move(staged, socket, StandardCopyOption.ATOMIC_MOVE);
+      return server;
+    } catch (IOException | RuntimeException e) {
+      if (server != null) {
+        server.close();
+      }
+      Files.deleteIfExists(staged);
+      throw e;
+    } finally {
+      Files.deleteIfExists(privateDir);
+    }
+  }
+
+  /**
+   * Removes a socket left over from an earlier run: one that refuses connections and belongs to the
+   * user running clrscope. Anything else (a live listener, another user's socket, one that cannot
+   * be probed) is kept, and is an error that names its owner.
+   */
   private static void removeIfStale(Path socket) throws IOException {
+    String refusal;
     try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
       probe.connect(UnixDomainSocketAddress.of(socket));
       throw new DiagnosticsException(
           socket + " is in use by another listener: choose another --diagnostic-port path");
     } catch (IOException e) {
-      // Nothing accepts there: a leftover from a run that did not clean up.
-      log.debug(
-          "replacing the leftover socket {}: nothing accepts on it ({})", socket, e.toString());
-      Files.delete(socket);
+      refusal = String.valueOf(e.getMessage());
     }
+    String ownerName = Files.getOwner(socket, LinkOption.NOFOLLOW_LINKS).getName();
+    if (!refusal.contains("Connection refused")) {
+      throw new DiagnosticsException(
+          socket
+              + " is a socket of "
+              + ownerName
+              + " that clrscope cannot probe ("
+              + refusal
+              + "): it may be in use; choose another --diagnostic-port path");
+    }
+    if (!ownerName.equals(System.getProperty("user.name"))) {
+      throw new DiagnosticsException(
+          socket
+              + " is a leftover socket of "
+              + ownerName
+              + ": only its owner may replace it; remove it as "
+              + ownerName
+              + ", or choose another --diagnostic-port path");
+    }
+    // Nothing accepts there, and it is ours: a leftover from a run that did not clean up.
+    log.debug("replacing the leftover socket {}: nothing accepts on it ({})", socket, refusal);
+    Files.delete(socket);
   }
 
   private static ServerSocketChannel bindChannel(Path socket) throws IOException {

@@ -157,6 +157,47 @@ class DiagnosticPortListenerTest {
   }
 
   @Test
+  void bindMakesTheSocketOwnerOnlyAndLeavesNothingBeside() throws Exception {
+    Path socket = dir.resolve("port");
+    try (DiagnosticPortListener listener = DiagnosticPortListener.bind(socket)) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
+          .isEqualTo("rw-------");
+      try (var entries = Files.list(dir)) {
+        assertThat(entries).containsExactly(socket);
+      }
+      CompletableFuture<byte[]> client = runtime(socket, advert(COOKIE, 7), 0, new byte[0]);
+      assertTimeoutPreemptively(
+          LIMIT,
+          () -> {
+            AdvertisedConnection ac = listener.accept(Duration.ofSeconds(5));
+            assertThat(ac.advertisement().pid()).isEqualTo(7);
+            ac.connection().close();
+            client.get(5, TimeUnit.SECONDS);
+          });
+    }
+    assertThat(socket).doesNotExist();
+  }
+
+  @Test
+  void bindKeepsALeftoverSocketOfAnotherUser() throws Exception {
+    // The suite runs as root (as CI does): root may give the socket to another user.
+    Path socket = dir.resolve("port");
+    try (ServerSocketChannel old = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      old.bind(UnixDomainSocketAddress.of(socket));
+    }
+    Files.setOwner(
+        socket,
+        socket.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+    assertThatThrownBy(() -> DiagnosticPortListener.bind(socket))
+        .isInstanceOf(DiagnosticsException.class)
+        .hasMessage(
+            socket
+                + " is a leftover socket of nobody: only its owner may replace it; remove it as"
+                + " nobody, or choose another --diagnostic-port path");
+    assertThat(socket).exists();
+  }
+
+  @Test
   void bindRefusesASocketInUse() throws Exception {
     Path socket = dir.resolve("port");
     try (DiagnosticPortListener first = DiagnosticPortListener.bind(socket)) {
