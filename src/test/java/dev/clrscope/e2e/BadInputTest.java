@@ -81,6 +81,46 @@ class BadInputTest {
   }
 
   @Test
+  void requestsOverTheProtocolsMessageLimitAreUsageErrorsThatSayTheLimit() throws Exception {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      String pid = Long.toString(target.pid());
+      CliResult env =
+          Clrscope.run(TIMEOUT, "env", "-p", pid, "--set", "BIG=" + "a".repeat(100_000));
+      assertThat(env.exitCode()).as("%s", env).isEqualTo(2);
+      assertThat(env.stderr())
+          .startsWith(
+              "clrscope env: the SetEnvironmentVariable (0x0403) request would be 200,038 bytes;"
+                  + " the diagnostic protocol carries at most 65,535 bytes a message")
+          .doesNotContain("Exception");
+      assertThat(target.send("env BIG").get("value").isNull()).isTrue();
+
+      StringBuilder providers = new StringBuilder();
+      for (int i = 0; i < 5000; i++) {
+        providers.append(i == 0 ? "" : ",").append("Provider").append(i);
+      }
+      CliResult trace =
+          Clrscope.run(
+              TIMEOUT,
+              "trace",
+              "collect",
+              "-p",
+              pid,
+              "--providers",
+              providers.toString(),
+              "--duration",
+              "1s",
+              "-o",
+              "/dev/null");
+      assertThat(trace.exitCode()).as("%s", trace).isEqualTo(2);
+      assertThat(trace.stderr())
+          .startsWith("clrscope trace collect: the CollectTracing")
+          .contains("the diagnostic protocol carries at most 65,535 bytes a message")
+          .doesNotContain("Exception");
+      assertThat(target.send("ping").get("event").asText()).isEqualTo("pong");
+    }
+  }
+
+  @Test
   void aHungTargetTimesOutInsteadOfHangingTheTool() throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       signal("STOP", target.pid());

@@ -3,6 +3,7 @@ package dev.clrscope.cli;
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.ipc.DiagnosticsException;
+import dev.clrscope.ipc.RequestTooLargeException;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -106,6 +107,10 @@ public final class Main {
   static int failure(Exception e, CommandLine commandLine, String[] args, boolean logging) {
     if (e instanceof ParameterException pe) {
       return usageError(pe, args);
+    }
+    if (e instanceof RequestTooLargeException) {
+      // Nothing was sent: what the user asked for does not fit one message of the protocol.
+      return usageError(new ParameterException(commandLine, e.getMessage()), args);
     }
     String command = commandLine.getCommandSpec().qualifiedName();
     if (e instanceof DiagnosticsException || e instanceof CommandFailure) {

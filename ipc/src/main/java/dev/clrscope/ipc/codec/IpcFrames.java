@@ -1,11 +1,13 @@
 package dev.clrscope.ipc.codec;
 
 import dev.clrscope.ipc.MalformedMessageException;
+import dev.clrscope.ipc.RequestTooLargeException;
 import dev.clrscope.ipc.ServerErrorException;
 import dev.clrscope.ipc.protocol.CommandSet;
 import dev.clrscope.ipc.protocol.IpcCommand;
 import dev.clrscope.ipc.protocol.ServerResponse;
 import dev.clrscope.ipc.transport.IpcConnection;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,15 +20,23 @@ public final class IpcFrames {
 
   private IpcFrames() {}
 
-  /** The bytes of a request: header then payload. */
+  /**
+   * The bytes of a request: header then payload.
+   *
+   * @throws RequestTooLargeException if they would exceed one message's limit
+   */
   public static byte[] encodeRequest(IpcCommand command, byte[] payload) {
     int size = IpcHeader.SIZE + payload.length;
     if (size > IpcHeader.MAX_MESSAGE_SIZE) {
-      throw new IllegalArgumentException(
-          command.describe()
-              + " request of "
-              + size
-              + " bytes exceeds the protocol's 65,535-byte limit");
+      throw new RequestTooLargeException(
+          String.format(
+              Locale.ROOT,
+              "the %s request would be %,d bytes; the diagnostic protocol carries at most %,d"
+                  + " bytes a message: send less (fewer or shorter providers, filters, names or"
+                  + " values)",
+              command.describe(),
+              size,
+              IpcHeader.MAX_MESSAGE_SIZE));
     }
     byte[] header = new IpcHeader(size, command.set().code(), command.id(), 0).encode();
     byte[] message = new byte[size];

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clrscope.ipc.ConnectionClosedException;
 import dev.clrscope.ipc.MalformedMessageException;
+import dev.clrscope.ipc.RequestTooLargeException;
 import dev.clrscope.ipc.ServerErrorException;
 import dev.clrscope.ipc.protocol.DiagnosticServerError;
 import dev.clrscope.ipc.protocol.IpcCommand;
@@ -50,10 +51,11 @@ class IpcFramesTest {
   void rejectsAMessageOverTheLimit() {
     assertThatThrownBy(
             () -> IpcFrames.encodeRequest(IpcCommand.COLLECT_TRACING_5, new byte[65535 - 19]))
-        .isInstanceOf(IllegalArgumentException.class)
+        .isInstanceOf(RequestTooLargeException.class)
         .hasMessage(
-            "CollectTracing5 (0x0206) request of 65536 bytes exceeds the protocol's 65,535-byte"
-                + " limit");
+            "the CollectTracing5 (0x0206) request would be 65,536 bytes; the diagnostic protocol"
+                + " carries at most 65,535 bytes a message: send less (fewer or shorter providers,"
+                + " filters, names or values)");
   }
 
   @Test
