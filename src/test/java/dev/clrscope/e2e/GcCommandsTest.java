@@ -1,6 +1,7 @@
 package dev.clrscope.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,10 +91,12 @@ class GcCommandsTest {
         sizeBefore += gi.get("sizeBeforeBytes").asLong();
       }
       assertThat(last.get("heapSizeBeforeBytes").asLong()).isEqualTo(sizeBefore);
-      // The runtime's own pause (GCMemoryInfo) sits inside SuspendEEBegin..RestartEEEnd.
+      // The runtime's own pause (GCMemoryInfo) and SuspendEEBegin..RestartEEEnd measure the same
+      // suspension, but the runtime reads its clock before it writes SuspendEEBegin: on a loaded
+      // machine a preempted writer makes ours shorter by that much (0.05 ms seen on 2 busy cores).
       double pause = last.get("pauseMs").asDouble();
-      assertThat(pause)
-          .isBetween(info.get("pauseMs").asDouble() - 0.01, info.get("pauseMs").asDouble() + 2);
+      double runtimePause = info.get("pauseMs").asDouble();
+      assertThat(pause).isBetween(runtimePause - Math.max(0.1, runtimePause / 4), runtimePause + 2);
 
       JsonNode summary = lines.get(lines.size() - 1);
       assertThat(summary.get("kind").asText()).isEqualTo("summary");
@@ -183,6 +187,47 @@ class GcCommandsTest {
         assertThat(result.stderr()).contains("Second GC when the session closed: no");
       }
     }
+  }
+
+  @Test
+  void onAnEightyColumnTerminalTheTableFitsAndSaysWhatItLeftOut() throws Exception {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      // script(1) gives the CLI a pseudo-terminal; stty sets its width.
+      String command =
+          "unset COLUMNS; stty cols 80; '"
+              + Clrscope.launcher()
+              + "' gcstats -p "
+              + target.pid()
+              + " --duration 60s";
+      Process script =
+          new ProcessBuilder("script", "-qfec", command, "/dev/null")
+              .redirectErrorStream(true)
+              .start();
+      ProcessOutput out = new ProcessOutput(script);
+      await().atMost(TIMEOUT).until(() -> out.text().contains("PAUSE_MS"));
+      assertThat(target.send("gc 2").path("induced").asInt()).isEqualTo(2);
+      await()
+          .atMost(TIMEOUT)
+          .until(() -> out.text().lines().filter(GcCommandsTest::isGcRow).count() == 2);
+      script.getOutputStream().write('\n');
+      script.getOutputStream().flush();
+      assertThat(script.waitFor(60, TimeUnit.SECONDS)).as("%s", out).isTrue();
+
+      List<String> lines = out.text().replace("\r", "").lines().toList();
+      assertThat(lines)
+          .contains(
+              "Showing 7 of 23 columns to fit 80 terminal columns: --columns all shows every one,"
+                  + " as do csv, json and redirected output.")
+          .anyMatch(l -> l.split(" +").length == 7 && l.startsWith("TIME") && l.endsWith("AFTER"));
+      List<String> rows = lines.stream().filter(GcCommandsTest::isGcRow).toList();
+      assertThat(rows).hasSize(2).allMatch(l -> l.length() <= 80 && l.contains(" Induced "));
+      assertThat(script.exitValue()).as("%s", out).isZero();
+    }
+  }
+
+  /** A GC's table row: it starts with the GC's local time. */
+  private static boolean isGcRow(String line) {
+    return line.matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} .*");
   }
 
   @Test

@@ -39,7 +39,9 @@ public record Field<R>(
     /** CSV only. */
     CSV(false, true, false),
     /** JSON only: nested objects and lists. */
-    JSON(false, false, true);
+    JSON(false, false, true),
+    /** No format: a table column left out to fit the terminal. */
+    NONE(false, false, false);
 
     final boolean table;
     final boolean csv;
@@ -54,6 +56,21 @@ public record Field<R>(
     /** Whether JSON shows the field. */
     public boolean json() {
       return json;
+    }
+
+    /** Whether the table shows the field. */
+    public boolean table() {
+      return table;
+    }
+
+    /** The same formats less the table. */
+    Shown withoutTable() {
+      return switch (this) {
+        case EVERYWHERE -> DATA;
+        case FLAT -> CSV;
+        case TABLE -> NONE;
+        default -> this;
+      };
     }
   }
 

@@ -1,9 +1,11 @@
 package dev.clrscope.cli.render;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The fields of a streamed record type, in order, declared once for every format.
@@ -17,6 +19,89 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields) {
   /** A schema. */
   public RecordSchema {
     fields = List.copyOf(fields);
+  }
+
+  /** The keys of the fields the table shows, in order. */
+  public List<String> tableKeys() {
+    List<String> keys = new ArrayList<>();
+    for (Field<R> f : fields) {
+      if (f.in().table) {
+        keys.add(f.key());
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * This schema with only the named table columns, in their declared order; every other format is
+   * unchanged. A name is a field's key or its table heading, in any case.
+   *
+   * @throws IllegalArgumentException naming what the table can show, if a name is not a column
+   */
+  public RecordSchema<R> withTableColumns(List<String> names) {
+    Set<String> keys = new HashSet<>();
+    for (String name : names) {
+      Field<R> column = null;
+      for (Field<R> f : fields) {
+        if (f.in().table
+            && (f.key().equalsIgnoreCase(name.strip())
+                || f.label().equalsIgnoreCase(name.strip()))) {
+          column = f;
+        }
+      }
+      if (column == null) {
+        List<String> labels = new ArrayList<>();
+        for (Field<R> f : fields) {
+          if (f.in().table) {
+            labels.add(f.label());
+          }
+        }
+        throw new IllegalArgumentException(
+            "no column '" + name + "': the table has " + String.join(", ", labels));
+      }
+      keys.add(column.key());
+    }
+    return keeping(keys);
+  }
+
+  /**
+   * This schema with as many table columns as fit in {@code width} characters, chosen most useful
+   * first: the keys in {@code priority}, then the rest in declared order, until one does not fit.
+   * They are shown in their declared order. A free-text column (width 0) needs its heading's width.
+   */
+  public RecordSchema<R> fittingTable(int width, List<String> priority) {
+    List<Field<R>> ranked = new ArrayList<>();
+    for (String key : priority) {
+      for (Field<R> f : fields) {
+        if (f.in().table && f.key().equals(key)) {
+          ranked.add(f);
+        }
+      }
+    }
+    for (Field<R> f : fields) {
+      if (f.in().table && !ranked.contains(f)) {
+        ranked.add(f);
+      }
+    }
+    Set<String> keys = new HashSet<>();
+    int used = 0;
+    for (Field<R> f : ranked) {
+      int needed = f.tableWidth() + (keys.isEmpty() ? 0 : 2);
+      if (used + needed > width) {
+        break;
+      }
+      used += needed;
+      keys.add(f.key());
+    }
+    return keeping(keys);
+  }
+
+  private RecordSchema<R> keeping(Set<String> tableKeys) {
+    List<Field<R>> kept = new ArrayList<>();
+    for (Field<R> f : fields) {
+      kept.add(f.in().table && !tableKeys.contains(f.key()) ? f.only(f.in().withoutTable()) : f);
+    }
+    return new RecordSchema<>(kind, kept);
   }
 
   /** The JSON object of a record. */

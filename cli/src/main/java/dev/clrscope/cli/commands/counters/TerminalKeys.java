@@ -1,10 +1,8 @@
 package dev.clrscope.cli.commands.counters;
 
+import dev.clrscope.cli.render.Terminal;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 /**
@@ -23,8 +21,8 @@ final class TerminalKeys implements AutoCloseable {
   static TerminalKeys start(InputStream in, IntConsumer onKey) {
     TerminalKeys k = new TerminalKeys();
     if (isTerminal(0)) {
-      k.savedMode = stty("-g");
-      if (k.savedMode != null && stty("-icanon", "-echo", "min", "1") == null) {
+      k.savedMode = Terminal.stty("-g");
+      if (k.savedMode != null && Terminal.stty("-icanon", "-echo", "min", "1") == null) {
         k.savedMode = null;
       }
     }
@@ -46,49 +44,16 @@ final class TerminalKeys implements AutoCloseable {
     return k;
   }
 
-  /**
-   * Whether file descriptor {@code fd} of this process is a terminal (Linux: its /proc link names a
-   * tty). Elsewhere, whether the JVM has a console.
-   */
+  /** Whether file descriptor {@code fd} of this process is a terminal. */
   static boolean isTerminal(int fd) {
-    Path link = Path.of("/proc/self/fd/" + fd);
-    try {
-      String target = Files.readSymbolicLink(link).toString();
-      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
-    } catch (IOException | UnsupportedOperationException e) {
-      return false;
-    }
-  }
-
-  /** Runs {@code stty ARGS} on the controlling terminal; its output, or null if it failed. */
-  private static String stty(String... args) {
-    String[] command = new String[args.length + 1];
-    command[0] = "stty";
-    System.arraycopy(args, 0, command, 1, args.length);
-    try {
-      Process p =
-          new ProcessBuilder(command)
-              .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/tty")))
-              .redirectError(ProcessBuilder.Redirect.DISCARD)
-              .start();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        return null;
-      }
-      return new String(out, java.nio.charset.StandardCharsets.UTF_8).strip();
-    } catch (IOException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
+    return Terminal.isTerminal(fd);
   }
 
   /** Restores the terminal's mode. */
   @Override
   public void close() {
     if (savedMode != null) {
-      stty(savedMode);
+      Terminal.stty(savedMode);
       savedMode = null;
     }
   }

@@ -115,6 +115,54 @@ public final class GcOutput {
         .only(Shown.CSV);
   }
 
+  /**
+   * The table's columns, most useful first: what a narrow terminal shows (a column left out here
+   * would come last).
+   */
+  static final List<String> TABLE_PRIORITY =
+      List.of(
+          "gc",
+          "generation",
+          "reason",
+          "pauseMs",
+          "heapSizeBeforeBytes",
+          "heapSizeAfterBytes",
+          "startUtc",
+          "type",
+          "promotedBytes",
+          "suspendMs",
+          "fragmentationBytes",
+          "pinnedObjects",
+          "gen0AfterBytes",
+          "gen1AfterBytes",
+          "gen2AfterBytes",
+          "lohAfterBytes",
+          "pohAfterBytes",
+          "pauseMode",
+          "memoryPressurePercent",
+          "globalMechanisms",
+          "condemnedGeneration",
+          "clientSequenceNumber",
+          "condemnReasonsText");
+
+  /**
+   * The fields to print: every table column ({@code columns} "all"), the columns named in {@code
+   * columns} (a comma-separated list of headings or keys), or by default as many as fit {@code
+   * terminalColumns} (0: output that is not a terminal, which gets them all).
+   *
+   * @throws IllegalArgumentException if {@code columns} names no column
+   */
+  static RecordSchema<GcRecord> schema(boolean perHeap, String columns, int terminalColumns) {
+    RecordSchema<GcRecord> all = schema(perHeap);
+    if (columns != null && columns.strip().equalsIgnoreCase("all")) {
+      return all;
+    }
+    if (columns != null) {
+      return all.withTableColumns(List.of(columns.split(",", -1)));
+    }
+    return terminalColumns > 0 ? all.fittingTable(terminalColumns, TABLE_PRIORITY) : all;
+  }
+
   private final PrintStream out;
   private final PrintStream err;
   private final OutputFormat format;
@@ -126,14 +174,24 @@ public final class GcOutput {
    *
    * @param out stdout
    * @param err stderr, for the CSV summary
-   * @param perHeap print each heap's history ({@code -v})
+   * @param perHeap print each heap's history ({@code --per-heap})
    */
   public GcOutput(PrintStream out, PrintStream err, OutputFormat format, boolean perHeap) {
+    this(out, err, format, perHeap, schema(perHeap));
+  }
+
+  /** An output of these fields (see {@link #schema(boolean, String, int)}). */
+  GcOutput(
+      PrintStream out,
+      PrintStream err,
+      OutputFormat format,
+      boolean perHeap,
+      RecordSchema<GcRecord> fields) {
     this.out = out;
     this.err = err;
     this.format = format;
     this.perHeap = perHeap;
-    this.records = new RecordStream<>(out, schema(perHeap), RecordStream.streaming(format));
+    this.records = new RecordStream<>(out, fields, RecordStream.streaming(format));
   }
 
   /** Prints the header now, so a watcher sees the columns before the first GC. */

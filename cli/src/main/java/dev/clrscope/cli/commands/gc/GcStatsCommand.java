@@ -5,7 +5,11 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.monitor.gc.GcAssembler;
+import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
@@ -38,10 +42,44 @@ public final class GcStatsCommand extends AttachingCommand {
   @Mixin DurationOption durationOption;
 
   @Option(
+      names = "--columns",
+      paramLabel = "all|COLUMN,...",
+      description =
+          "The table's columns: all, or headings such as GC#,REASON,PAUSE_MS (default: as many as"
+              + " fit the terminal, most useful first; output that is not a terminal gets all).")
+  String columns;
+
+  @Option(
       names = "--chart",
       paramLabel = "FILE.svg|FILE.png",
       description = "Also draw heap size per generation and pauses over time into FILE.")
   Path chart;
+
+  /** The fields to print, and a note on stderr when the terminal's width left columns out. */
+  private RecordSchema<GcRecord> fields() {
+    int width = format.format() == OutputFormat.table ? Terminal.stdoutColumns() : 0;
+    RecordSchema<GcRecord> fields;
+    try {
+      fields = GcOutput.schema(perHeap, columns, width);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), "--columns: " + e.getMessage());
+    }
+    int shown = fields.tableKeys().size();
+    int all = GcOutput.schema(perHeap).tableKeys().size();
+    if (columns == null && shown < all) {
+      err()
+          .println(
+              "Showing "
+                  + shown
+                  + " of "
+                  + all
+                  + " columns to fit "
+                  + width
+                  + " terminal columns: --columns all shows every one, as do csv, json and"
+                  + " redirected output.");
+    }
+    return fields;
+  }
 
   @Override
   protected int run(AttachedTarget attached) {
@@ -56,7 +94,7 @@ public final class GcStatsCommand extends AttachingCommand {
         throw new CommandFailure("the directory " + dir + " does not exist: create it first");
       }
     }
-    GcOutput output = new GcOutput(out(), err(), format.format(), perHeap);
+    GcOutput output = new GcOutput(out(), err(), format.format(), perHeap, fields());
     GcSummary.Accumulator summary = new GcSummary.Accumulator();
     GcChart.Series series = chart == null ? null : new GcChart.Series();
     GcAssembler assembler =

@@ -1,10 +1,12 @@
 package dev.clrscope.cli.commands.gc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.RecordStream;
 import dev.clrscope.monitor.gc.CondemnReasons;
 import dev.clrscope.monitor.gc.GcRecord;
@@ -96,6 +98,71 @@ class GcOutputTest {
     assertThat(lines.get(2).indexOf("Induced")).isEqualTo(reason);
     assertThat(lines.get(1)).contains(" 10.0M ").contains("Compact,Promote");
     assertThat(lines.get(2)).contains(" 99 ");
+  }
+
+  private static List<String> table(RecordSchemaChoice choice) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    GcOutput output =
+        new GcOutput(
+            out,
+            out,
+            OutputFormat.table,
+            false,
+            GcOutput.schema(false, choice.columns, choice.width));
+    output.gc(gc(12345, 0));
+    return bytes.toString(StandardCharsets.UTF_8).lines().toList();
+  }
+
+  private record RecordSchemaChoice(String columns, int width) {}
+
+  @Test
+  void aNarrowTerminalGetsTheMostUsefulColumnsInTheirOrder() {
+    List<String> lines = table(new RecordSchemaChoice(null, 80));
+    assertThat(lines.get(0).split(" +"))
+        .containsExactly("TIME", "GC#", "GEN", "REASON", "PAUSE_MS", "BEFORE", "AFTER");
+    assertThat(lines).allMatch(l -> l.length() <= 80);
+    assertThat(lines.get(1)).contains("12345").contains("Induced").contains("1.250");
+
+    List<String> wide = table(new RecordSchemaChoice(null, 120));
+    assertThat(wide.get(0).split(" +"))
+        .containsExactly(
+            "TIME",
+            "GC#",
+            "GEN",
+            "TYPE",
+            "REASON",
+            "PAUSE_MS",
+            "SUSP_MS",
+            "BEFORE",
+            "AFTER",
+            "PROMOTED",
+            "FRAG");
+    assertThat(wide).allMatch(l -> l.length() <= 120);
+  }
+
+  @Test
+  void everyColumnIsRanked() {
+    assertThat(GcOutput.TABLE_PRIORITY)
+        .containsExactlyInAnyOrderElementsOf(GcOutput.schema(false).tableKeys());
+  }
+
+  @Test
+  void outputThatIsNotATerminalOrAsksForAllGetsEveryColumn() {
+    int all = GcOutput.schema(false).tableKeys().size();
+    assertThat(GcOutput.schema(false, null, 0).tableKeys()).hasSize(all);
+    assertThat(GcOutput.schema(false, "ALL", 80).tableKeys()).hasSize(all);
+    assertThat(table(new RecordSchemaChoice("all", 80)).get(0)).contains("CONDEMN REASONS");
+  }
+
+  @Test
+  void columnsByHeadingOrKeyKeepTheirDeclaredOrderAndOnlyTheTableChanges() {
+    RecordSchema<GcRecord> s = GcOutput.schema(false, "pause_ms, gc#,heapSizeAfterBytes", 80);
+    assertThat(s.tableKeys()).containsExactly("gc", "pauseMs", "heapSizeAfterBytes");
+    assertThat(s.csvHeader()).isEqualTo(GcOutput.schema(false).csvHeader());
+    assertThatThrownBy(() -> GcOutput.schema(false, "GC#,NOPE", 80))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("no column 'NOPE': the table has TIME, GC#, GEN, TYPE, REASON");
   }
 
   @Test
