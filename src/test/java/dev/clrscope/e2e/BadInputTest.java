@@ -3,10 +3,14 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every bad input ends in one line that says what went wrong and what to do, with the documented
@@ -116,6 +120,29 @@ class BadInputTest {
           .startsWith("clrscope trace collect: the CollectTracing")
           .contains("the diagnostic protocol carries at most 65,535 bytes a message")
           .doesNotContain("Exception");
+      assertThat(target.send("ping").get("event").asText()).isEqualTo("pong");
+    }
+  }
+
+  @Test
+  void aDumpIsNeverClaimedWrittenToADevice(@TempDir Path dir) throws Exception {
+    // A private full device (never /dev/full itself); mknod needs root, which CI has.
+    Path full = dir.resolve("full");
+    Process mknod = new ProcessBuilder("mknod", full.toString(), "c", "1", "7").start();
+    assertThat(mknod.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(mknod.exitValue()).isZero();
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      CliResult result =
+          Clrscope.run(TIMEOUT, "dump", "-p", Long.toString(target.pid()), "-o", full.toString());
+      assertThat(result.exitCode()).as("%s", result).isEqualTo(1);
+      assertThat(onlyLine(result))
+          .isEqualTo(
+              "clrscope dump: "
+                  + full
+                  + " is not a regular file (a directory, device or FIFO): the runtime writes the"
+                  + " dump to a file of its own; choose another -o");
+      assertThat(result.stdout()).isEmpty();
+      assertThat(Files.readAttributes(full, PosixFileAttributes.class).isOther()).isTrue();
       assertThat(target.send("ping").get("event").asText()).isEqualTo("pong");
     }
   }

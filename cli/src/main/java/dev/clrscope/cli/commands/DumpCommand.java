@@ -75,6 +75,12 @@ public final class DumpCommand extends AttachingCommand {
     if (dir != null && !Files.isDirectory(dir)) {
       throw new CommandFailure("the directory " + dir + " does not exist: create it or choose -o");
     }
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      throw new CommandFailure(
+          file
+              + " is not a regular file (a directory, device or FIFO): the runtime writes the dump"
+              + " to a file of its own; choose another -o");
+    }
     err()
         .println(
             "Writing a "
@@ -90,6 +96,18 @@ public final class DumpCommand extends AttachingCommand {
           .writeDump(
               new DumpRequest(file.toString(), dumpType, diag, false, crashReport), DUMP_TIMEOUT);
     } catch (ServerErrorException e) {
+      Long free = freeMiB(dir);
+      if (free != null && free < LOW_SPACE_MIB) {
+        throw new CommandFailure(
+            "the runtime could not write the dump ("
+                + e.getMessage()
+                + "): "
+                + dir
+                + " has only "
+                + free
+                + " MiB free; free some space or choose -o on another disk",
+            e);
+      }
       throw new CommandFailure(
           "the runtime could not write the dump ("
               + e.getMessage()
@@ -100,12 +118,34 @@ public final class DumpCommand extends AttachingCommand {
     }
     String size = "";
     try {
-      size = " (" + Files.size(file) / (1024 * 1024) + " MiB)";
+      long bytes = Files.size(file);
+      if (bytes == 0) {
+        Files.deleteIfExists(file);
+        Long free = freeMiB(dir);
+        throw new CommandFailure(
+            "the runtime reported the dump written, but "
+                + file
+                + " was empty (removed): is the disk full?"
+                + (free == null ? "" : " " + dir + " has " + free + " MiB free"));
+      }
+      size = " (" + bytes / (1024 * 1024) + " MiB)";
     } catch (IOException e) {
       // The target may see another file system (a container): its path is still the answer.
     }
     err().println("Dump written" + size);
     out().println(file);
     return 0;
+  }
+
+  /** Below this much free space, a failed dump is put down to the disk. */
+  private static final long LOW_SPACE_MIB = 256;
+
+  /** The space free to this user in {@code dir}, in MiB, or {@code null} if unknown. */
+  private static Long freeMiB(Path dir) {
+    try {
+      return Files.getFileStore(dir).getUsableSpace() / (1024 * 1024);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 }

@@ -123,6 +123,14 @@ public final class FullGcCommand extends AttachingCommand {
       }
       // What the stopped session delivered is final: the tail of a live stream can lag.
       GcRecord ours = matcher.match();
+      if (ours == null && induced.endedByItself()) {
+        throw new CommandFailure(
+            "no GC was seen: "
+                + attached.describe()
+                + " ended the session before it ran one ("
+                + induced.stopReason()
+                + "); fullgc needs a process that keeps running");
+      }
       if (ours == null) {
         throw new CommandFailure(
             "no GC was seen within "

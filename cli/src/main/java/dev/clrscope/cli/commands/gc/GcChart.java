@@ -1,12 +1,12 @@
 package dev.clrscope.cli.commands.gc;
 
-import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GenerationSizes;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Rectangle;
-import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +22,6 @@ import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.svg.SVGGraphics2D;
-import org.jfree.svg.SVGUtils;
 
 /**
  * Draws a GC watch: the heap's size per generation after each GC (top) and each GC's pause
@@ -62,17 +61,19 @@ public final class GcChart {
     // A chart needs no display: AWT must not look for one (there is none on servers).
     System.setProperty("java.awt.headless", "true");
     JFreeChart chart = chart(series.points(), title);
-    try {
-      if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png")) {
-        ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
-      } else {
-        SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
-        chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
-        SVGUtils.writeToSVG(file.toFile(), g.getSVGElement());
-      }
-    } catch (IOException e) {
-      throw new CommandFailure("could not write the chart to " + file + ": " + e.getMessage(), e);
-    }
+    boolean png = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".png");
+    OutputFile.write(
+        file,
+        out -> {
+          if (png) {
+            ChartUtils.writeChartAsPNG(out, chart, WIDTH, HEIGHT);
+          } else {
+            SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
+            chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
+            out.write(g.getSVGDocument().getBytes(StandardCharsets.UTF_8));
+          }
+          return null;
+        });
   }
 
   static JFreeChart chart(List<Point> points, String title) {

@@ -3,7 +3,6 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,9 +54,7 @@ public final class ConvertCommand extends ClrscopeSubcommand {
           "--all-events applies to --format chromium only (speedscope and folded stacks hold"
               + " samples alone)");
     }
-    if (!Files.isRegularFile(input)) {
-      throw new CommandFailure("no such file: " + input);
-    }
+    TraceFileInput.checkReadable(input);
     if ("-".equals(output)) {
       try {
         TraceConversion.Result r = TraceConversion.convert(input, out(), format, allEvents);

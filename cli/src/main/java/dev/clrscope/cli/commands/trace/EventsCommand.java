@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.JsonText;
@@ -124,7 +125,7 @@ public final class EventsCommand extends ClrscopeSubcommand {
       }
       truncated = r.stopReason().map(Throwable::getMessage).orElse(null);
     } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + input + ": " + e.getCause().getMessage(), e);
+      throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
     }
     records.finish(Map.of());
     if (truncated != null) {

@@ -4,6 +4,7 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.Table;
@@ -93,7 +94,7 @@ public final class StatsCommand extends ClrscopeSubcommand {
       dropped = r.droppedEvents();
       truncated = r.stopReason().map(NetTraceFormatException::getMessage).orElse(null);
     } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + input + ": " + e.getCause().getMessage(), e);
+      throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
     }
     if (truncated != null) {
       warn("the trace is truncated (" + truncated + "); counted everything before that point");

@@ -1,12 +1,13 @@
 package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
 import dev.clrscope.nettrace.events.RuntimeEvents;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -14,7 +15,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
@@ -49,33 +49,9 @@ public final class TraceConversion {
    */
   public static Result convert(
       Path trace, Path output, ConversionFormat format, boolean allEvents, PrintStream err) {
-    Path tmp = output.resolveSibling(output.getFileName() + ".partial");
-    Result result;
-    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 16)) {
-      result = convert(trace, out, format, allEvents);
-    } catch (IOException e) {
-      deleteQuietly(tmp);
-      throw new CommandFailure("could not write " + output + ": " + e.getMessage(), e);
-    } catch (RuntimeException e) {
-      // Never leave a half-written file behind.
-      deleteQuietly(tmp);
-      throw e;
-    }
-    try {
-      Files.move(tmp, output, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
-      throw new CommandFailure("could not write " + output + ": " + e.getMessage(), e);
-    }
+    Result result = OutputFile.write(output, out -> convert(trace, out, format, allEvents));
     report(result, format, err);
     return result;
-  }
-
-  private static void deleteQuietly(Path p) {
-    try {
-      Files.deleteIfExists(p);
-    } catch (IOException e) {
-      // Best effort: the error being reported matters more.
-    }
   }
 
   /** Prints the notes of a conversion. */
@@ -116,7 +92,7 @@ public final class TraceConversion {
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + trace + ": " + e.getCause().getMessage(), e);
+      throw new CommandFailure("could not read " + trace + ": " + IoErrors.reason(e), e);
     }
     try (NetTraceReader reader = NetTraceReader.open(trace, true)) {
       TraceHeader header = reader.header();
