@@ -5,6 +5,7 @@ import dev.clrscope.cli.commands.EnvCommand;
 import dev.clrscope.cli.commands.InfoCommand;
 import dev.clrscope.cli.commands.PerfMapCommand;
 import dev.clrscope.cli.commands.PsCommand;
+import dev.clrscope.cli.commands.ResumeCommand;
 import dev.clrscope.cli.commands.TrainCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.gc.FullGcCommand;
@@ -49,6 +50,7 @@ public final class ClrscopeCommand implements Runnable {
           EnvCommand.class,
           DumpCommand.class,
           PerfMapCommand.class,
+          ResumeCommand.class,
           TraceCommand.class,
           CountersCommand.class,
           GcStatsCommand.class,

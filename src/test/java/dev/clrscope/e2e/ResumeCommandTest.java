@@ -1,0 +1,70 @@
+package dev.clrscope.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code clrscope resume}: the way out for a runtime left waiting at startup, such as the child of
+ * a clrscope killed between launching and resuming it.
+ */
+class ResumeCommandTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Where the runtime puts its socket: its TMPDIR (this JVM's, which it inherits), else /tmp. */
+  private static Path runtimeTmp() {
+    String tmp = System.getenv("TMPDIR");
+    return Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp);
+  }
+
+  @Test
+  void resumeLetsARuntimeThatWaitsAtStartupRun() throws Exception {
+    try (Subprocess app =
+        Subprocess.start(
+            DotnetApps.command(
+                DotnetApps.TARGET_APP, List.of("--no-stdin", "--exit-after-ms", "60000")),
+            Map.of("DOTNET_DefaultDiagnosticPortSuspend", "1"),
+            null)) {
+      long pid = app.process().pid();
+      // The runtime opens its diagnostic socket, then waits before running any managed code.
+      await()
+          .atMost(TIMEOUT)
+          .until(
+              () -> {
+                try (var sockets =
+                    Files.newDirectoryStream(
+                        runtimeTmp(), "dotnet-diagnostic-" + pid + "-*-socket")) {
+                  return sockets.iterator().hasNext();
+                }
+              });
+      assertThatThrownBy(() -> app.nextLine(Duration.ZERO))
+          .as("no ready line while the runtime waits")
+          .isInstanceOf(TimeoutException.class);
+
+      CliResult result = Clrscope.run(TIMEOUT, "resume", "-p", Long.toString(pid));
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      assertThat(result.stderr().strip())
+          .isEqualTo("Resumed process " + pid + " (a running process is not affected)");
+      JsonNode ready = JSON.readTree(app.nextLine(TIMEOUT));
+      assertThat(ready.get("event").asText()).isEqualTo("ready");
+      assertThat(ready.get("pid").asLong()).isEqualTo(pid);
+
+      // Resuming a running process changes nothing.
+      CliResult again = Clrscope.run(TIMEOUT, "resume", "-p", Long.toString(pid));
+      assertThat(again.exitCode()).as("%s", again).isZero();
+      assertThat(app.process().isAlive()).isTrue();
+    }
+  }
+}
