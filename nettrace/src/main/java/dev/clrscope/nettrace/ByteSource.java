@@ -56,6 +56,16 @@ final class ByteSource implements Closeable {
     }
   }
 
+  /** Reads to the end of the stream, keeping nothing; returns how many bytes were left. */
+  long skipToEnd() {
+    long skipped = 0;
+    while (!atEnd()) {
+      skipped += limit - pos;
+      pos = limit;
+    }
+    return skipped;
+  }
+
   /** True if no byte is left. */
   boolean atEnd() {
     return pos >= limit && !fill();

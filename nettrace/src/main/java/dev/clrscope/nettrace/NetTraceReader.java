@@ -43,6 +43,7 @@ public final class NetTraceReader implements AutoCloseable {
   private long delivered;
   private long completeBytes;
   private boolean reachedEnd;
+  private long trailingBytes;
 
   private NetTraceReader(InputStream in, boolean lenient, boolean live) {
     this.source = new ByteSource(in);
@@ -121,6 +122,8 @@ public final class NetTraceReader implements AutoCloseable {
           finished = true;
           reachedEnd = true;
           completeBytes = source.position();
+          // Bytes after the end marker belong to no trace: count them, so a reader can say so.
+          trailingBytes = source.skipToEnd();
           parser.finish();
         }
       } catch (NetTraceFormatException e) {
@@ -172,6 +175,14 @@ public final class NetTraceReader implements AutoCloseable {
   /** Whether the stream's end marker has been read: the stream is whole. */
   public boolean reachedEnd() {
     return reachedEnd;
+  }
+
+  /**
+   * Bytes found after the stream's end marker, which no trace holds (something appended to the
+   * file, or two files joined); 0 until the end marker was read.
+   */
+  public long trailingBytes() {
+    return trailingBytes;
   }
 
   /** In lenient mode: why reading stopped early, if it did. Always empty in strict mode. */

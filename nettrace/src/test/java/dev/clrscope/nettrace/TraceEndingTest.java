@@ -35,7 +35,33 @@ class TraceEndingTest {
         // Everything but the final NullReference tag is complete objects.
         assertThat(r.completeBytes()).isEqualTo(all.length);
         assertThat(r.completeBytes() - TraceEnding.marker(4).length).isEqualTo(all.length - 1L);
+        assertThat(r.trailingBytes()).isZero();
       }
+    }
+  }
+
+  @Test
+  void bytesAfterTheEndMarkerAreCountedNotRead() throws IOException {
+    byte[] all = Files.readAllBytes(V4);
+    for (byte[] tail : new byte[][] {new byte[] {0}, new byte[200_000], all}) {
+      byte[] joined = Arrays.copyOf(all, all.length + tail.length);
+      System.arraycopy(tail, 0, joined, all.length, tail.length);
+      long events = 0;
+      try (NetTraceReader r = NetTraceReader.open(new ByteArrayInputStream(joined), false)) {
+        while (r.next() != null) {
+          events++;
+        }
+        assertThat(r.reachedEnd()).isTrue();
+        assertThat(r.completeBytes()).isEqualTo(all.length);
+        assertThat(r.trailingBytes()).isEqualTo(tail.length);
+      }
+      long alone = 0;
+      try (NetTraceReader r = NetTraceReader.open(new ByteArrayInputStream(all), false)) {
+        while (r.next() != null) {
+          alone++;
+        }
+      }
+      assertThat(events).as("the events of the trace, none of what follows").isEqualTo(alone);
     }
   }
 

@@ -107,7 +107,7 @@ public final class EventsCommand extends ClrscopeSubcommand {
               case csv -> RecordStream.Form.CSV;
               case table -> RecordStream.Form.TABLE;
             });
-    String truncated;
+    TraceFileInput.ReadEnding ending;
     try (NetTraceReader r = TraceFileInput.open(input)) {
       TraceEvent e;
       while ((e = r.next()) != null) {
@@ -123,14 +123,12 @@ public final class EventsCommand extends ClrscopeSubcommand {
           return 0;
         }
       }
-      truncated = r.stopReason().map(Throwable::getMessage).orElse(null);
+      ending = TraceFileInput.ReadEnding.of(r);
     } catch (UncheckedIOException e) {
       throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
     }
     records.finish(Map.of());
-    if (truncated != null) {
-      warn("the trace is truncated (" + truncated + "); printed everything before that point");
-    }
+    ending.warnings("printed").forEach(this::warn);
     if (records.written() == 0 && (provider != null || event != null)) {
       warn("no event matched");
     }

@@ -10,7 +10,6 @@ import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.Table;
 import dev.clrscope.cli.render.TableRenderer;
 import dev.clrscope.monitor.trace.EventNames;
-import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
@@ -73,7 +72,7 @@ public final class StatsCommand extends ClrscopeSubcommand {
     long last = Long.MIN_VALUE;
     TraceHeader header;
     long dropped;
-    String truncated;
+    TraceFileInput.ReadEnding ending;
     try (NetTraceReader r = TraceFileInput.open(input)) {
       header = r.header();
       TraceEvent e;
@@ -92,13 +91,11 @@ public final class StatsCommand extends ClrscopeSubcommand {
         t.bytes += e.payloadLength();
       }
       dropped = r.droppedEvents();
-      truncated = r.stopReason().map(NetTraceFormatException::getMessage).orElse(null);
+      ending = TraceFileInput.ReadEnding.of(r);
     } catch (UncheckedIOException e) {
       throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
     }
-    if (truncated != null) {
-      warn("the trace is truncated (" + truncated + "); counted everything before that point");
-    }
+    ending.warnings("counted").forEach(this::warn);
     List<Totals> rows = new ArrayList<>(byType.values());
     rows.sort(
         Comparator.comparing((Totals t) -> t.provider)
@@ -138,7 +135,8 @@ public final class StatsCommand extends ClrscopeSubcommand {
     summary.put("events", events);
     summary.put("threads", threads.size());
     summary.put("droppedEvents", dropped);
-    summary.put("truncated", truncated);
+    summary.put("truncated", ending.truncatedAt());
+    summary.put("trailingBytes", ending.trailingBytes());
     if (f == OutputFormat.json) {
       summary.put("byEvent", table.objects());
       out().println(JsonText.of(summary));

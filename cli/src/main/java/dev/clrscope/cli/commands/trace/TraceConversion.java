@@ -34,9 +34,14 @@ public final class TraceConversion {
    *
    * @param samples thread samples converted
    * @param methods methods known from the trace
-   * @param truncatedAt why the input ended early, or null
+   * @param ending how reading the input ended: cut short, or with bytes after its end
    */
-  public record Result(long samples, int methods, String truncatedAt) {}
+  public record Result(long samples, int methods, TraceFileInput.ReadEnding ending) {
+    /** Why the input ended early, or null. */
+    public String truncatedAt() {
+      return ending.truncatedAt();
+    }
+  }
 
   /** Converts {@code trace} into the file {@code output}, with notes on {@code err}. */
   public static Result convert(Path trace, Path output, ConversionFormat format, PrintStream err) {
@@ -56,12 +61,7 @@ public final class TraceConversion {
 
   /** Prints the notes of a conversion. */
   static void report(Result r, ConversionFormat format, PrintStream err) {
-    if (r.truncatedAt() != null) {
-      err.println(
-          "clrscope trace convert: the trace is truncated ("
-              + r.truncatedAt()
-              + "); converted everything before that point");
-    }
+    r.ending().warnings("converted").forEach(w -> err.println("clrscope trace convert: " + w));
     if (r.samples() == 0) {
       err.println(
           "clrscope trace convert: the trace has no thread samples, so the "
@@ -123,8 +123,7 @@ public final class TraceConversion {
         w.finish();
       }
       text.flush();
-      String truncated = reader.stopReason().map(NetTraceFormatException::getMessage).orElse(null);
-      return new Result(samples, methods.size(), truncated);
+      return new Result(samples, methods.size(), TraceFileInput.ReadEnding.of(reader));
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     }

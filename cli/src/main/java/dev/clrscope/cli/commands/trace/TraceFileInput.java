@@ -7,10 +7,49 @@ import dev.clrscope.nettrace.NetTraceReader;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /** Opens a trace file for the reading commands, with their error messages. */
 final class TraceFileInput {
   private TraceFileInput() {}
+
+  /**
+   * How reading a trace ended, beyond its events.
+   *
+   * @param truncatedAt where and why the trace was cut short, or {@code null} if it is whole
+   * @param trailingBytes bytes found after the trace's end marker
+   */
+  record ReadEnding(String truncatedAt, long trailingBytes) {
+    /** What {@code reader} met at its end. */
+    static ReadEnding of(NetTraceReader reader) {
+      return new ReadEnding(
+          reader.stopReason().map(Throwable::getMessage).orElse(null), reader.trailingBytes());
+    }
+
+    /** The warnings to give, saying what was {@code done} with the events ("counted"...). */
+    List<String> warnings(String done) {
+      List<String> warnings = new ArrayList<>();
+      if (truncatedAt != null) {
+        warnings.add(
+            "the trace is truncated ("
+                + truncatedAt
+                + "); "
+                + done
+                + " everything before that point");
+      }
+      if (trailingBytes > 0) {
+        warnings.add(
+            String.format(
+                Locale.ROOT,
+                "%,d bytes after the trace's end marker were ignored: they are not part of the"
+                    + " trace (was something appended to the file?)",
+                trailingBytes));
+      }
+      return warnings;
+    }
+  }
 
   /**
    * A lenient reader: a truncated trace yields its complete blocks; the caller reports the rest.
