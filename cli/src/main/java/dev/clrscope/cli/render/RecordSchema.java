@@ -104,6 +104,35 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields) {
     return new RecordSchema<>(kind, kept);
   }
 
+  /**
+   * Appends the JSON object of a record, as {@link #jsonObject} holds it, without building the map:
+   * the path of every streamed record. Returns {@code sb}.
+   */
+  public StringBuilder appendJson(StringBuilder sb, R record) {
+    sb.append('{');
+    boolean first = true;
+    if (kind != null) {
+      sb.append("\"kind\":");
+      JsonText.append(sb, kind);
+      first = false;
+    }
+    for (Field<R> f : fields) {
+      if (f.in().json) {
+        Object v = f.value().apply(record);
+        if (v != null || !f.omitNull()) {
+          if (!first) {
+            sb.append(',');
+          }
+          first = false;
+          JsonText.append(sb, f.key());
+          sb.append(':');
+          JsonText.append(sb, f.unit().json(v));
+        }
+      }
+    }
+    return sb.append('}');
+  }
+
   /** The JSON object of a record. */
   public Map<String, Object> jsonObject(R record) {
     Map<String, Object> o = new LinkedHashMap<>();

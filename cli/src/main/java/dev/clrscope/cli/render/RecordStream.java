@@ -30,15 +30,27 @@ public final class RecordStream<R> {
   private final PrintStream out;
   private final RecordSchema<R> schema;
   private final Form form;
+  private final boolean flushEach;
   private boolean started;
   private boolean first = true;
   private long written;
 
-  /** A stream of records to {@code out}. */
+  /** A stream of records to {@code out}, each flushed as it is written: for live output. */
   public RecordStream(PrintStream out, RecordSchema<R> schema, Form form) {
+    this(out, schema, form, true);
+  }
+
+  /**
+   * A stream of records to {@code out}.
+   *
+   * @param flushEach flush after every record (a live session, watched as it happens); false for
+   *     output read as a whole, such as the decoded events of a file, flushed by {@link #finish}
+   */
+  public RecordStream(PrintStream out, RecordSchema<R> schema, Form form, boolean flushEach) {
     this.out = out;
     this.schema = schema;
     this.form = form;
+    this.flushEach = flushEach;
   }
 
   /** The form a streaming command's {@code --format} means: JSON is JSON Lines. */
@@ -57,7 +69,7 @@ public final class RecordStream<R> {
   public static <R> void single(
       PrintStream out, RecordSchema<R> schema, OutputFormat format, R record) {
     switch (format) {
-      case json -> out.println(JsonText.of(schema.jsonObject(record)));
+      case json -> out.println(schema.appendJson(new StringBuilder(), record));
       case csv -> {
         out.println(schema.csvHeader());
         out.println(schema.csvRow(record));
@@ -111,18 +123,20 @@ public final class RecordStream<R> {
   /** Writes one record. */
   public void write(R record) {
     start();
+    // A new builder each time: one that once held a non-Latin-1 character stays two bytes a char.
+    StringBuilder line = new StringBuilder(1024);
     switch (form) {
-      case TABLE -> out.println(schema.tableRow(record));
-      case CSV -> out.println(schema.csvRow(record));
-      case JSON_LINES -> out.println(JsonText.of(schema.jsonObject(record)));
-      case JSON_DOCUMENT -> {
-        out.print(first ? "\n" : ",\n");
-        out.print(JsonText.of(schema.jsonObject(record)));
-      }
+      case TABLE -> line.append(schema.tableRow(record)).append(System.lineSeparator());
+      case CSV -> line.append(schema.csvRow(record)).append(System.lineSeparator());
+      case JSON_LINES -> schema.appendJson(line, record).append(System.lineSeparator());
+      case JSON_DOCUMENT -> schema.appendJson(line.append(first ? "\n" : ",\n"), record);
     }
+    out.append(line);
     first = false;
     written++;
-    out.flush();
+    if (flushEach) {
+      out.flush();
+    }
   }
 
   /** Ends the stream: closes the JSON document's array, then adds {@code tail}'s members. */

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
+import dev.clrscope.cli.render.HexAddresses;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.TraceEvent;
@@ -32,11 +33,11 @@ final class EventJson {
       o.put("relatedActivityId", e.relatedActivityId().toString());
     }
     if (e.stack().depth() > 0) {
-      List<String> frames = new ArrayList<>(e.stack().depth());
-      for (int i = 0; i < e.stack().depth(); i++) {
-        frames.add("0x" + Long.toHexString(e.stack().frame(i)));
+      long[] frames = new long[e.stack().depth()];
+      for (int i = 0; i < frames.length; i++) {
+        frames[i] = e.stack().frame(i);
       }
-      o.put("stack", frames);
+      o.put("stack", new HexAddresses(frames));
     }
     Object payload;
     try {

@@ -12,8 +12,10 @@ import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
+import java.io.BufferedOutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +73,9 @@ public final class EventsCommand extends ClrscopeSubcommand {
     return Field.of(key, key, 0, unit, o -> o.get(key));
   }
 
+  /** How many events between checks that stdout is still open (a check flushes). */
+  private static final int CHECK_EVERY = 4096;
+
   @Parameters(index = "0", paramLabel = "FILE", description = "The nettrace file.")
   Path input;
 
@@ -97,7 +102,9 @@ public final class EventsCommand extends ClrscopeSubcommand {
 
   @Override
   public Integer call() {
-    PrintStream out = out();
+    // Lines go out in 64 KiB writes, not one per event: the output of a file is read as a whole.
+    PrintStream out =
+        new PrintStream(new BufferedOutputStream(out(), 1 << 16), false, StandardCharsets.UTF_8);
     RecordStream<Map<String, Object>> records =
         new RecordStream<>(
             out,
@@ -106,7 +113,8 @@ public final class EventsCommand extends ClrscopeSubcommand {
               case json -> RecordStream.Form.JSON_LINES;
               case csv -> RecordStream.Form.CSV;
               case table -> RecordStream.Form.TABLE;
-            });
+            },
+            false);
     TraceFileInput.ReadEnding ending;
     try (NetTraceReader r = TraceFileInput.open(input)) {
       TraceEvent e;
@@ -118,7 +126,7 @@ public final class EventsCommand extends ClrscopeSubcommand {
           continue;
         }
         records.write(EventJson.of(e));
-        if (out.checkError()) {
+        if (records.written() % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
           // stdout closed (| head): stop quietly.
           return 0;
         }
