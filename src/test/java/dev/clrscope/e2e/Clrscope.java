@@ -88,6 +88,15 @@ public final class Clrscope {
   }
 
   static RunningCli start(Path launcher, Map<String, String> env, Path workingDir, String... args) {
+    return new RunningCli(Subprocess.start(command(launcher, args), env, workingDir));
+  }
+
+  /** The command line that runs the launcher with {@code args}, for a test's own ProcessBuilder. */
+  static List<String> command(String... args) {
+    return command(launcher(), args);
+  }
+
+  private static List<String> command(Path launcher, String... args) {
     List<String> command = new ArrayList<>();
     // Run through sh when the executable bit is missing (e.g. a checkout that lost it).
     if (!Files.isExecutable(launcher)) {
@@ -95,6 +104,6 @@ public final class Clrscope {
     }
     command.add(launcher.toString());
     command.addAll(Arrays.asList(args));
-    return new RunningCli(Subprocess.start(command, env, workingDir));
+    return command;
   }
 }

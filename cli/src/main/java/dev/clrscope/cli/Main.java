@@ -2,8 +2,11 @@ package dev.clrscope.cli;
 
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.LoggingOptions;
+import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.output.StandardOutput;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.RequestTooLargeException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -29,8 +32,12 @@ public final class Main {
 
   private Main() {}
 
+  /** The exit code of a process whose reader went away: 128 + SIGPIPE, as for any Unix tool. */
+  static final int READER_WENT_AWAY = 141;
+
   /** Runs clrscope and exits with its exit code. */
   public static void main(String[] args) {
+    StandardOutput.install();
     System.exit(run(args));
   }
 
@@ -53,7 +60,7 @@ public final class Main {
     cl.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> failure(e, commandLine, args, logging[0]));
     try {
-      return cl.execute(args);
+      return checkOutput(cl, cl.execute(args));
     } finally {
       if (logging[0]) {
         Logging.stop();
@@ -97,6 +104,34 @@ public final class Main {
       }
     }
     return new CommandLine.RunLast().execute(parsed);
+  }
+
+  /**
+   * The exit code once standard output is flushed: data that never reached it (a full disk) is a
+   * failure, never a success; a reader that went away ({@code | head}) ends the run quietly with
+   * {@link #READER_WENT_AWAY}.
+   */
+  private static int checkOutput(CommandLine cl, int code) {
+    IOException e = StandardOutput.failure();
+    if (e == null) {
+      return code;
+    }
+    if (StandardOutput.readerWentAway(e)) {
+      return code == ExitCode.OK ? READER_WENT_AWAY : code;
+    }
+    String command = cl.getCommandSpec().qualifiedName();
+    ParseResult parsed = cl.getParseResult();
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      command = p.commandSpec().qualifiedName();
+    }
+    cl.getErr()
+        .println(
+            command
+                + ": could not write to standard output: "
+                + IoErrors.reason(e)
+                + "; what it printed is incomplete");
+    cl.getErr().flush();
+    return code == ExitCode.OK ? ExitCode.TARGET_ERROR : code;
   }
 
   /**

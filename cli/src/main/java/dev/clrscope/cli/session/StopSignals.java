@@ -1,5 +1,6 @@
 package dev.clrscope.cli.session;
 
+import dev.clrscope.cli.output.StandardOutput;
 import dev.clrscope.monitor.session.StopSwitch;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,16 +9,19 @@ import sun.misc.Signal;
 
 /**
  * The user's ways to stop a long-running command, wired to a session's {@link StopSwitch}: Ctrl+C,
- * SIGTERM and Enter on a terminal. The first signal asks for a clean stop (StopTracing, rundown,
- * file closed); a second one asks to abandon what is left (the rundown) while still leaving valid
- * output. Signal handlers, rather than shutdown hooks, keep the JVM alive for the clean stop.
+ * SIGTERM, Enter on a terminal, and standard output closing under it ({@code | head}). The first
+ * signal asks for a clean stop (StopTracing, rundown, file closed); a second one asks to abandon
+ * what is left (the rundown) while still leaving valid output. Signal handlers, rather than
+ * shutdown hooks, keep the JVM alive for the clean stop.
  */
 public final class StopSignals implements AutoCloseable {
   private final StopSwitch stop;
   private final AtomicInteger signals = new AtomicInteger();
+  private final Runnable outputClosed;
 
   private StopSignals(StopSwitch stop) {
     this.stop = stop;
+    this.outputClosed = () -> stop.request("standard output was closed");
   }
 
   /**
@@ -37,6 +41,8 @@ public final class StopSignals implements AutoCloseable {
         // Not on this platform (Windows has no TERM): Ctrl+C still works through INT.
       }
     }
+    // A reader that went away (| head) or a full disk ends the session as a signal would.
+    StandardOutput.onFailure(s.outputClosed);
     if (watchEnter && System.console() != null) {
       Thread enterWatcher = new Thread(() -> s.watchEnter(System.in), "clrscope-enter");
       enterWatcher.setDaemon(true);
@@ -69,6 +75,7 @@ public final class StopSignals implements AutoCloseable {
 
   @Override
   public void close() {
+    StandardOutput.removeListener(outputClosed);
     for (String name : new String[] {"INT", "TERM"}) {
       try {
         Signal.handle(new Signal(name), sun.misc.SignalHandler.SIG_DFL);
