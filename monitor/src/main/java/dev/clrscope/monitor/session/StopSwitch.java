@@ -44,7 +44,7 @@ public final class StopSwitch {
         new Thread(
             () -> {
               try {
-                if (!stop.await(duration.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (!stop.await(millis(duration), TimeUnit.MILLISECONDS)) {
                   request("duration of " + describe(duration) + " reached");
                 }
               } catch (InterruptedException e) {
@@ -57,7 +57,17 @@ public final class StopSwitch {
   }
 
   private static String describe(Duration d) {
-    return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() / 1000.0 + " s";
+    long ms = millis(d);
+    return ms % 1000 == 0 || ms == Long.MAX_VALUE ? d.toSeconds() + " s" : ms / 1000.0 + " s";
+  }
+
+  /** The duration in milliseconds, saturated: a duration of ages must not overflow the timer. */
+  private static long millis(Duration d) {
+    try {
+      return d.toMillis();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
   }
 
   /** Whether a stop was asked for. */

@@ -46,7 +46,8 @@ public final class EventNames {
   public static boolean matches(TraceEvent e, String query) {
     String q = query.strip();
     if (q.matches("\\d+")) {
-      return Integer.parseInt(q) == e.eventId();
+      // Event ids are 16 bits: a longer number names no event.
+      return q.length() <= 5 && Integer.parseInt(q) == e.eventId();
     }
     String display = displayName(e);
     if (display.equalsIgnoreCase(q)

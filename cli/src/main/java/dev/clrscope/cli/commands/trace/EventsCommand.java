@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 /** {@code clrscope trace events}: a trace's events, decoded. */
@@ -102,6 +103,13 @@ public final class EventsCommand extends ClrscopeSubcommand {
 
   @Override
   public Integer call() {
+    if (event != null
+        && event.strip().matches("\\d+")
+        && (event.strip().length() > 5 || Integer.parseInt(event.strip()) > 0xFFFF)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--event takes an event id from 0 to 65535 or a name, got " + event.strip());
+    }
     // Lines go out in 64 KiB writes, not one per event: the output of a file is read as a whole.
     PrintStream out =
         new PrintStream(new BufferedOutputStream(out(), 1 << 16), false, StandardCharsets.UTF_8);
