@@ -58,6 +58,35 @@ class StandardOutputTest {
   }
 
   @Test
+  void countersCollectIntoAFullFileFailsAtOnceAndSaysSo() throws Exception {
+    Path full = fullDevice();
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      for (String format : new String[] {"csv", "json"}) {
+        CliResult r =
+            Clrscope.run(
+                TIMEOUT,
+                "counters",
+                "collect",
+                "-p",
+                Long.toString(target.pid()),
+                "--format",
+                format,
+                "-o",
+                full.toString(),
+                "--duration",
+                "60s");
+        assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+        assertThat(r.stderr())
+            .contains(
+                "clrscope counters collect: could not write "
+                    + full
+                    + ": No space left on device (after 0 records)");
+      }
+      assertThat(target.send("ping").get("event").asText()).isEqualTo("pong");
+    }
+  }
+
+  @Test
   void aReaderThatGoesAwayEndsALiveCommandAndItsSession() throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       Process cli =

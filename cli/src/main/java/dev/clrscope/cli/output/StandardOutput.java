@@ -4,11 +4,8 @@ import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Standard output that remembers why a write failed. {@link PrintStream} swallows the {@link
@@ -20,14 +17,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * broken pipe ends any Unix tool.
  */
 public final class StandardOutput {
-  private static volatile Recording installed;
-  private static final List<Runnable> LISTENERS = new CopyOnWriteArrayList<>();
+  private static volatile CheckedOutputStream installed;
 
   private StandardOutput() {}
 
   /** Replaces System.out with a UTF-8, line-flushed stream over file descriptor 1 that records. */
   public static void install() {
-    Recording r = new Recording(new FileOutputStream(FileDescriptor.out));
+    CheckedOutputStream r = new CheckedOutputStream(new FileOutputStream(FileDescriptor.out));
     System.setOut(
         new PrintStream(new BufferedOutputStream(r, 1 << 13), true, StandardCharsets.UTF_8));
     installed = r;
@@ -39,8 +35,8 @@ public final class StandardOutput {
    */
   public static IOException failure() {
     System.out.flush();
-    Recording r = installed;
-    return r == null ? null : r.failure;
+    CheckedOutputStream r = installed;
+    return r == null ? null : r.failure();
   }
 
   /** Whether a failure means the reader went away (a closed pipe), not that data was lost. */
@@ -49,62 +45,19 @@ public final class StandardOutput {
     return m != null && m.contains("Broken pipe");
   }
 
-  /** Runs {@code listener} (once) when writing to standard output first fails. */
+  /** Runs {@code listener} when writing to standard output first fails (if installed). */
   public static void onFailure(Runnable listener) {
-    LISTENERS.add(listener);
-    Recording r = installed;
-    if (r != null && r.failure != null) {
-      listener.run();
+    CheckedOutputStream r = installed;
+    if (r != null) {
+      r.onFailure(listener);
     }
   }
 
   /** Stops telling {@code listener}. */
   public static void removeListener(Runnable listener) {
-    LISTENERS.remove(listener);
-  }
-
-  /** Passes bytes to the real stream; keeps the first failure and tells the listeners. */
-  private static final class Recording extends OutputStream {
-    private final OutputStream out;
-    private volatile IOException failure;
-
-    Recording(OutputStream out) {
-      this.out = out;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      try {
-        out.write(b);
-      } catch (IOException e) {
-        throw failed(e);
-      }
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      try {
-        out.write(b, off, len);
-      } catch (IOException e) {
-        throw failed(e);
-      }
-    }
-
-    @Override
-    public void flush() throws IOException {
-      try {
-        out.flush();
-      } catch (IOException e) {
-        throw failed(e);
-      }
-    }
-
-    private IOException failed(IOException e) {
-      if (failure == null) {
-        failure = e;
-        LISTENERS.forEach(Runnable::run);
-      }
-      return e;
+    CheckedOutputStream r = installed;
+    if (r != null) {
+      r.removeListener(listener);
     }
   }
 }

@@ -2,13 +2,16 @@ package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.CheckedOutputStream;
+import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.counters.CounterBoard;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterUpdate;
 import dev.clrscope.monitor.counters.Measurement;
 import dev.clrscope.monitor.counters.SessionProblem;
+import dev.clrscope.monitor.session.StopSwitch;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,6 +49,7 @@ public final class CollectCountersCommand extends CounterSessionCommand {
   String output = "-";
 
   private PrintStream sink;
+  private CheckedOutputStream checked;
   private CounterRecordWriter writer;
   private CounterBoard board;
   private AttachedTarget attached;
@@ -63,10 +67,10 @@ public final class CollectCountersCommand extends CounterSessionCommand {
         throw new CommandFailure("the directory " + dir + " does not exist: create it first");
       }
       try {
-        OutputStream o = Files.newOutputStream(file);
-        sink = new PrintStream(o, false, StandardCharsets.UTF_8);
+        checked = new CheckedOutputStream(Files.newOutputStream(file));
+        sink = new PrintStream(checked, false, StandardCharsets.UTF_8);
       } catch (IOException e) {
-        throw new CommandFailure("cannot write " + file + ": " + e.getMessage(), e);
+        throw OutputFile.failure(file, e);
       }
     }
     writer = new CounterRecordWriter(sink, format, plan.refreshSeconds());
@@ -90,6 +94,14 @@ public final class CollectCountersCommand extends CounterSessionCommand {
   }
 
   @Override
+  protected void whileRunning(StopSwitch stop) {
+    if (checked != null) {
+      // A full disk ends the session at once, as a closed stdout does: nothing more can be kept.
+      checked.onFailure(() -> stop.request("could not write " + output));
+    }
+  }
+
+  @Override
   protected void accept(CounterUpdate update) {
     if (!board.accept(update)) {
       return;
@@ -108,6 +120,16 @@ public final class CollectCountersCommand extends CounterSessionCommand {
     notes.forEach(this::warn);
     if (sink != out()) {
       sink.close();
+    }
+    if (checked != null && checked.failure() != null) {
+      throw new CommandFailure(
+          "could not write "
+              + output
+              + ": "
+              + IoErrors.reason(checked.failure())
+              + " (after "
+              + writer.written()
+              + " records)");
     }
     err()
         .println(
