@@ -76,20 +76,25 @@ public final class RunningCli implements AutoCloseable {
    * want to see what the CLI does with them).
    */
   public void interrupt() {
+    signal("INT");
+  }
+
+  /** Sends signal {@code name} (INT, TERM, KILL) to the CLI's JVM, as {@link #interrupt} does. */
+  public void signal(String name) {
     ProcessHandle jvm =
         isJava(cli.process().toHandle())
             ? cli.process().toHandle()
             : cli.process().children().filter(RunningCli::isJava).findFirst().orElse(null);
     if (jvm == null) {
-      throw new AssertionError("Found no java process to interrupt: " + describe());
+      throw new AssertionError("Found no java process to signal: " + describe());
     }
     try {
-      Process kill = new ProcessBuilder("kill", "-INT", Long.toString(jvm.pid())).start();
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(jvm.pid())).start();
       if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        throw new AssertionError("kill -INT " + jvm.pid() + " failed: " + describe());
+        throw new AssertionError("kill -" + name + " " + jvm.pid() + " failed: " + describe());
       }
     } catch (IOException e) {
-      throw new AssertionError("Could not run kill -INT " + jvm.pid(), e);
+      throw new AssertionError("Could not run kill -" + name + " " + jvm.pid(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("Interrupted while signalling " + jvm.pid(), e);

@@ -34,6 +34,13 @@ public interface AttachedTarget extends AutoCloseable {
    */
   int exitCode(int own);
 
+  /**
+   * A stop signal the user sent clrscope ({@code SIGINT}, {@code SIGTERM}): a launched child gets
+   * it too, and then at most {@link dev.clrscope.ipc.launch.LaunchedTarget#GRACE} to exit. Other
+   * targets are not clrscope's to stop.
+   */
+  default void passOn(String signal) {}
+
   @Override
   void close();
 }

@@ -45,7 +45,7 @@ public final class TargetResolver {
     TargetSpec.Launch launch = (TargetSpec.Launch) spec;
     LaunchedTarget child =
         LaunchedTarget.start(launch.command(), launch.timeout(), launch.timeout(), true);
-    return new Launched(child);
+    return new Launched(child, progress);
   }
 
   /** The one process with this name; several are an error that lists them. */
@@ -199,9 +199,12 @@ public final class TargetResolver {
   /** A child launched under clrscope. */
   private static final class Launched implements AttachedTarget {
     private final LaunchedTarget child;
+    private final PrintStream progress;
+    private volatile String passedOn;
 
-    Launched(LaunchedTarget child) {
+    Launched(LaunchedTarget child, PrintStream progress) {
       this.child = child;
+      this.progress = progress;
     }
 
     @Override
@@ -225,10 +228,40 @@ public final class TargetResolver {
     }
 
     @Override
+    public void passOn(String signal) {
+      if (!child.process().isAlive()) {
+        return;
+      }
+      passedOn = signal;
+      progress.println(
+          "Passing "
+              + signal
+              + " on to the launched app (pid "
+              + pid()
+              + "); it has "
+              + LaunchedTarget.GRACE.toSeconds()
+              + " s to exit.");
+      progress.flush();
+      child.signal(signal.startsWith("SIG") ? signal.substring(3) : signal);
+    }
+
+    @Override
     public int exitCode(int own) {
       release();
       try {
-        return child.waitForExit();
+        if (passedOn == null) {
+          return child.waitForExit();
+        }
+        LaunchedTarget.Ending end = child.awaitExit(LaunchedTarget.GRACE);
+        if (end.killed()) {
+          progress.println(
+              "clrscope: the launched app did not exit within "
+                  + LaunchedTarget.GRACE.toSeconds()
+                  + " s of "
+                  + passedOn
+                  + ": killed it");
+        }
+        return end.exitCode();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return own;

@@ -74,7 +74,7 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
       boolean watchEnter,
       WhileWatching body,
       EventConsumer... consumers) {
-    try (StopSignals signals = StopSignals.install(stop, watchEnter);
+    try (StopSignals signals = StopSignals.install(stop, watchEnter, attached::passOn);
         SessionRunner session = SessionRunner.start(attached.client(), request, stop, consumers)) {
       attached.release();
       return body.run(session);

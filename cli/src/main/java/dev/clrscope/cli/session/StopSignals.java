@@ -5,6 +5,7 @@ import dev.clrscope.monitor.session.StopSwitch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import sun.misc.Signal;
 
 /**
@@ -18,9 +19,11 @@ public final class StopSignals implements AutoCloseable {
   private final StopSwitch stop;
   private final AtomicInteger signals = new AtomicInteger();
   private final Runnable outputClosed;
+  private final Consumer<String> passOn;
 
-  private StopSignals(StopSwitch stop) {
+  private StopSignals(StopSwitch stop, Consumer<String> passOn) {
     this.stop = stop;
+    this.passOn = passOn;
     this.outputClosed = () -> stop.request("standard output was closed");
   }
 
@@ -29,11 +32,12 @@ public final class StopSignals implements AutoCloseable {
    *
    * @param stop what the signals and Enter ask to stop
    * @param watchEnter stop when Enter is pressed (only when stdin is a terminal)
+   * @param passOn gets each signal's name too (a launched child is sent the user's Ctrl+C as well)
    */
   // Java 17's System.console() is null exactly when stdin or stdout is not a terminal.
   @SuppressWarnings("SystemConsoleNull")
-  public static StopSignals install(StopSwitch stop, boolean watchEnter) {
-    StopSignals s = new StopSignals(stop);
+  public static StopSignals install(StopSwitch stop, boolean watchEnter, Consumer<String> passOn) {
+    StopSignals s = new StopSignals(stop, passOn);
     for (String name : new String[] {"INT", "TERM"}) {
       try {
         Signal.handle(new Signal(name), sig -> s.signal("SIG" + name));
@@ -66,6 +70,7 @@ public final class StopSignals implements AutoCloseable {
   }
 
   private void signal(String name) {
+    passOn.accept(name);
     if (signals.incrementAndGet() == 1) {
       stop.request(name);
     } else {

@@ -7,8 +7,12 @@ import dev.clrscope.ipc.reverse.AdvertisedConnection;
 import dev.clrscope.ipc.reverse.DiagnosticPortListener;
 import dev.clrscope.ipc.reverse.ReverseConnectionSource;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * whatever it needs; then {@link #resume()}, which first removes the variable from the child's own
  * environment (so that the child's children, such as the test hosts {@code dotnet test} starts, do
  * not also suspend waiting for a port nobody serves) and then sends ResumeRuntime.
+ *
+ * <p>The child lives no longer than clrscope: it is started through {@code setpriv --pdeathsig
+ * TERM} where that exists (so it gets SIGTERM even if clrscope is killed with SIGKILL, and never
+ * stays suspended for good), and a shutdown hook ends a child still running when clrscope exits
+ * (SIGTERM, then SIGKILL after {@link #GRACE}) and removes the private directory of its port.
  */
 public final class LaunchedTarget implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(LaunchedTarget.class);
@@ -28,10 +37,17 @@ public final class LaunchedTarget implements AutoCloseable {
   /** The variable that points a runtime at a diagnostic port. */
   public static final String PORTS_VARIABLE = "DOTNET_DiagnosticPorts";
 
+  /** How long a child has to exit after it was asked to (a signal passed on, or clrscope ends). */
+  public static final Duration GRACE = Duration.ofSeconds(10);
+
+  /** util-linux's setpriv, which sets the parent-death signal and then runs the command. */
+  private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+
   private final Process process;
   private final DiagnosticPortListener listener;
   private final DiagnosticsClient client;
   private final long runtimePid;
+  private final Thread exitHook;
   private boolean resumed;
 
   private LaunchedTarget(
@@ -40,6 +56,8 @@ public final class LaunchedTarget implements AutoCloseable {
     this.listener = listener;
     this.client = client;
     this.runtimePid = pid;
+    this.exitHook = new Thread(this::endWithClrscope, "clrscope-child-exit");
+    Runtime.getRuntime().addShutdownHook(exitHook);
   }
 
   /**
@@ -53,10 +71,14 @@ public final class LaunchedTarget implements AutoCloseable {
    */
   public static LaunchedTarget start(
       List<String> command, Duration connectTimeout, Duration replyTimeout, boolean inheritIo) {
+    if (!findable(command.get(0))) {
+      throw new DiagnosticsException(
+          "could not start " + command.get(0) + ": no such program (searched PATH)");
+    }
     DiagnosticPortListener listener = DiagnosticPortListener.createPrivate();
     Process process = null;
     try {
-      ProcessBuilder pb = new ProcessBuilder(command);
+      ProcessBuilder pb = new ProcessBuilder(withParentDeathSignal(command));
       if (inheritIo) {
         pb.inheritIO();
       } else {
@@ -114,6 +136,105 @@ public final class LaunchedTarget implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether {@code program} can be run: a path to an executable file, or a name found on PATH.
+   * Checked first, because through setpriv a missing program is only an exit code.
+   */
+  private static boolean findable(String program) {
+    if (program.contains("/")) {
+      return Files.isExecutable(Path.of(program));
+    }
+    String path = System.getenv("PATH");
+    if (path == null || !Files.isExecutable(SETPRIV)) {
+      return true; // Let the JDK say what it finds.
+    }
+    for (String dir : path.split(java.io.File.pathSeparator, -1)) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code command}, run through setpriv so that it gets SIGTERM when clrscope dies; as it is where
+   * setpriv is missing (not Linux, or no util-linux). setpriv execs the command: the pid stays.
+   */
+  static List<String> withParentDeathSignal(List<String> command) {
+    if (!Files.isExecutable(SETPRIV)) {
+      return command;
+    }
+    List<String> wrapped =
+        new ArrayList<>(List.of(SETPRIV.toString(), "--pdeathsig", "TERM", "--"));
+    wrapped.addAll(command);
+    return wrapped;
+  }
+
+  /**
+   * Passes a signal on to the child ({@code INT}, {@code TERM}): {@code kill -NAME PID}, or SIGTERM
+   * through the JDK where {@code kill} cannot be run.
+   */
+  public void signal(String name) {
+    if (!process.isAlive()) {
+      return;
+    }
+    log.debug("passing SIG{} on to pid {}", name, process.pid());
+    try {
+      Process kill =
+          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      if (kill.waitFor(5, TimeUnit.SECONDS) && kill.exitValue() == 0) {
+        return;
+      }
+    } catch (IOException e) {
+      log.debug("kill failed: {}", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    process.destroy();
+  }
+
+  /**
+   * Waits up to {@code timeout} for the child to exit; if it has not, kills it (SIGKILL) and waits
+   * for that.
+   *
+   * @return the exit code, and whether it had to be killed
+   */
+  public Ending awaitExit(Duration timeout) throws InterruptedException {
+    if (process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      return new Ending(process.exitValue(), false);
+    }
+    log.debug(
+        "pid {} still runs {} after it was asked to exit: killing it", process.pid(), timeout);
+    process.destroyForcibly();
+    return new Ending(process.waitFor(), true);
+  }
+
+  /**
+   * How the child ended.
+   *
+   * @param exitCode its exit code
+   * @param killed it had to be killed
+   */
+  public record Ending(int exitCode, boolean killed) {}
+
+  /** On clrscope's exit: end a child still running, and remove the port's private directory. */
+  private void endWithClrscope() {
+    try {
+      if (process.isAlive()) {
+        log.debug("clrscope is exiting: ending pid {}", process.pid());
+        process.destroy();
+        awaitExit(GRACE);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      listener.close();
+    }
+  }
+
   /** A client for the child's runtime, over the reverse connection. */
   public DiagnosticsClient client() {
     return client;
@@ -153,7 +274,10 @@ public final class LaunchedTarget implements AutoCloseable {
     return code;
   }
 
-  /** Stops listening. The child keeps running if it has been resumed; else it is killed. */
+  /**
+   * Stops listening. The child keeps running if it has been resumed (until clrscope exits); else it
+   * is killed.
+   */
   @Override
   public void close() {
     if (!resumed && process.isAlive()) {
