@@ -85,7 +85,8 @@ class BadInputTest {
   }
 
   @Test
-  void requestsOverTheProtocolsMessageLimitAreUsageErrorsThatSayTheLimit() throws Exception {
+  void requestsOverTheProtocolsMessageLimitAreUsageErrorsThatSayTheLimit(@TempDir Path dir)
+      throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       String pid = Long.toString(target.pid());
       CliResult env =
@@ -114,12 +115,13 @@ class BadInputTest {
               "--duration",
               "1s",
               "-o",
-              "/dev/null");
+              dir.resolve("never.nettrace").toString());
       assertThat(trace.exitCode()).as("%s", trace).isEqualTo(2);
       assertThat(trace.stderr())
           .startsWith("clrscope trace collect: the CollectTracing")
           .contains("the diagnostic protocol carries at most 65,535 bytes a message")
           .doesNotContain("Exception");
+      assertThat(dir.resolve("never.nettrace")).as("no empty file left behind").doesNotExist();
       assertThat(target.send("ping").get("event").asText()).isEqualTo("pong");
     }
   }

@@ -48,8 +48,9 @@ class StandardOutputTest {
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String command = "clrscope " + (args[0].equals("trace") ? "trace list-profiles" : args[0]);
         assertThat(p.exitValue()).as(err).isEqualTo(1);
-        assertThat(err.strip())
-            .isEqualTo(
+        // ps speaks of every runtime on the machine: other tests' may add their own warnings.
+        assertThat(err.lines())
+            .contains(
                 command
                     + ": could not write to standard output: No space left on device; what it"
                     + " printed is incomplete");

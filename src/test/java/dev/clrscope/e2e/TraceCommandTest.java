@@ -145,6 +145,50 @@ class TraceCommandTest {
             l -> l.contains("\"\"exceptionType\"\":\"\"System.InvalidOperationException\"\""));
   }
 
+  @Test
+  void oneCtrlCStopsATraceOfAStoppedTargetWithinTheReplyTimeout() throws Exception {
+    Path file = dir.resolve("stopped.nettrace");
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                dir,
+                "trace",
+                "collect",
+                "-p",
+                Long.toString(target.pid()),
+                "--timeout",
+                "2",
+                "-o",
+                file.toString())) {
+      awaitTraceStarted(file, cli);
+      stopProcess(target.pid(), "STOP");
+      try {
+        long before = System.nanoTime();
+        cli.interrupt();
+        CliResult result = cli.await(TIMEOUT);
+        // StopTracing goes unanswered for --timeout (2 s), then 2 s for the stream to end.
+        assertThat(Duration.ofNanos(System.nanoTime() - before)).isLessThan(Duration.ofSeconds(20));
+
+        assertThat(result.exitCode()).as("%s", result).isZero();
+        assertThat(result.stderr())
+            .contains(
+                "Abandoning the rundown (the runtime did not answer StopTracing): the trace keeps"
+                    + " every event received so far.");
+      } finally {
+        stopProcess(target.pid(), "CONT");
+      }
+    }
+    JsonNode stats = stats(file);
+    assertThat(stats.path("events").asLong()).isPositive();
+  }
+
+  private static void stopProcess(long pid, String signal) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start();
+    assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(kill.exitValue()).isZero();
+  }
+
   /** Exceptions (runtime event 80) in a trace being written, read leniently: it may be cut. */
   private static long exceptionsSoFar(Path file) {
     long n = 0;

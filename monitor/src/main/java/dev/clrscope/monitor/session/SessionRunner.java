@@ -48,8 +48,8 @@ public final class SessionRunner implements AutoCloseable {
     /** StopTracing is about to be sent; the runtime's rundown follows. */
     default void stopping(String reason) {}
 
-    /** The rest of the stream is being abandoned. */
-    default void abandoning() {}
+    /** The rest of the stream is being abandoned, and why. */
+    default void abandoning(String why) {}
   }
 
   private final EventPipeSession session;
@@ -226,8 +226,14 @@ public final class SessionRunner implements AutoCloseable {
       progress.stopping(stop.reason());
       log.debug("session {} stopping: {}", session.sessionId(), stop.reason());
       stopSent = true;
-      session.stop();
-      awaitDrain(progress);
+      boolean acknowledged = session.stop();
+      if (!acknowledged && !ended.await(2, TimeUnit.SECONDS)) {
+        // No answer to StopTracing and no end of stream: a runtime that is stopped (SIGSTOP) or
+        // hung sends no rundown either, so waiting for one would last for ever.
+        abandon(progress, "the runtime did not answer StopTracing");
+      } else {
+        awaitDrain(progress);
+      }
     }
     close();
     SessionResult r = result();
@@ -248,15 +254,24 @@ public final class SessionRunner implements AutoCloseable {
     Duration limit = request.drainTimeout();
     long deadline = limit == null ? Long.MAX_VALUE : System.nanoTime() + limit.toNanos();
     while (!ended.await(50, TimeUnit.MILLISECONDS)) {
-      if (stop.isAbandoned() || System.nanoTime() - deadline > 0) {
-        abandoned = true;
-        progress.abandoning();
-        // Closing the connection ends the blocked read with end-of-stream.
-        session.disconnect();
-        ended.await(2, TimeUnit.SECONDS);
+      if (stop.isAbandoned()) {
+        abandon(progress, stop.abandonReason());
+        return;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        abandon(progress, "it took longer than " + limit.toSeconds() + " s");
         return;
       }
     }
+  }
+
+  private void abandon(StopProgress progress, String why) throws InterruptedException {
+    abandoned = true;
+    log.debug("session {}: abandoning the rest of the stream: {}", session.sessionId(), why);
+    progress.abandoning(why);
+    // Closing the connection ends the blocked read with end-of-stream.
+    session.disconnect();
+    ended.await(2, TimeUnit.SECONDS);
   }
 
   private SessionResult result() {

@@ -15,6 +15,7 @@ public final class StopSwitch {
   private final CountDownLatch stop = new CountDownLatch(1);
   private final CountDownLatch abandon = new CountDownLatch(1);
   private volatile String reason;
+  private volatile String abandonReason;
 
   /** Asks for a clean stop; the first reason given is kept. */
   public void request(String why) {
@@ -29,7 +30,15 @@ public final class StopSwitch {
   /** Asks to abandon the rest of a stopping session; also asks for a stop if none was asked yet. */
   public void abandon(String why) {
     request(why);
+    if (abandonReason == null) {
+      abandonReason = why;
+    }
     abandon.countDown();
+  }
+
+  /** Why abandoning was asked for, or {@code null}. */
+  public String abandonReason() {
+    return abandonReason;
   }
 
   /**

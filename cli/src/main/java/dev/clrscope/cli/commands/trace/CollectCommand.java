@@ -4,7 +4,9 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
@@ -21,6 +23,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -102,6 +105,17 @@ public final class CollectCommand extends AttachingCommand {
   Boolean rundown;
 
   @Option(
+      names = "--rundown-timeout",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "60s",
+      description =
+          "How long to wait, once stopping, for the runtime to finish the rundown before"
+              + " abandoning it (default: ${DEFAULT-VALUE}). The trace is valid either way; a"
+              + " runtime that does not answer StopTracing (stopped or hung) is abandoned at once.")
+  Duration rundownTimeout = Duration.ofSeconds(60);
+
+  @Option(
       names = "--stopping-event-provider-name",
       paramLabel = "PROVIDER",
       description = "Stop when this provider writes an event (optionally a given one).")
@@ -174,8 +188,9 @@ public final class CollectCommand extends AttachingCommand {
               attached,
               SessionRequest.of(plan.toConfig(bufferSizeMb), "clrscope-trace-reader")
                   .withDuration(durationOption.duration())
-                  // The rundown takes as long as it takes, unless a second Ctrl+C abandons it.
-                  .withDrainTimeout(null)
+                  // The rundown takes as long as it takes up to --rundown-timeout, unless a second
+                  // Ctrl+C abandons it first.
+                  .withDrainTimeout(rundownTimeout)
                   .withRecording(fileOut),
               stop,
               !launched,
@@ -198,12 +213,14 @@ public final class CollectCommand extends AttachingCommand {
               },
               stoppingEvent == null ? event -> {} : stoppingEvent.consumer(stop));
     } catch (IOException e) {
-      throw new CommandFailure("could not write " + file + ": " + e.getMessage(), e);
+      throw OutputFile.failure(file, e);
+    } catch (RuntimeException e) {
+      // The session never started (refused, too large a request): leave no empty file behind.
+      deleteIfEmpty(file);
+      throw e;
     }
     if (result.recordingError() != null) {
-      throw new CommandFailure(
-          "could not write " + file + ": " + result.recordingError().getMessage(),
-          result.recordingError());
+      throw OutputFile.failure(file, result.recordingError());
     }
     finish(file, result);
     out().println(file);
@@ -214,6 +231,16 @@ public final class CollectCommand extends AttachingCommand {
     }
     out().flush();
     return 0;
+  }
+
+  private static void deleteIfEmpty(Path file) {
+    try {
+      if (Files.size(file) == 0) {
+        Files.delete(file);
+      }
+    } catch (IOException e) {
+      // Best effort: the failure being reported matters more.
+    }
   }
 
   private ConversionFormat conversionFormat() {
@@ -260,8 +287,11 @@ public final class CollectCommand extends AttachingCommand {
             }
 
             @Override
-            public void abandoning() {
-              progress.note("Abandoning the rundown.");
+            public void abandoning(String why) {
+              progress.note(
+                  "Abandoning the rundown ("
+                      + why
+                      + "): the trace keeps every event received so far.");
             }
           });
     }
