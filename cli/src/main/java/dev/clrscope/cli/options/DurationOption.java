@@ -10,7 +10,9 @@ public final class DurationOption {
       paramLabel = "DURATION",
       converter = DurationParser.class,
       description =
-          "Stop after this long: 30s, 1m30s, 500ms, 2h, 45 (seconds) or dd:hh:mm:ss"
+          "Stop after this long: 30s, 1m30s, 500ms, 2h, 1d, or as dotnet-trace takes it:"
+              + " hh:mm:ss, d.hh:mm:ss, dd:hh:mm:ss (a bare number is refused: dotnet-trace reads"
+              + " it as days)"
               + " (default: until stopped).")
   Duration duration;
 
