@@ -118,6 +118,48 @@ class CountersCommandTest {
   }
 
   @Test
+  void collectFailsWhenTheTargetRefusesTheMetricsSession() {
+    // .NET 8+ shares one metrics session between tools; a second tool with another refresh
+    // interval is refused by the target, which says so in a MultipleSessionsConfiguredIncorrectly
+    // event. dotnet-counters fails then; so must clrscope, not exit 0 with no records.
+    try (TargetProcess app = app("--no-stdin");
+        RunningCli first =
+            Clrscope.start(
+                Map.of(),
+                null,
+                "counters",
+                "collect",
+                "-p",
+                Long.toString(app.pid()),
+                "--counters",
+                "Clrscope.Demo",
+                "--refresh-interval",
+                "1")) {
+      first.awaitLine(l -> l.contains("clrscope.demo"), RUN);
+      CliResult second =
+          Clrscope.run(
+              RUN,
+              "counters",
+              "collect",
+              "-p",
+              Long.toString(app.pid()),
+              "--counters",
+              "Clrscope.Demo",
+              "--refresh-interval",
+              "2",
+              "--duration",
+              "30s");
+      assertThat(second.exitCode()).as("%s", second).isEqualTo(1);
+      assertThat(second.stderr())
+          .as("%s", second)
+          .contains("clrscope counters collect: the target refused the metrics session:")
+          .contains("refresh interval");
+      // The first session is untouched and still receives values.
+      first.awaitLine(l -> l.contains("clrscope.demo"), RUN);
+    }
+  }
+
+  @Test
   void collectJsonIsOneValidDocumentWithTagsAndPercentiles(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("counters.json");
     try (TargetProcess app = app("--no-stdin")) {

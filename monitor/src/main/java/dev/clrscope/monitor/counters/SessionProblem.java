@@ -22,4 +22,12 @@ public record SessionProblem(Kind kind, String message) implements CounterUpdate
     /** Any other error MetricsEventSource reports. */
     ERROR
   }
+
+  /**
+   * Whether the target refused this session outright (another tool holds or shares its metrics
+   * session): no values will come, so the command fails, as dotnet-counters does.
+   */
+  public boolean refusesSession() {
+    return kind == Kind.OTHER_SESSION || kind == Kind.SHARED_SESSION_MISMATCH;
+  }
 }

@@ -9,16 +9,21 @@ import java.util.Map;
 
 /**
  * dotnet-trace's provider syntax, {@code Name[:[KeywordsHex][:[Level][:k=v;k="v;v"]]]}, several
- * separated by commas. As in dotnet-trace, an omitted or empty keyword field enables every keyword
- * and an omitted or empty level means Verbose; a level is a number (above 5 is Verbose) or a name.
+ * separated by commas. As dotnet-trace 10 does, an omitted or empty keyword field asks for keywords
+ * 0 (a runtime provider then sends only its keyword-less events; an EventSource treats 0 as every
+ * keyword) and an omitted or empty level means Informational (4); {@code *} or {@code
+ * FFFFFFFFFFFFFFFF} enables every keyword; a level is a number (above 5 is Verbose) or a name.
  * Commas and semicolons inside double quotes belong to an argument value.
  */
 public final class ProviderSyntax {
-  /** Every keyword bit: what an omitted keyword field means. */
+  /** Every keyword bit: what {@code *} means. */
   public static final long ALL_KEYWORDS = -1L;
 
-  /** Verbose: what an omitted level means. */
-  public static final int DEFAULT_LEVEL = EventLevel.VERBOSE.value();
+  /** What an omitted keyword field means, as in dotnet-trace 10. */
+  public static final long DEFAULT_KEYWORDS = 0;
+
+  /** Informational: what an omitted level means, as in dotnet-trace 10. */
+  public static final int DEFAULT_LEVEL = EventLevel.INFORMATIONAL.value();
 
   private ProviderSyntax() {}
 
@@ -51,7 +56,7 @@ public final class ProviderSyntax {
     long keywords =
         parts.size() > 1 && !parts.get(1).isBlank()
             ? parseKeywords(parts.get(1).strip(), spec)
-            : ALL_KEYWORDS;
+            : DEFAULT_KEYWORDS;
     int level =
         parts.size() > 2 && !parts.get(2).isBlank()
             ? parseLevel(parts.get(2).strip())

@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.trace;
 
+import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
 import dev.clrscope.monitor.RuntimeKeyword;
@@ -12,9 +13,9 @@ import java.util.Map;
 
 /**
  * What {@code trace collect} asks the runtime for, merged from its options the way dotnet-trace
- * merges them: profiles first (in order, a later profile replacing an earlier one's provider), then
- * {@code --clrevents} for the runtime provider, then {@code --providers}, which wins for any
- * provider it names (matched case-insensitively).
+ * merges them: profiles first (in order; a provider two profiles name keeps the first one's
+ * settings), then {@code --clrevents} for the runtime provider, then {@code --providers}, which
+ * wins for any provider it names (matched case-insensitively).
  *
  * @param providers the providers, in the order first named
  * @param rundownKeyword the rundown keywords (0 for none)
@@ -73,7 +74,8 @@ public record SessionPlan(
                               + n
                               + "': `clrscope trace list-profiles` lists them"));
       for (EventPipeProvider provider : p.providers()) {
-        byName.put(key(provider.name()), provider);
+        // dotnet-trace keeps the first profile's settings for a provider two profiles name.
+        byName.putIfAbsent(key(provider.name()), provider);
       }
       if (p.rundownKeyword() != null) {
         profileRundown = p.rundownKeyword();
@@ -87,7 +89,7 @@ public record SessionPlan(
       long mask = RuntimeKeyword.parse(clrEvents);
       int level =
           clrEventLevel == null
-              ? ProviderSyntax.DEFAULT_LEVEL
+              ? EventLevel.VERBOSE.value()
               : ProviderSyntax.parseLevel(clrEventLevel);
       if (explicitRuntime) {
         notes.add(

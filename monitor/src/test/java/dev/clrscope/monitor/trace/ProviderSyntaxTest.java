@@ -12,9 +12,26 @@ import org.junit.jupiter.api.Test;
 
 class ProviderSyntaxTest {
   @Test
-  void nameOnlyEnablesEveryKeywordAtVerbose() {
+  void nameOnlyAsksForKeywordsZeroAtInformationalAsDotnetTraceTen() {
     assertThat(ProviderSyntax.parseList("Microsoft-Windows-DotNETRuntime"))
-        .containsExactly(new EventPipeProvider("Microsoft-Windows-DotNETRuntime", -1L, 5));
+        .containsExactly(new EventPipeProvider("Microsoft-Windows-DotNETRuntime", 0L, 4));
+    assertThat(ProviderSyntax.parseList("P::,Q:*"))
+        .containsExactly(new EventPipeProvider("P", 0L, 4), new EventPipeProvider("Q", -1L, 4));
+  }
+
+  @Test
+  void aProviderTwoProfilesNameKeepsTheFirstProfilesSettings() {
+    SessionPlan gcFirst =
+        SessionPlan.build(List.of("gc-collect,dotnet-common"), null, null, null, false);
+    SessionPlan commonFirst =
+        SessionPlan.build(List.of("dotnet-common", "gc-collect"), null, null, null, false);
+    EventPipeProvider gcRuntime =
+        SessionPlan.build(List.of("gc-collect"), null, null, null, false).providers().get(0);
+    EventPipeProvider commonRuntime =
+        SessionPlan.build(List.of("dotnet-common"), null, null, null, false).providers().get(0);
+    assertThat(gcRuntime).isNotEqualTo(commonRuntime);
+    assertThat(gcFirst.providers()).contains(gcRuntime).doesNotContain(commonRuntime);
+    assertThat(commonFirst.providers()).contains(commonRuntime).doesNotContain(gcRuntime);
   }
 
   @Test
@@ -25,8 +42,8 @@ class ProviderSyntaxTest {
         .containsExactly(
             new EventPipeProvider("Microsoft-Windows-DotNETRuntime", 0x8000L, 4),
             new EventPipeProvider("System.Runtime", 0x1FL, 3),
-            new EventPipeProvider("A", -1L, 2),
-            new EventPipeProvider("B", 0x10L, 5));
+            new EventPipeProvider("A", 0L, 2),
+            new EventPipeProvider("B", 0x10L, 4));
   }
 
   @Test
@@ -43,7 +60,7 @@ class ProviderSyntaxTest {
                 + "Other:0x1:5:a=1;b=\"x;y,z\"");
     assertThat(ps).hasSize(2);
     assertThat(ps.get(0).keywords()).isEqualTo(2);
-    assertThat(ps.get(0).level()).isEqualTo(5);
+    assertThat(ps.get(0).level()).isEqualTo(4);
     assertThat(ps.get(0).arguments())
         .containsExactly(Map.entry("FilterSpecs", "App*:Information;Microsoft*:Warning"));
     assertThat(ps.get(0).filterData())
@@ -97,7 +114,7 @@ class ProviderSyntaxTest {
         .containsExactly(
             new EventPipeProvider("Microsoft-DotNETCore-SampleProfiler", 0, 4),
             new EventPipeProvider("microsoft-windows-dotnetruntime", 0x1L, 2),
-            new EventPipeProvider("My-Source", -1L, 5));
+            new EventPipeProvider("My-Source", 0L, 4));
     assertThat(plan.rundownKeyword()).isZero();
     assertThat(plan.notes()).anyMatch(n -> n.contains("overrides"));
   }

@@ -1,13 +1,16 @@
 package dev.clrscope.cli.commands.counters;
 
+import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterUpdate;
+import dev.clrscope.monitor.counters.SessionProblem;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -51,19 +54,34 @@ abstract class CounterSessionCommand extends AttachingCommand {
             options.maxTimeSeries,
             runtimeMajor(attached));
     begin(plan, attached);
+    StopSwitch stop = new StopSwitch();
+    AtomicReference<SessionProblem> refusal = new AtomicReference<>();
     SessionResult result =
         watch(
             attached,
             plan.sessionRequest().withDuration(options.durationOption.duration()),
-            new StopSwitch(),
+            stop,
             stopOnEnter(),
             session -> {
               whileRunning(session.stopSwitch());
               return session.finish();
             },
-            new CounterFeed(plan, this::accept));
+            new CounterFeed(
+                plan,
+                update -> {
+                  accept(update);
+                  if (update instanceof SessionProblem p
+                      && p.refusesSession()
+                      && refusal.compareAndSet(null, p)) {
+                    stop.request("the target refused the metrics session");
+                  }
+                }));
     warnAboutStream(result, "some values are missing");
     end(result.stopReason());
+    if (refusal.get() != null) {
+      throw new CommandFailure(
+          "the target refused the metrics session: " + refusal.get().message());
+    }
     return 0;
   }
 
