@@ -14,6 +14,12 @@ if (args.Length != 2 || (args[0] != "stats" && args[0] != "events"))
 }
 
 using var source = new EventPipeEventSource(args[1]);
+// Subscribe the runtime's parsers (they register their templates only when subscribed to) so that
+// native events carry TraceEvent's names and fields, the names `clrscope trace stats` is compared
+// with.
+source.Clr.All += _ => { };
+new Microsoft.Diagnostics.Tracing.Parsers.Clr.ClrRundownTraceEventParser(source).All += _ => { };
+new Microsoft.Diagnostics.Tracing.Parsers.ClrPrivateTraceEventParser(source).All += _ => { };
 using var stdout = new BufferedStream(Console.OpenStandardOutput(), 1 << 16);
 var options = new JsonWriterOptions { SkipValidation = true };
 

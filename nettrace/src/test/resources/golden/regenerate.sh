@@ -35,3 +35,21 @@ DOTNET_EnableEventPipe=1 \
   echo "size: $(wc -c <"$out") bytes"
 } >"$here/golden.runtime.txt"
 cat "$here/golden.runtime.txt"
+
+# runtime-all.nettrace: every keyword of the runtime provider at Verbose (but the two sampled
+# allocation keywords, 0x200000 and 0x2000000, which only add thousands of one kind of event) and of
+# the private provider at Informational, rundown on: the event table's coverage test
+# (RuntimeManifestCoverageTest) reads it, with the names TraceEvent gives its events
+# (runtime-all.traceevent.json, written by bench/traceevent's `stats`, TraceEvent 3.2).
+all="$here/runtime-all.nettrace"
+rm -f "$all"
+DOTNET_EnableEventPipe=1 \
+  DOTNET_EventPipeOutputPath="$all" \
+  DOTNET_EventPipeConfig='Microsoft-Windows-DotNETRuntime:0xFFFFFFFFFDDFFFFF:5,Microsoft-Windows-DotNETRuntimePrivate:0xFFFFFFFFFFFFFFFF:4' \
+  DOTNET_EventPipeRundown=1 \
+  dotnet "$app" >/dev/null
+te="$root/bench/target/traceevent"
+mkdir -p "$te/src"
+cp "$root/bench/traceevent/TraceEventCli.csproj" "$root/bench/traceevent/Program.cs" "$te/src/"
+dotnet build -c Release "$te/src/TraceEventCli.csproj" -o "$te/out" >/dev/null
+dotnet "$te/out/TraceEventCli.dll" stats "$all" >"$here/runtime-all.traceevent.json"

@@ -160,7 +160,64 @@ class CountersCommandTest {
   }
 
   @Test
-  void collectJsonIsOneValidDocumentWithTagsAndPercentiles(@TempDir Path dir) throws IOException {
+  void collectJsonIsDotnetCountersLayout(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("counters.json");
+    try (TargetProcess app = app("--no-stdin")) {
+      CliResult r =
+          Clrscope.run(
+              RUN,
+              "counters",
+              "collect",
+              "-p",
+              Long.toString(app.pid()),
+              "--counters",
+              "Clrscope.Demo[clrscope.demo.latency,clrscope.demo.requests]",
+              "--format",
+              "json",
+              "-o",
+              file.toString(),
+              "--duration",
+              "4s");
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      JsonNode doc = TargetProcess.JSON.readTree(Files.readString(file));
+      // dotnet-counters' document: exactly these members, its events' exactly these keys.
+      assertThat(doc.fieldNames())
+          .toIterable()
+          .containsExactly("TargetProcess", "StartTime", "Events");
+      assertThat(doc.path("TargetProcess").asText()).isEqualTo("dotnet");
+      assertThat(doc.path("StartTime").asText())
+          .matches("\\d\\d/\\d\\d/\\d{4} \\d\\d:\\d\\d:\\d\\d");
+      Map<String, List<Double>> byName = new TreeMap<>();
+      for (JsonNode e : doc.path("Events")) {
+        assertThat(e.fieldNames())
+            .toIterable()
+            .containsExactly("timestamp", "provider", "name", "tags", "counterType", "value");
+        assertThat(e.path("timestamp").asText())
+            .matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ");
+        assertThat(e.path("provider").asText()).isEqualTo("Clrscope.Demo");
+        byName
+            .computeIfAbsent(
+                e.path("name").asText()
+                    + "|"
+                    + e.path("tags").asText()
+                    + "|"
+                    + e.path("counterType").asText(),
+                k -> new ArrayList<>())
+            .add(e.path("value").asDouble());
+      }
+      assertThat(byName.get("clrscope.demo.latency (ms)|route=/a;Percentile=50|Metric"))
+          .isNotEmpty()
+          .containsOnly(8.0);
+      assertThat(byName.get("clrscope.demo.latency (ms)|route=/a;Percentile=99|Metric"))
+          .containsOnly(64.0);
+      assertThat(median(byName.get("clrscope.demo.requests ({request} / 1 sec)|route=/a|Rate")))
+          .isEqualTo(70.0);
+    }
+  }
+
+  @Test
+  void collectJsonFullIsOneValidDocumentWithTagsAndPercentiles(@TempDir Path dir)
+      throws IOException {
     Path file = dir.resolve("counters.json");
     try (TargetProcess app = app("--no-stdin")) {
       CliResult r =
@@ -173,7 +230,7 @@ class CountersCommandTest {
               "--counters",
               "Clrscope.Demo[clrscope.demo.latency,clrscope.demo.requests,no.such],Clrscope-Demo",
               "--format",
-              "json",
+              "json-full",
               "-o",
               file.toString(),
               "--duration",
@@ -286,8 +343,11 @@ class CountersCommandTest {
           .anyMatch(l -> l.matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d.*Z"))
           .anyMatch(
               l ->
+                  // A Meter counter: its running total, then the interval's rate, as
+                  // dotnet-counters shows it.
                   l.matches(
-                      " +clrscope\\.demo\\.requests \\(\\{request} / 1 s\\) \\[route=/a] +70( .*)?"))
+                      " +clrscope\\.demo\\.requests \\(\\{request}\\) \\[route=/a] +[\\d,]+ +70( .*)?"))
+          .anyMatch(l -> l.matches(" +Value +Rate / 1 s +Delta"))
           .anyMatch(l -> l.matches(" +clrscope\\.demo\\.latency \\(ms\\) \\[route=/a] p99 +64"))
           .anyMatch(l -> l.matches(" +clrscope\\.demo\\.unused .*waiting for first value"))
           .anyMatch(l -> l.matches(" +no\\.such +waiting for first value"));
@@ -322,7 +382,8 @@ class CountersCommandTest {
           .contains("Stopped (q pressed)");
       assertThat(text.split("\u001b\\[H", -1).length).as(text).isGreaterThan(2);
       assertThat(text)
-          .containsPattern("clrscope\\.demo\\.requests \\(\\{request} / 1 s\\) \\[route=/a] +70");
+          .containsPattern(
+              "clrscope\\.demo\\.requests \\(\\{request}\\) \\[route=/a] +[\\d,]+ +70");
     }
   }
 

@@ -122,9 +122,9 @@ class TraceCommandTest {
     for (JsonNode e : thrown) {
       assertThat(e.path("provider").asText()).isEqualTo("Microsoft-Windows-DotNETRuntime");
       assertThat(e.path("name").asText()).isEqualTo("Exception/Start");
-      assertThat(e.path("payload").path("exceptionType").asText())
+      assertThat(e.path("payload").path("ExceptionType").asText())
           .isEqualTo("System.InvalidOperationException");
-      assertThat(e.path("payload").path("exceptionMessage").asText()).isEqualTo(THROWN_MESSAGE);
+      assertThat(e.path("payload").path("ExceptionMessage").asText()).isEqualTo(THROWN_MESSAGE);
     }
     // The same events by id and by provider filter.
     assertThat(events(file, "--provider", "microsoft-windows-dotnetruntime", "--event", "80"))
@@ -142,7 +142,7 @@ class TraceCommandTest {
         .hasSize(5)
         .allMatch(l -> l.contains(",Microsoft-Windows-DotNETRuntime,80,"))
         .allMatch(
-            l -> l.contains("\"\"exceptionType\"\":\"\"System.InvalidOperationException\"\""));
+            l -> l.contains("\"\"ExceptionType\"\":\"\"System.InvalidOperationException\"\""));
   }
 
   @Test
@@ -265,10 +265,12 @@ class TraceCommandTest {
                 "informational",
                 "--stopping-event-provider-name",
                 "Microsoft-Windows-DotNETRuntime",
+                // dotnet-trace's spelling: TraceEvent's event name, the manifest's field name, the
+                // value by the name TraceEvent gives it (GCReason 1).
                 "--stopping-event-event-name",
-                "GCStart",
+                "GC/Start",
                 "--stopping-event-payload-filter",
-                "reason:1",
+                "Reason:Induced",
                 "-o",
                 file.toString())) {
       awaitTraceStarted(file, cli);
@@ -286,7 +288,7 @@ class TraceCommandTest {
     }
     List<JsonNode> starts = events(file, "--event", "GCStart");
     assertThat(starts).isNotEmpty();
-    assertThat(starts.get(0).path("payload").path("reason").asLong()).isEqualTo(1);
+    assertThat(starts.get(0).path("payload").path("Reason").asLong()).isEqualTo(1);
   }
 
   @Test
@@ -323,7 +325,7 @@ class TraceCommandTest {
     assertThat(starts).hasSize(3);
     for (JsonNode e : starts) {
       // GC reason 1 = Induced (GC.Collect).
-      assertThat(e.path("payload").path("reason").asLong()).isEqualTo(1);
+      assertThat(e.path("payload").path("Reason").asLong()).isEqualTo(1);
     }
   }
 
@@ -347,15 +349,44 @@ class TraceCommandTest {
     CliResult result = Clrscope.run(TIMEOUT, Map.of(), dir, args.toArray(String[]::new));
 
     assertThat(result.exitCode()).as("%s", result).isEqualTo(7);
-    assertThat(result.stdout()).contains(file.toString());
+    // The app's output is discarded, as dotnet-trace does: stdout is the trace's path alone.
+    assertThat(result.stdout().strip()).isEqualTo(file.toString());
     assertThat(stats(file).path("events").asLong()).isPositive();
     // The entry assembly loads at startup, before Main: the session was there first.
     List<JsonNode> loads = events(file, "--event", "AssemblyLoad");
     assertThat(loads)
         .anySatisfy(
             e ->
-                assertThat(e.path("payload").path("fullyQualifiedAssemblyName").asText())
+                assertThat(e.path("payload").path("FullyQualifiedAssemblyName").asText())
                     .startsWith("TargetApp,"));
+  }
+
+  @Test
+  void aDurationEndsTheLaunchedAppAsDotnetTraceDoes() throws Exception {
+    Path file = dir.resolve("duration.nettrace");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "trace",
+                "collect",
+                "--clrevents",
+                "gc",
+                "--duration",
+                "00:00:03",
+                "-o",
+                file.toString(),
+                "--"));
+    // Left alone, the app would run for ten minutes.
+    args.addAll(
+        DotnetApps.command(DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "600000"));
+
+    CliResult result = Clrscope.run(TIMEOUT, Map.of(), dir, args.toArray(String[]::new));
+
+    assertThat(result.exitCode()).as("%s", result).isZero();
+    assertThat(result.stdout().strip()).isEqualTo(file.toString());
+    assertThat(result.stderr())
+        .contains("Done (duration of 3 s reached): ending the launched app as dotnet-trace does");
+    assertThat(stats(file).path("events").asLong()).isPositive();
   }
 
   @Test

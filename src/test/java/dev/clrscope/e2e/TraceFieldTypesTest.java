@@ -43,6 +43,8 @@ class TraceFieldTypesTest {
                 SOURCE + ":0xFFFFFFFFFFFFFFFF:5",
                 "-o",
                 file.toString(),
+                // The app's output is discarded by default, as in dotnet-trace; this test reads it.
+                "--show-child-io",
                 "--"));
     args.addAll(DotnetApps.command("GoldenTraceApp"));
     CliResult collected = Clrscope.run(TIMEOUT, args.toArray(String[]::new));

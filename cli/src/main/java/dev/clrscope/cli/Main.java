@@ -60,7 +60,7 @@ public final class Main {
     cl.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> failure(e, commandLine, args, logging[0]));
     try {
-      return checkOutput(cl, cl.execute(args));
+      return checkOutput(cl, cl.execute(ColonValues.rewrite(cl, args)));
     } finally {
       if (logging[0]) {
         Logging.stop();

@@ -1,5 +1,6 @@
 package dev.clrscope.nettrace;
 
+import java.math.BigInteger;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,9 +8,9 @@ import java.util.Map;
 /**
  * Decoded payload fields by name, in payload order. Values are boxed Java types: {@code Boolean},
  * {@code Character}, {@code Byte} (i8), {@code Short} (i16), {@code Integer} (u8, u16, i32), {@code
- * Long} (u32, i64, and u64 as raw bits), {@code Float}, {@code Double}, {@link
- * java.math.BigDecimal}, {@link java.time.Instant}, {@link Guid}, {@code String}, {@code List} for
- * arrays and nested {@code Map} for structs.
+ * Long} (u32, i64, u64 below 2^63), {@link BigInteger} (u64 from 2^63), {@code Float}, {@code
+ * Double}, {@link java.math.BigDecimal}, {@link java.time.Instant}, {@link Guid}, {@code String},
+ * {@code List} for arrays and nested {@code Map} for structs.
  */
 public final class DecodedPayload {
   /** No fields. */
@@ -27,6 +28,15 @@ public final class DecodedPayload {
   @SuppressWarnings("NonApiType")
   public static DecodedPayload of(LinkedHashMap<String, Object> fields) {
     return new DecodedPayload(fields);
+  }
+
+  /**
+   * A 64-bit unsigned value as decoded payloads hold it: a Long below 2^63, else the exact
+   * BigInteger, so that {@code ulong.MaxValue} prints as 18446744073709551615, not -1. {@link
+   * #getLong} still returns the same 64 bits.
+   */
+  public static Object unsigned64(long v) {
+    return v >= 0 ? (Object) v : new BigInteger(Long.toUnsignedString(v));
   }
 
   /** Field values by name, in payload order. */

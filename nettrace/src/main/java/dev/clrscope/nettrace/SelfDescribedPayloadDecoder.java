@@ -135,8 +135,9 @@ final class SelfDescribedPayloadDecoder {
       case DATA_LOC:
         return location(f, type, depth);
       case INT64:
-      case UINT64:
         return in.readI64(what);
+      case UINT64:
+        return DecodedPayload.unsigned64(in.readI64(what));
       case SINGLE:
         return Float.intBitsToFloat(in.readI32(what));
       case DOUBLE:
@@ -155,7 +156,7 @@ final class SelfDescribedPayloadDecoder {
           return (z >>> 1) ^ -(z & 1);
         }
       case VAR_UINT:
-        return in.readVarUInt64(what);
+        return DecodedPayload.unsigned64(in.readVarUInt64(what));
       case ARRAY:
         return array(f, in.readU16(what), depth);
       case FIXED_LENGTH_ARRAY:

@@ -165,8 +165,12 @@ class GoldenTraceTest {
         .containsExactly(0L, 0x8000_0000L, 0xFFFF_FFFFL);
     assertThat(values("Int64Event", TypeCode.INT64))
         .containsExactly(Long.MIN_VALUE, -4L, Long.MAX_VALUE);
-    // u64 decodes to the raw bits.
-    assertThat(values("UInt64Event", TypeCode.UINT64)).containsExactly(0L, Long.MIN_VALUE, -1L);
+    // u64 from 2^63 up decodes to its exact unsigned value (ulong.MaxValue is not -1).
+    assertThat(values("UInt64Event", TypeCode.UINT64))
+        .containsExactly(
+            0L,
+            new java.math.BigInteger("9223372036854775808"),
+            new java.math.BigInteger("18446744073709551615"));
     assertThat(values("SingleEvent", TypeCode.SINGLE)).containsExactly(-1.5f, 0f, (float) 3.25e10);
     assertThat(values("DoubleEvent", TypeCode.DOUBLE))
         .containsExactly(-2.5, Math.PI, Double.MAX_VALUE);
@@ -334,7 +338,7 @@ class GoldenTraceTest {
         .allSatisfy(t -> assertThat(((GcTriggered) t).reason()).isEqualTo(1));
     assertThat(runtime(4)).hasSize(INDUCED_GCS); // HeapStats
     Map<String, Object> first = EventFields.of(runtime(1).get(0)).asMap();
-    assertThat(first).containsEntry("reason", 1L).containsEntry("depth", 2L);
+    assertThat(first).containsEntry("Reason", 1L).containsEntry("Depth", 2L);
   }
 
   @Test

@@ -203,7 +203,7 @@ class NetTraceV6Test {
     m.put("i32", Integer.MIN_VALUE + round);
     m.put("u32", 0xFFFF_FFFFL);
     m.put("i64", Long.MIN_VALUE);
-    m.put("u64", -2L);
+    m.put("u64", new java.math.BigInteger("18446744073709551614"));
     m.put("f", 0.5f);
     m.put("d", -1e300);
     m.put("dec", new BigDecimal(1234567 + round).movePointLeft(3).negate());
@@ -213,7 +213,7 @@ class NetTraceV6Test {
     m.put("nums", List.of(7, -7));
     m.put("pts", List.of(point(5, 6)));
     m.put("vi", -123_456_789L);
-    m.put("vu", -1L);
+    m.put("vu", new java.math.BigInteger("18446744073709551615"));
     m.put("fixed", List.of((short) 1, (short) -2, (short) 3));
     m.put("fixedPts", List.of(point(10, 11), point(12, 13)));
     m.put("u8c", 'Q');
@@ -393,12 +393,12 @@ class NetTraceV6Test {
 
   static Map<String, Object> gcStartValues(int count) {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("count", (long) count);
-    m.put("depth", 2L);
-    m.put("reason", 1L);
-    m.put("type", 0L);
-    m.put("clrInstanceId", 7);
-    m.put("clientSequenceNumber", 555L);
+    m.put("Count", (long) count);
+    m.put("Depth", 2L);
+    m.put("Reason", 1L);
+    m.put("Type", 0L);
+    m.put("ClrInstanceID", 7);
+    m.put("ClientSequenceNumber", 555L);
     return m;
   }
 

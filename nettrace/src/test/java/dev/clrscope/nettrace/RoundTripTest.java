@@ -112,8 +112,8 @@ class RoundTripTest {
       TraceEvent e = r.next();
       assertThat(e.timeUtc()).isEqualTo(h.syncTimeUtc().plusNanos(h.relativeNanos(e.timestamp())));
       assertThat(EventFields.of(e).asMap())
-          .containsEntry("name", "RuntimeInit")
-          .containsEntry("timestamp", 11_111_925_598_665L);
+          .containsEntry("Name", "RuntimeInit")
+          .containsEntry("Timestamp", 11_111_925_598_665L);
       assertThat(Map.copyOf(EventFields.of(e).asMap())).hasSize(3);
     }
   }

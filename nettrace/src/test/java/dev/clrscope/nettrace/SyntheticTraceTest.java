@@ -239,7 +239,7 @@ class SyntheticTraceTest {
     TraceEvent gc = readAll(synthesise()).get(0);
     assertThat(RuntimeEvents.decode(gc)).contains(new RuntimePayload.GcStart(1, 2, 1, 0, 7, 555));
     assertThat(RuntimeEvents.displayName(gc)).isEqualTo("GC/Start");
-    assertThat(EventFields.of(gc).asMap()).containsEntry("clientSequenceNumber", 555L);
+    assertThat(EventFields.of(gc).asMap()).containsEntry("ClientSequenceNumber", 555L);
     assertThat(gc.stack().depth()).isEqualTo(3);
     TraceEvent afterSequencePoint = readAll(synthesise()).get(6);
     assertThat(afterSequencePoint.stack().frames()).containsExactly(0x7L);

@@ -41,6 +41,14 @@ public interface AttachedTarget extends AutoCloseable {
    */
   default void passOn(String signal) {}
 
+  /**
+   * Ends a launched child that still runs once the command's work is done ({@code why}: its {@code
+   * --duration} ran out), as dotnet-trace does: SIGTERM, then at most {@link
+   * dev.clrscope.ipc.launch.LaunchedTarget#GRACE} before it is killed. Other targets are not
+   * clrscope's to stop. The command's exit code is then its own, not the app's.
+   */
+  default void endLaunched(String why) {}
+
   @Override
   void close();
 }

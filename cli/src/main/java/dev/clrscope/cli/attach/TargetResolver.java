@@ -31,8 +31,18 @@ public final class TargetResolver {
     this.progress = progress;
   }
 
-  /** Attaches to the target the spec names. */
+  /** Attaches to the target the spec names; a launched app shares clrscope's output. */
   public AttachedTarget attach(TargetSpec spec) {
+    return attach(spec, true);
+  }
+
+  /**
+   * Attaches to the target the spec names.
+   *
+   * @param childIo for a launched app: whether it writes to clrscope's stdout and stderr (else its
+   *     output is discarded, as dotnet-trace does without --show-child-io)
+   */
+  public AttachedTarget attach(TargetSpec spec, boolean childIo) {
     if (spec instanceof TargetSpec.ByPid byPid) {
       return running(locator.locate(byPid.pid()), spec);
     }
@@ -44,7 +54,7 @@ public final class TargetResolver {
     }
     TargetSpec.Launch launch = (TargetSpec.Launch) spec;
     LaunchedTarget child =
-        LaunchedTarget.start(launch.command(), launch.timeout(), launch.timeout(), true);
+        LaunchedTarget.start(launch.command(), launch.timeout(), launch.timeout(), childIo);
     return new Launched(child, progress);
   }
 
@@ -201,6 +211,7 @@ public final class TargetResolver {
     private final LaunchedTarget child;
     private final PrintStream progress;
     private volatile String passedOn;
+    private volatile boolean endedByClrscope;
 
     Launched(LaunchedTarget child, PrintStream progress) {
       this.child = child;
@@ -229,27 +240,46 @@ public final class TargetResolver {
 
     @Override
     public void passOn(String signal) {
-      if (!child.process().isAlive()) {
-        return;
+      hand(signal, "Passing " + signal + " on to the launched app", false);
+    }
+
+    @Override
+    public void endLaunched(String why) {
+      if (passedOn == null) {
+        endedByClrscope =
+            hand(
+                "SIGTERM",
+                "Done (" + why + "): ending the launched app as dotnet-trace does",
+                true);
+      }
+    }
+
+    /**
+     * Sends {@code signal} to a child that still runs, saying so, and remembers it; {@code once}:
+     * not if a signal was already handed on.
+     */
+    private synchronized boolean hand(String signal, String saying, boolean once) {
+      if (!child.process().isAlive() || (once && passedOn != null)) {
+        return false;
       }
       passedOn = signal;
       progress.println(
-          "Passing "
-              + signal
-              + " on to the launched app (pid "
+          saying
+              + " (pid "
               + pid()
               + "); it has "
               + LaunchedTarget.GRACE.toSeconds()
               + " s to exit.");
       progress.flush();
       child.signal(signal.startsWith("SIG") ? signal.substring(3) : signal);
+      return true;
     }
 
     @Override
     public int exitCode(int own) {
-      release();
       try {
         if (passedOn == null) {
+          release();
           return child.waitForExit();
         }
         LaunchedTarget.Ending end = child.awaitExit(LaunchedTarget.GRACE);
@@ -261,7 +291,8 @@ public final class TargetResolver {
                   + passedOn
                   + ": killed it");
         }
-        return end.exitCode();
+        // An app clrscope ended itself, its work done, has no exit code of its own to pass on.
+        return endedByClrscope ? own : end.exitCode();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return own;

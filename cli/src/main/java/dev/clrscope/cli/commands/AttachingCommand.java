@@ -47,10 +47,34 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
     throw new UnsupportedOperationException(spec.qualifiedName() + " needs a target");
   }
 
+  /** Whether a launched app writes to clrscope's stdout and stderr (trace collect: if asked). */
+  protected boolean childIoShown() {
+    return true;
+  }
+
   /** Whether to resume a waiting runtime before {@link #run} rather than after it. */
   protected boolean releaseFirst() {
     return false;
   }
+
+  /**
+   * Lets a runtime waiting at startup continue, unless {@code --resume-runtime false} asks to leave
+   * it waiting (then said once on stderr).
+   */
+  private void release(AttachedTarget attached) {
+    if (target.resumeRuntime()) {
+      attached.release();
+    } else if (!leftWaitingSaid) {
+      leftWaitingSaid = true;
+      warn(
+          "--resume-runtime false: a runtime waiting at startup is left waiting (`clrscope resume"
+              + " "
+              + (attached.pid() > 0 ? "-p " + attached.pid() : "--diagnostic-port ...")
+              + "` releases it)");
+    }
+  }
+
+  private boolean leftWaitingSaid;
 
   /** What a command does while its live session runs; usually ends with {@code finish()}. */
   @FunctionalInterface
@@ -76,8 +100,12 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
       EventConsumer... consumers) {
     try (StopSignals signals = StopSignals.install(stop, watchEnter, attached::passOn);
         SessionRunner session = SessionRunner.start(attached.client(), request, stop, consumers)) {
-      attached.release();
-      return body.run(session);
+      release(attached);
+      SessionResult result = body.run(session);
+      if (stop.stoppedByDuration()) {
+        attached.endLaunched(stop.reason());
+      }
+      return result;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CommandFailure("interrupted", e);
@@ -111,19 +139,24 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
     }
     TargetSpec spec = target.spec();
     validate();
-    try (AttachedTarget attached = new TargetResolver(new EndpointLocator(), err()).attach(spec)) {
+    try (AttachedTarget attached =
+        new TargetResolver(new EndpointLocator(), err()).attach(spec, childIoShown())) {
       int own;
       try {
         if (releaseFirst()) {
-          attached.release();
+          release(attached);
         }
         own = run(attached);
       } finally {
         try {
-          attached.release();
+          release(attached);
         } catch (DiagnosticsException e) {
           // The target may have exited; the command's own outcome is what to report.
         }
+      }
+      if (!target.resumeRuntime()) {
+        // Nothing else will ever let a launched app that was never resumed run.
+        attached.endLaunched("--resume-runtime false left it waiting at startup");
       }
       return attached.exitCode(own);
     }

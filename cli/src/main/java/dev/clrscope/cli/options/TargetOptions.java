@@ -28,7 +28,7 @@ public final class TargetOptions {
   String name;
 
   @Option(
-      names = "--diagnostic-port",
+      names = {"--diagnostic-port", "--dport"},
       paramLabel = "PATH[,listen|connect]",
       description =
           "Listen on PATH for a runtime started with DOTNET_DiagnosticPorts=PATH (listen, the"
@@ -43,6 +43,26 @@ public final class TargetOptions {
           "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s).")
   int timeoutSeconds = 10;
 
+  @Option(
+      names = "--resume-runtime",
+      paramLabel = "true|false",
+      arity = "0..1",
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Resume a runtime waiting at startup (a launched app, a --diagnostic-port runtime) once"
+              + " the session runs (default: true). false leaves it waiting, as in dotnet-trace: a"
+              + " launched app is then ended with clrscope; `clrscope resume` releases others.")
+  boolean resumeRuntime = true;
+
+  @Option(
+      names = "--dsrouter",
+      paramLabel = "ios|android|ios-sim|android-emu",
+      description =
+          "Not supported: dotnet-trace starts dotnet-dsrouter for a mobile target. Start"
+              + " dotnet-dsrouter yourself and pass the port it prints with --diagnostic-port.")
+  String dsrouter;
+
   @Parameters(
       paramLabel = "-- COMMAND",
       arity = "0..*",
@@ -54,8 +74,22 @@ public final class TargetOptions {
     return pid != null || name != null || diagnosticPort != null || !command.isEmpty();
   }
 
+  /** Whether a runtime waiting at startup is to be resumed ({@code --resume-runtime}). */
+  public boolean resumeRuntime() {
+    return resumeRuntime;
+  }
+
   /** The selected target, validated: exactly one of -p, -n, --diagnostic-port, -- COMMAND. */
   public TargetSpec spec() {
+    if (dsrouter != null) {
+      throw usage(
+          "--dsrouter "
+              + dsrouter
+              + " is for Android and iOS targets, which clrscope does not reach by itself: start"
+              + " dotnet-dsrouter yourself (dotnet-dsrouter "
+              + dsrouter
+              + ") and pass the diagnostic port it prints with --diagnostic-port");
+    }
     int chosen =
         (pid != null ? 1 : 0)
             + (name != null ? 1 : 0)

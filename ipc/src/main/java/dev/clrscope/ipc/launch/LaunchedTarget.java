@@ -66,7 +66,8 @@ public final class LaunchedTarget implements AutoCloseable {
    * @param command the program and its arguments
    * @param connectTimeout how long the runtime may take to connect
    * @param replyTimeout the client's per-reply timeout
-   * @param inheritIo whether the child shares clrscope's standard streams
+   * @param inheritIo whether the child shares clrscope's standard streams; if not, it still reads
+   *     clrscope's stdin but its stdout and stderr are discarded
    * @throws DiagnosticsException if the command cannot start, exits first, or never connects
    */
   public static LaunchedTarget start(
@@ -83,7 +84,8 @@ public final class LaunchedTarget implements AutoCloseable {
         pb.inheritIO();
       } else {
         pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
-        pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
       }
       String port = listener.socketPath() + ",connect,suspend";
       pb.environment().put(PORTS_VARIABLE, port);

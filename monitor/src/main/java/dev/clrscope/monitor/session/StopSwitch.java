@@ -16,6 +16,7 @@ public final class StopSwitch {
   private final CountDownLatch abandon = new CountDownLatch(1);
   private volatile String reason;
   private volatile String abandonReason;
+  private volatile boolean durationReached;
 
   /** Asks for a clean stop; the first reason given is kept. */
   public void request(String why) {
@@ -54,6 +55,9 @@ public final class StopSwitch {
             () -> {
               try {
                 if (!stop.await(millis(duration), TimeUnit.MILLISECONDS)) {
+                  synchronized (this) {
+                    durationReached = reason == null;
+                  }
                   request("duration of " + describe(duration) + " reached");
                 }
               } catch (InterruptedException e) {
@@ -82,6 +86,11 @@ public final class StopSwitch {
   /** Whether a stop was asked for. */
   public boolean isStopRequested() {
     return stop.getCount() == 0;
+  }
+
+  /** Whether the duration given to {@link #stopAfter} was the first reason to stop. */
+  public boolean stoppedByDuration() {
+    return durationReached;
   }
 
   /** Whether abandoning was asked for. */

@@ -2,35 +2,15 @@ package dev.clrscope.monitor.trace;
 
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
-import java.util.Locale;
-import java.util.Map;
+import dev.clrscope.nettrace.events.RuntimeManifest;
 
 /**
  * How the trace commands name events and match names typed by users: TraceEvent's "Task/Opcode"
  * names for native runtime events ({@code GC/Start}), the metadata's name for EventSource events,
- * and the runtime manifest's event names ({@code GCStart}, {@code ExceptionThrown}) as aliases.
+ * and the runtime manifest's symbols ({@code GCStart}, {@code GCStart_V2}, {@code ExceptionThrown})
+ * as aliases.
  */
 public final class EventNames {
-  /** Manifest names of runtime provider events, by event id. */
-  private static final Map<Integer, String> RUNTIME_MANIFEST_NAMES =
-      Map.ofEntries(
-          Map.entry(1, "GCStart"),
-          Map.entry(2, "GCEnd"),
-          Map.entry(3, "GCRestartEEEnd"),
-          Map.entry(4, "GCHeapStats"),
-          Map.entry(7, "GCRestartEEBegin"),
-          Map.entry(8, "GCSuspendEEEnd"),
-          Map.entry(9, "GCSuspendEEBegin"),
-          Map.entry(10, "GCAllocationTick"),
-          Map.entry(35, "GCTriggered"),
-          Map.entry(80, "ExceptionThrown"),
-          Map.entry(81, "ContentionStart"),
-          Map.entry(91, "ContentionStop"),
-          Map.entry(143, "MethodLoadVerbose"),
-          Map.entry(152, "ModuleLoad"),
-          Map.entry(154, "AssemblyLoad"),
-          Map.entry(187, "RuntimeInformationStart"));
-
   private EventNames() {}
 
   /** The name to show: TraceEvent's for known native events, else the metadata's, else "EventN". */
@@ -41,7 +21,8 @@ public final class EventNames {
 
   /**
    * Whether {@code query} names this event: its id (a number), its display name, its metadata name,
-   * its runtime manifest name, or the display name without the slash; case-insensitive.
+   * its runtime manifest symbol with or without the version suffix, or the display name without the
+   * slash; case-insensitive.
    */
   public static boolean matches(TraceEvent e, String query) {
     String q = query.strip();
@@ -55,11 +36,20 @@ public final class EventNames {
         || e.eventName().equalsIgnoreCase(q)) {
       return true;
     }
-    if (RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())) {
-      String manifest = RUNTIME_MANIFEST_NAMES.get(e.eventId());
-      return manifest != null
-          && manifest.toLowerCase(Locale.ROOT).equals(q.toLowerCase(Locale.ROOT));
+    return RuntimeEvents.declaration(e)
+        .map(d -> d.baseSymbol().equalsIgnoreCase(q) || d.symbol().equalsIgnoreCase(q))
+        .orElse(false);
+  }
+
+  /** Whether {@code query} names this declared native event, in any of the ways above. */
+  public static boolean matches(RuntimeManifest.Event d, String query) {
+    String q = query.strip();
+    if (q.matches("\\d+")) {
+      return q.length() <= 5 && Integer.parseInt(q) == d.id();
     }
-    return false;
+    return d.name().equalsIgnoreCase(q)
+        || d.name().replace("/", "").equalsIgnoreCase(q)
+        || d.symbol().equalsIgnoreCase(q)
+        || d.baseSymbol().equalsIgnoreCase(q);
   }
 }

@@ -37,8 +37,8 @@ public record SessionPlan(
    * @param clrEvents {@code gc+jit+…} or null
    * @param clrEventLevel the level for {@code --clrevents}, or null for Verbose
    * @param providersText {@code --providers} text or null
-   * @param rundown {@code true}/{@code false} for {@code --rundown}/{@code --no-rundown}, null when
-   *     neither was given
+   * @param rundown the rundown keywords {@code --rundown} asked for ({@link #parseRundown}), 0 for
+   *     none, null when it was not given (the profiles' choice, else the default)
    * @throws IllegalArgumentException for a usage error, with a message for the user
    */
   public static SessionPlan build(
@@ -46,7 +46,7 @@ public record SessionPlan(
       String clrEvents,
       String clrEventLevel,
       String providersText,
-      Boolean rundown) {
+      Long rundown) {
     List<String> notes = new ArrayList<>();
     Map<String, EventPipeProvider> byName = new LinkedHashMap<>();
     List<String> profileNames = new ArrayList<>();
@@ -73,6 +73,13 @@ public record SessionPlan(
                           "unknown profile '"
                               + n
                               + "': `clrscope trace list-profiles` lists them"));
+      if (p.name().equals("cpu-sampling")) {
+        notes.add(
+            "the cpu-sampling profile is dotnet-trace's former default, which dotnet-trace 10"
+                + " refuses for collect; clrscope keeps it as an alias of thread samples plus the"
+                + " runtime's default keywords (dotnet-sampled-thread-time and dotnet-common are"
+                + " today's equivalents)");
+      }
       for (EventPipeProvider provider : p.providers()) {
         // dotnet-trace keeps the first profile's settings for a provider two profiles name.
         byName.putIfAbsent(key(provider.name()), provider);
@@ -115,14 +122,49 @@ public record SessionPlan(
       rundownKeyword =
           profileRundown != null ? profileRundown : EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD;
     } else {
-      rundownKeyword = rundown ? EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD : 0;
+      rundownKeyword = rundown;
     }
     return new SessionPlan(new ArrayList<>(byName.values()), rundownKeyword, notes);
   }
 
+  /**
+   * {@code --rundown}'s value as dotnet-trace 10 takes it: {@code true} (the default rundown),
+   * {@code false} (none), or the rundown provider's keywords in hexadecimal, with or without {@code
+   * 0x}.
+   *
+   * @throws IllegalArgumentException for anything else
+   */
+  public static long parseRundown(String text) {
+    String t = text.strip();
+    if (t.equalsIgnoreCase("true")) {
+      return EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD;
+    }
+    if (t.equalsIgnoreCase("false")) {
+      return 0;
+    }
+    String hex = t.startsWith("0x") || t.startsWith("0X") ? t.substring(2) : t;
+    try {
+      return Long.parseUnsignedLong(hex, 16);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--rundown takes true, false or the rundown keywords in hexadecimal (such as 0x80020139),"
+              + " got '"
+              + text
+              + "'");
+    }
+  }
+
   /** The session configuration for this plan. */
   public EventPipeSessionConfig toConfig(int bufferSizeMb) {
-    return new EventPipeSessionConfig(bufferSizeMb, providers, rundownKeyword, true, false);
+    return toConfig(bufferSizeMb, false);
+  }
+
+  /**
+   * The session configuration; {@code lossless}: the runtime blocks writers rather than drop events
+   * when the buffer is full (dotnet-trace's {@code --buffering-mode Block}, .NET 11+).
+   */
+  public EventPipeSessionConfig toConfig(int bufferSizeMb, boolean lossless) {
+    return new EventPipeSessionConfig(bufferSizeMb, providers, rundownKeyword, true, lossless);
   }
 
   /** Providers in dotnet-trace syntax, one per entry, for messages and list-profiles. */

@@ -22,13 +22,13 @@ class ProviderSyntaxTest {
   @Test
   void aProviderTwoProfilesNameKeepsTheFirstProfilesSettings() {
     SessionPlan gcFirst =
-        SessionPlan.build(List.of("gc-collect,dotnet-common"), null, null, null, false);
+        SessionPlan.build(List.of("gc-collect,dotnet-common"), null, null, null, 0L);
     SessionPlan commonFirst =
-        SessionPlan.build(List.of("dotnet-common", "gc-collect"), null, null, null, false);
+        SessionPlan.build(List.of("dotnet-common", "gc-collect"), null, null, null, 0L);
     EventPipeProvider gcRuntime =
-        SessionPlan.build(List.of("gc-collect"), null, null, null, false).providers().get(0);
+        SessionPlan.build(List.of("gc-collect"), null, null, null, 0L).providers().get(0);
     EventPipeProvider commonRuntime =
-        SessionPlan.build(List.of("dotnet-common"), null, null, null, false).providers().get(0);
+        SessionPlan.build(List.of("dotnet-common"), null, null, null, 0L).providers().get(0);
     assertThat(gcRuntime).isNotEqualTo(commonRuntime);
     assertThat(gcFirst.providers()).contains(gcRuntime).doesNotContain(commonRuntime);
     assertThat(commonFirst.providers()).contains(commonRuntime).doesNotContain(gcRuntime);
@@ -91,6 +91,19 @@ class ProviderSyntaxTest {
   }
 
   @Test
+  void rundownTakesTrueFalseOrKeywordsAsDotnetTraceTen() {
+    assertThat(SessionPlan.parseRundown("true"))
+        .isEqualTo(EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD);
+    assertThat(SessionPlan.parseRundown("FALSE")).isZero();
+    assertThat(SessionPlan.parseRundown("0x1")).isEqualTo(1L);
+    assertThat(SessionPlan.parseRundown("80020139")).isEqualTo(0x80020139L);
+    assertThat(SessionPlan.build(List.of(), "gc", null, null, 0x10L).rundownKeyword())
+        .isEqualTo(0x10L);
+    assertThatThrownBy(() -> SessionPlan.parseRundown("sometimes"))
+        .hasMessageContaining("true, false or the rundown keywords");
+  }
+
+  @Test
   void defaultPlanIsDotnetCommonAndSampledThreadTime() {
     SessionPlan plan = SessionPlan.build(List.of(), null, null, null, null);
     assertThat(plan.providers())
@@ -109,7 +122,7 @@ class ProviderSyntaxTest {
             null,
             null,
             "microsoft-windows-dotnetruntime:0x1:2,My-Source",
-            false);
+            0L);
     assertThat(plan.providers())
         .containsExactly(
             new EventPipeProvider("Microsoft-DotNETCore-SampleProfiler", 0, 4),
@@ -130,7 +143,10 @@ class ProviderSyntaxTest {
     assertThat(gc.providers())
         .containsExactly(new EventPipeProvider("Microsoft-Windows-DotNETRuntime", 0x1L, 4));
     assertThat(gc.rundownKeyword()).isEqualTo(0x1L);
-    assertThat(SessionPlan.build(List.of("gc-collect"), null, null, null, true).rundownKeyword())
+    assertThat(
+            SessionPlan.build(
+                    List.of("gc-collect"), null, null, null, SessionPlan.parseRundown("true"))
+                .rundownKeyword())
         .isEqualTo(EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD);
   }
 

@@ -15,8 +15,9 @@ import java.util.Optional;
 
 /**
  * A generic name-to-value view of any event's payload, for printing an event as JSON: EventSource
- * events decode from their field metadata, known native events from their typed record (component
- * names, in order), anything else to an empty view.
+ * events decode from their field metadata, native runtime events from the runtime manifest's layout
+ * ({@link RuntimeManifest}, the manifest's field names), the sample profiler's from its typed
+ * record, anything else to an empty view.
  */
 public final class EventFields {
   private EventFields() {}
@@ -55,6 +56,12 @@ public final class EventFields {
   /** Key of the marker added when a payload cannot be decoded: the problem and its offset. */
   public static final String UNDECODABLE = "_undecodable";
 
+  /**
+   * Key of the bytes a native event carries beyond its manifest layout (a version newer than the
+   * table knows), kept as raw bytes.
+   */
+  public static final String UNKNOWN_TAIL = "_unknownTail";
+
   /** Key of the whole payload as lowercase hex, added beside {@link #UNDECODABLE}. */
   public static final String PAYLOAD_HEX = "_payloadHex";
 
@@ -70,9 +77,19 @@ public final class EventFields {
     if (!e.metadata().fields().isEmpty()) {
       return e.decodeSelfDescribedPartially();
     }
-    Optional<RuntimePayload> typed;
     try {
-      typed = RuntimeEvents.decode(e);
+      Optional<RuntimeManifest.Event> declared = RuntimeEvents.declaration(e);
+      if (declared.isPresent()) {
+        return DecodedPayload.of(
+            ManifestPayloadDecoder.decode(declared.get(), e.payload(), e.header().pointerSize()));
+      }
+      Optional<RuntimePayload> typed = RuntimeEvents.decode(e);
+      if (typed.isEmpty()) {
+        return DecodedPayload.EMPTY;
+      }
+      @SuppressWarnings("unchecked")
+      LinkedHashMap<String, Object> map = (LinkedHashMap<String, Object>) toValue(typed.get());
+      return DecodedPayload.of(map);
     } catch (NetTraceFormatException ex) {
       LinkedHashMap<String, Object> m = new LinkedHashMap<>();
       m.put(
@@ -81,15 +98,10 @@ public final class EventFields {
       m.put(PAYLOAD_HEX, hex(e.copyPayload()));
       return DecodedPayload.of(m);
     }
-    if (typed.isEmpty()) {
-      return DecodedPayload.EMPTY;
-    }
-    @SuppressWarnings("unchecked")
-    LinkedHashMap<String, Object> map = (LinkedHashMap<String, Object>) toValue(typed.get());
-    return DecodedPayload.of(map);
   }
 
-  private static String hex(byte[] b) {
+  /** Bytes as lowercase hex. */
+  static String hex(byte[] b) {
     StringBuilder sb = new StringBuilder(b.length * 2);
     for (byte x : b) {
       sb.append(Character.forDigit((x >>> 4) & 0xF, 16)).append(Character.forDigit(x & 0xF, 16));

@@ -32,127 +32,103 @@ public final class RuntimeEvents {
   /** EventPipe's CPU sampler. */
   public static final String SAMPLE_PROFILER_PROVIDER = "Microsoft-DotNETCore-SampleProfiler";
 
-  /**
-   * A known event: its TraceEvent-style "Task/Opcode" name and payload decoder.
-   *
-   * @param name name as TraceEvent prints it, e.g. {@code GC/Start}
-   * @param decoder payload decoder
-   */
-  private record Known(String name, Function<PayloadFieldReader, RuntimePayload> decoder) {}
+  /** A typed decoder: the analyses' view of an event, beside the manifest's generic one. */
+  private interface Known extends Function<PayloadFieldReader, RuntimePayload> {}
 
   private static final Map<String, Map<Integer, Known>> KNOWN = new HashMap<>();
 
+  /** Names of the events of providers the runtime's manifest does not declare. */
+  private static final Map<String, Map<Integer, String>> UNDECLARED_NAMES =
+      Map.of(SAMPLE_PROFILER_PROVIDER, Map.of(0, "Thread/Sample"));
+
   static {
     Map<Integer, Known> rt = new HashMap<>();
-    rt.put(1, new Known("GC/Start", RuntimeEvents::gcStart));
-    rt.put(
-        2,
-        new Known(
-            "GC/Stop", r -> new GcEnd(r.u32("Count"), r.u32("Depth"), r.u16("ClrInstanceID"))));
-    rt.put(3, new Known("GC/RestartEEStop", RuntimeEvents::clrInstance));
-    rt.put(4, new Known("GC/HeapStats", RuntimeEvents::heapStats));
-    rt.put(7, new Known("GC/RestartEEStart", RuntimeEvents::clrInstance));
-    rt.put(8, new Known("GC/SuspendEEStop", RuntimeEvents::clrInstance));
-    rt.put(
-        9,
-        new Known(
-            "GC/SuspendEEStart",
-            r -> new SuspendEeBegin(r.u32("Reason"), r.u32("Count"), r.u16("ClrInstanceID"))));
-    rt.put(10, new Known("GC/AllocationTick", RuntimeEvents::allocationTick));
-    rt.put(15, new Known("Type/BulkType", RuntimeEvents::bulkType));
-    rt.put(16, new Known("GC/BulkRootEdge", RuntimeEvents::bulkRootEdge));
-    rt.put(18, new Known("GC/BulkNode", RuntimeEvents::bulkNode));
-    rt.put(19, new Known("GC/BulkEdge", RuntimeEvents::bulkEdge));
-    rt.put(
-        35,
-        new Known("GC/Triggered", r -> new GcTriggered(r.u32("Reason"), r.u16("ClrInstanceID"))));
-    rt.put(50, new Known("ThreadPoolWorkerThread/Start", RuntimeEvents::worker));
-    rt.put(51, new Known("ThreadPoolWorkerThread/Stop", RuntimeEvents::worker));
-    rt.put(52, new Known("ThreadPoolWorkerThreadRetirement/Start", RuntimeEvents::worker));
-    rt.put(53, new Known("ThreadPoolWorkerThreadRetirement/Stop", RuntimeEvents::worker));
-    rt.put(
-        54,
-        new Known(
-            "ThreadPoolWorkerThreadAdjustment/Sample",
-            r -> new ThreadPoolAdjustmentSample(r.f64("Throughput"), r.u16("ClrInstanceID"))));
+    rt.put(1, RuntimeEvents::gcStart);
+    rt.put(2, r -> new GcEnd(r.u32("Count"), r.u32("Depth"), r.u16("ClrInstanceID")));
+    rt.put(3, RuntimeEvents::clrInstance);
+    rt.put(4, RuntimeEvents::heapStats);
+    rt.put(7, RuntimeEvents::clrInstance);
+    rt.put(8, RuntimeEvents::clrInstance);
+    rt.put(9, r -> new SuspendEeBegin(r.u32("Reason"), r.u32("Count"), r.u16("ClrInstanceID")));
+    rt.put(10, RuntimeEvents::allocationTick);
+    rt.put(15, RuntimeEvents::bulkType);
+    rt.put(16, RuntimeEvents::bulkRootEdge);
+    rt.put(18, RuntimeEvents::bulkNode);
+    rt.put(19, RuntimeEvents::bulkEdge);
+    rt.put(35, r -> new GcTriggered(r.u32("Reason"), r.u16("ClrInstanceID")));
+    rt.put(50, RuntimeEvents::worker);
+    rt.put(51, RuntimeEvents::worker);
+    rt.put(52, RuntimeEvents::worker);
+    rt.put(53, RuntimeEvents::worker);
+    rt.put(54, r -> new ThreadPoolAdjustmentSample(r.f64("Throughput"), r.u16("ClrInstanceID")));
     rt.put(
         55,
-        new Known(
-            "ThreadPoolWorkerThreadAdjustment/Adjustment",
-            r ->
-                new ThreadPoolAdjustment(
-                    r.f64("AverageThroughput"),
-                    r.u32("NewWorkerThreadCount"),
-                    r.u32("Reason"),
-                    r.u16("ClrInstanceID"))));
-    rt.put(57, new Known("ThreadPoolWorkerThread/Wait", RuntimeEvents::worker));
-    rt.put(80, new Known("Exception/Start", RuntimeEvents::exceptionThrown));
+        r ->
+            new ThreadPoolAdjustment(
+                r.f64("AverageThroughput"),
+                r.u32("NewWorkerThreadCount"),
+                r.u32("Reason"),
+                r.u16("ClrInstanceID")));
+    rt.put(57, RuntimeEvents::worker);
+    rt.put(80, RuntimeEvents::exceptionThrown);
     rt.put(
         81,
-        new Known(
-            "Contention/Start",
-            r ->
-                new ContentionStart(
-                    r.u8("ContentionFlags"),
-                    r.u16("ClrInstanceID"),
-                    r.u64("LockID"),
-                    r.u64("AssociatedObjectID"),
-                    r.u64("LockOwnerThreadID"))));
+        r ->
+            new ContentionStart(
+                r.u8("ContentionFlags"),
+                r.u16("ClrInstanceID"),
+                r.u64("LockID"),
+                r.u64("AssociatedObjectID"),
+                r.u64("LockOwnerThreadID")));
     rt.put(
         91,
-        new Known(
-            "Contention/Stop",
-            r ->
-                new ContentionStop(
-                    r.u8("ContentionFlags"), r.u16("ClrInstanceID"), r.f64("DurationNs"))));
-    rt.put(143, new Known("Method/LoadVerbose", RuntimeEvents::methodVerbose));
-    rt.put(144, new Known("Method/UnloadVerbose", RuntimeEvents::methodVerbose));
-    rt.put(151, new Known("Loader/DomainModuleLoad", RuntimeEvents::domainModule));
-    rt.put(152, new Known("Loader/ModuleLoad", RuntimeEvents::module));
-    rt.put(153, new Known("Loader/ModuleUnload", RuntimeEvents::module));
-    rt.put(154, new Known("Loader/AssemblyLoad", RuntimeEvents::assembly));
-    rt.put(155, new Known("Loader/AssemblyUnload", RuntimeEvents::assembly));
-    rt.put(156, new Known("Loader/AppDomainLoad", RuntimeEvents::appDomain));
-    rt.put(157, new Known("Loader/AppDomainUnload", RuntimeEvents::appDomain));
-    rt.put(187, new Known("Runtime/Start", RuntimeEvents::runtimeInformation));
-    rt.put(204, new Known("GC/PerHeapHistory", RuntimeEvents::perHeapHistory));
-    rt.put(205, new Known("GC/GlobalHeapHistory", RuntimeEvents::globalHeapHistory));
+        r ->
+            new ContentionStop(
+                r.u8("ContentionFlags"), r.u16("ClrInstanceID"), r.f64("DurationNs")));
+    rt.put(143, RuntimeEvents::methodVerbose);
+    rt.put(144, RuntimeEvents::methodVerbose);
+    rt.put(151, RuntimeEvents::domainModule);
+    rt.put(152, RuntimeEvents::module);
+    rt.put(153, RuntimeEvents::module);
+    rt.put(154, RuntimeEvents::assembly);
+    rt.put(155, RuntimeEvents::assembly);
+    rt.put(156, RuntimeEvents::appDomain);
+    rt.put(157, RuntimeEvents::appDomain);
+    rt.put(187, RuntimeEvents::runtimeInformation);
+    rt.put(204, RuntimeEvents::perHeapHistory);
+    rt.put(205, RuntimeEvents::globalHeapHistory);
     KNOWN.put(RUNTIME_PROVIDER, rt);
 
     Map<Integer, Known> rd = new HashMap<>();
-    rd.put(143, new Known("Method/DCStartVerbose", RuntimeEvents::methodVerbose));
-    rd.put(144, new Known("Method/DCStopVerbose", RuntimeEvents::methodVerbose));
-    rd.put(145, new Known("Method/DCStartComplete", RuntimeEvents::clrInstance));
-    rd.put(146, new Known("Method/DCStopComplete", RuntimeEvents::clrInstance));
-    rd.put(147, new Known("Method/DCStartInit", RuntimeEvents::clrInstance));
-    rd.put(148, new Known("Method/DCStopInit", RuntimeEvents::clrInstance));
-    rd.put(151, new Known("Loader/DomainModuleDCStart", RuntimeEvents::domainModule));
-    rd.put(152, new Known("Loader/DomainModuleDCStop", RuntimeEvents::domainModule));
-    rd.put(153, new Known("Loader/ModuleDCStart", RuntimeEvents::module));
-    rd.put(154, new Known("Loader/ModuleDCStop", RuntimeEvents::module));
-    rd.put(155, new Known("Loader/AssemblyDCStart", RuntimeEvents::assembly));
-    rd.put(156, new Known("Loader/AssemblyDCStop", RuntimeEvents::assembly));
-    rd.put(157, new Known("Loader/AppDomainDCStart", RuntimeEvents::appDomain));
-    rd.put(158, new Known("Loader/AppDomainDCStop", RuntimeEvents::appDomain));
-    rd.put(187, new Known("Runtime/Start", RuntimeEvents::runtimeInformation));
+    rd.put(143, RuntimeEvents::methodVerbose);
+    rd.put(144, RuntimeEvents::methodVerbose);
+    rd.put(145, RuntimeEvents::clrInstance);
+    rd.put(146, RuntimeEvents::clrInstance);
+    rd.put(147, RuntimeEvents::clrInstance);
+    rd.put(148, RuntimeEvents::clrInstance);
+    rd.put(151, RuntimeEvents::domainModule);
+    rd.put(152, RuntimeEvents::domainModule);
+    rd.put(153, RuntimeEvents::module);
+    rd.put(154, RuntimeEvents::module);
+    rd.put(155, RuntimeEvents::assembly);
+    rd.put(156, RuntimeEvents::assembly);
+    rd.put(157, RuntimeEvents::appDomain);
+    rd.put(158, RuntimeEvents::appDomain);
+    rd.put(187, RuntimeEvents::runtimeInformation);
     rd.put(
         300,
-        new Known(
-            "ExecutionCheckpointRundown/ExecutionCheckpointDCEnd",
-            r ->
-                new ExecutionCheckpoint(
-                    r.u16("ClrInstanceID"), r.string("Name"), r.u64("Timestamp"))));
+        r -> new ExecutionCheckpoint(r.u16("ClrInstanceID"), r.string("Name"), r.u64("Timestamp")));
     KNOWN.put(RUNDOWN_PROVIDER, rd);
 
     Map<Integer, Known> sp = new HashMap<>();
-    sp.put(0, new Known("Thread/Sample", r -> new ThreadSample(r.u32("Type"))));
+    sp.put(0, r -> new ThreadSample(r.u32("Type")));
     KNOWN.put(SAMPLE_PROFILER_PROVIDER, sp);
   }
 
   private RuntimeEvents() {}
 
   /**
-   * Decodes the payload of a known native runtime event.
+   * Decodes the payload of a native runtime event the analyses read into its typed record.
    *
    * @return empty if the event is not one of the known native events
    * @throws dev.clrscope.nettrace.NetTraceFormatException if the payload is shorter or longer than
@@ -163,14 +139,38 @@ public final class RuntimeEvents {
     if (k == null) {
       return Optional.empty();
     }
-    return Optional.of(
-        k.decoder().apply(new PayloadFieldReader(e.payload(), e.header().pointerSize())));
+    return Optional.of(k.apply(new PayloadFieldReader(e.payload(), e.header().pointerSize())));
   }
 
-  /** TraceEvent's "Task/Opcode" name for a known native event, else the metadata's event name. */
+  /**
+   * The manifest's declaration of a native runtime event (no field metadata, a provider the
+   * runtime's manifest declares), for the version the event has.
+   */
+  public static Optional<RuntimeManifest.Event> declaration(TraceEvent e) {
+    if (!e.metadata().fields().isEmpty()) {
+      return Optional.empty();
+    }
+    return RuntimeManifest.lookup(e.providerName(), e.eventId(), e.version());
+  }
+
+  /**
+   * TraceEvent's "Task/Opcode" name for a native runtime event ({@code GC/Start}), else the
+   * metadata's event name (empty when the metadata has none).
+   */
   public static String displayName(TraceEvent e) {
-    Known k = known(e);
-    return k != null ? k.name() : e.eventName();
+    if (e.metadata().fields().isEmpty()) {
+      Optional<RuntimeManifest.Event> d =
+          RuntimeManifest.lookup(e.providerName(), e.eventId(), e.version());
+      if (d.isPresent()) {
+        return d.get().name();
+      }
+      String undeclared =
+          UNDECLARED_NAMES.getOrDefault(e.providerName(), Map.of()).get(e.eventId());
+      if (undeclared != null) {
+        return undeclared;
+      }
+    }
+    return e.eventName();
   }
 
   private static Known known(TraceEvent e) {

@@ -36,9 +36,11 @@ public final class CollectCountersCommand extends CounterSessionCommand {
       names = "--format",
       paramLabel = "FORMAT",
       defaultValue = "csv",
+      converter = CounterRecordWriter.Format.Converter.class,
       description =
-          "csv (dotnet-counters' columns), json (one document) or jsonl (one object a line)"
-              + " (default: ${DEFAULT-VALUE}).")
+          "csv or json as dotnet-counters writes them, json-full (clrscope's document of whole"
+              + " measurements: tags, unit, type, min, max, count, percentiles) or jsonl (those"
+              + " objects one a line) (default: ${DEFAULT-VALUE}).")
   CounterRecordWriter.Format format = CounterRecordWriter.Format.csv;
 
   @Option(
@@ -77,6 +79,7 @@ public final class CollectCountersCommand extends CounterSessionCommand {
     Map<String, Object> about = new LinkedHashMap<>();
     about.put("target", attached.describe());
     about.put("pid", attached.pid() > 0 ? attached.pid() : null);
+    about.put("processName", processName(attached));
     about.put("counters", options.counters);
     about.put("refreshIntervalSeconds", options.refreshSeconds);
     writer.start(about);
@@ -91,6 +94,17 @@ public final class CollectCountersCommand extends CounterSessionCommand {
                 + " s"
                 + (output.equals("-") ? "" : " into " + output)
                 + "; Ctrl+C to stop.");
+  }
+
+  /** The target's process name, as dotnet-counters' JSON names it, or its description. */
+  private static String processName(AttachedTarget attached) {
+    if (attached.pid() > 0) {
+      return ProcessHandle.of(attached.pid())
+          .flatMap(h -> h.info().command())
+          .map(c -> Path.of(c).getFileName().toString())
+          .orElse(attached.describe());
+    }
+    return attached.describe();
   }
 
   @Override

@@ -68,17 +68,6 @@ public final class CounterOptions {
               + " (default: ${DEFAULT-VALUE}).")
   int maxTimeSeries = 1000;
 
-  @Option(
-      names = "--resume-runtime",
-      paramLabel = "true|false",
-      arity = "0..1",
-      defaultValue = "true",
-      fallbackValue = "true",
-      description =
-          "Accepted for dotnet-counters compatibility: clrscope always resumes a runtime that waits"
-              + " at startup once the session runs, so none is ever left suspended.")
-  boolean resumeRuntime = true;
-
   /** The parsed {@code --counters} (checked as the option was read, a usage error). */
   List<CounterRequest> requests() {
     return requests;

@@ -15,14 +15,57 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Writes measurements as they come: CSV with dotnet-counters' header, one JSON document, or JSON
- * Lines. Timestamps are the events' own, in UTC ISO-8601. The JSON document stays valid however the
- * session ends, as long as {@link #finish} runs: non-finite numbers are written as null.
+ * Writes measurements as they come: CSV with dotnet-counters' header, one JSON document in
+ * dotnet-counters' layout, clrscope's own richer JSON document, or JSON Lines. Timestamps are the
+ * events' own, in UTC. A JSON document stays valid however the session ends, as long as {@link
+ * #finish} runs: non-finite numbers are written as null.
  */
 final class CounterRecordWriter {
-  /** One line of dotnet-counters' CSV: a histogram gives one per percentile. */
+  /**
+   * One value as dotnet-counters reports it: a histogram gives one per percentile.
+   *
+   * @param timestamp ISO-8601 UTC for CSV; dotnet-counters' {@code yyyy-MM-dd HH:mm:ssZ} for JSON
+   * @param provider the meter or EventSource
+   * @param name the display name with its unit
+   * @param tags {@code k=v;k=v}, empty for none
+   * @param counterType Rate or Metric
+   * @param value the value
+   */
   record CsvLine(
-      String timestamp, String provider, String counterName, String counterType, Double value) {}
+      String timestamp,
+      String provider,
+      String name,
+      String tags,
+      String counterType,
+      Double value) {
+
+    /** The CSV's Counter Name column: the name, then the tags in brackets. */
+    String counterName() {
+      return tags.isEmpty() ? name : name + "[" + tags + "]";
+    }
+  }
+
+  /** dotnet-counters' JSON timestamp (its "u" format), in UTC. */
+  private static final java.time.format.DateTimeFormatter REFERENCE_TIME =
+      java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'")
+          .withZone(java.time.ZoneOffset.UTC);
+
+  /** dotnet-counters' {@code StartTime}: .NET's invariant culture DateTime text. */
+  private static final java.time.format.DateTimeFormatter REFERENCE_START =
+      java.time.format.DateTimeFormatter.ofPattern("MM/dd/yyyy HH:mm:ss")
+          .withZone(java.time.ZoneId.systemDefault());
+
+  /** dotnet-counters' JSON objects (its {@code --format json}), kept so its readers work. */
+  static final RecordSchema<CsvLine> REFERENCE_JSON =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("timestamp", "", 0, Unit.TEXT, CsvLine::timestamp),
+              Field.of("provider", "", 0, Unit.TEXT, CsvLine::provider),
+              Field.of("name", "", 0, Unit.TEXT, CsvLine::name),
+              Field.of("tags", "", 0, Unit.TEXT, CsvLine::tags),
+              Field.of("counterType", "", 0, Unit.TEXT, CsvLine::counterType),
+              Field.<CsvLine>of("value", "", 0, Unit.TEXT, l -> number(l.value()))));
 
   /** dotnet-counters' CSV columns, kept so that its readers work unchanged. */
   static final RecordSchema<CsvLine> CSV =
@@ -70,11 +113,32 @@ final class CounterRecordWriter {
                   .optional(),
               number("intervalSeconds", Measurement::intervalSeconds)));
 
-  /** The output formats of {@code counters collect}. */
+  /**
+   * The output formats of {@code counters collect}: {@code csv} and {@code json} as dotnet-counters
+   * writes them, {@code json-full} clrscope's document of whole measurements, {@code jsonl} the
+   * same objects a line each.
+   */
   enum Format {
     csv,
     json,
-    jsonl
+    jsonFull,
+    jsonl;
+
+    /** Reads a format as a user types it ({@code json-full}), ignoring case. */
+    static final class Converter implements picocli.CommandLine.ITypeConverter<Format> {
+      @Override
+      public Format convert(String value) {
+        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+          case "csv" -> csv;
+          case "json" -> json;
+          case "json-full" -> jsonFull;
+          case "jsonl" -> jsonl;
+          default ->
+              throw new picocli.CommandLine.TypeConversionException(
+                  "'" + value + "' is not a format: csv, json, json-full or jsonl");
+        };
+      }
+    }
   }
 
   private final Format format;
@@ -85,12 +149,22 @@ final class CounterRecordWriter {
   CounterRecordWriter(PrintStream out, Format format, double intervalSeconds) {
     this.format = format;
     this.intervalSeconds = intervalSeconds;
-    this.csv = new RecordStream<>(out, CSV, RecordStream.Form.CSV);
+    this.csv =
+        format == Format.json
+            ? new RecordStream<>(out, REFERENCE_JSON, RecordStream.Form.JSON_DOCUMENT)
+            : new RecordStream<>(out, CSV, RecordStream.Form.CSV);
     this.json =
         new RecordStream<>(
             out,
             JSON,
-            format == Format.json ? RecordStream.Form.JSON_DOCUMENT : RecordStream.Form.JSON_LINES);
+            format == Format.jsonFull
+                ? RecordStream.Form.JSON_DOCUMENT
+                : RecordStream.Form.JSON_LINES);
+  }
+
+  /** Whether this format writes dotnet-counters' lines rather than whole measurements. */
+  private boolean referenceLines() {
+    return format == Format.csv || format == Format.json;
   }
 
   /**
@@ -99,27 +173,35 @@ final class CounterRecordWriter {
   void start(Map<String, Object> about) {
     if (format == Format.csv) {
       csv.start();
+    } else if (format == Format.json) {
+      Map<String, Object> head = new LinkedHashMap<>();
+      head.put("TargetProcess", about.get("processName"));
+      head.put("StartTime", REFERENCE_START.format(java.time.Instant.now()));
+      csv.start(head, "Events");
     } else {
       json.start(about, "measurements");
     }
   }
 
-  /** Writes one measurement (a CSV row per number it carries). */
+  /** Writes one measurement (a line per number it carries, in dotnet-counters' formats). */
   void write(Measurement m) {
-    if (format == Format.csv) {
-      csvLines(m);
+    if (referenceLines()) {
+      referenceLines(m);
     } else {
       json.write(m);
     }
   }
 
-  /** Ends the output: closes the JSON document with what is worth knowing about the session. */
+  /**
+   * Ends the output: closes a JSON document, clrscope's with what is worth knowing about the
+   * session (dotnet-counters' has nothing after its events).
+   */
   void finish(List<String> notes, String stopReason) {
     Map<String, Object> tail = new LinkedHashMap<>();
     tail.put("stopReason", stopReason);
     tail.put("notes", notes);
-    if (format == Format.csv) {
-      csv.finish(tail);
+    if (referenceLines()) {
+      csv.finish(format == Format.json ? Map.of() : tail);
     } else {
       json.finish(tail);
     }
@@ -130,18 +212,15 @@ final class CounterRecordWriter {
     return csv.written() + json.written();
   }
 
-  private void csvLines(Measurement m) {
-    String time = m.time().toString();
+  private void referenceLines(Measurement m) {
+    String time = format == Format.json ? REFERENCE_TIME.format(m.time()) : m.time().toString();
+    String name = CounterText.nameWithUnit(m, intervalSeconds);
     if (m.type() == InstrumentType.HISTOGRAM) {
       for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
         String pct = "Percentile=" + CounterText.percentile(q.getKey()).substring(1);
         csv.write(
             new CsvLine(
-                time,
-                m.provider(),
-                CounterText.csvName(m, intervalSeconds, pct),
-                "Metric",
-                q.getValue()));
+                time, m.provider(), name, CounterText.csvTags(m, pct), "Metric", q.getValue()));
       }
       return;
     }
@@ -154,7 +233,8 @@ final class CounterRecordWriter {
         new CsvLine(
             time,
             m.provider(),
-            CounterText.csvName(m, intervalSeconds, null),
+            name,
+            CounterText.csvTags(m, null),
             m.type().isRate() ? "Rate" : "Metric",
             v));
   }

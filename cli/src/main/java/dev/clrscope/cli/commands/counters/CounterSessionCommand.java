@@ -23,6 +23,11 @@ import picocli.CommandLine.Mixin;
 abstract class CounterSessionCommand extends AttachingCommand {
   @Mixin CounterOptions options;
 
+  /** The target options as parsed (for the compatibility table's test). */
+  dev.clrscope.cli.options.TargetOptions targetOptions() {
+    return target;
+  }
+
   /** Prepares the output before the session starts (and fails early on a bad output path). */
   protected abstract void begin(CounterPlan plan, AttachedTarget attached);
 

@@ -53,6 +53,27 @@ final class CounterText {
     return whole + plain.substring(dot);
   }
 
+  /**
+   * A number shortened for a glance: below a thousand as {@link #display}; else two decimals at
+   * most and a suffix of K (10^3), M (10^6), G (10^9) or T (10^12): {@code 573.72M}.
+   */
+  static String abbreviated(Double d) {
+    if (d == null || !Double.isFinite(d) || Math.abs(d) < 1000) {
+      return display(d);
+    }
+    String[] suffixes = {"K", "M", "G", "T"};
+    BigDecimal v = BigDecimal.valueOf(d);
+    BigDecimal thousand = BigDecimal.valueOf(1000);
+    int i = -1;
+    // Compare after rounding: 999,999 is 1M, not 1000K.
+    while (i < suffixes.length - 1
+        && v.setScale(2, RoundingMode.HALF_EVEN).abs().compareTo(thousand) >= 0) {
+      v = v.divide(thousand);
+      i++;
+    }
+    return v.setScale(2, RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString() + suffixes[i];
+  }
+
   /** {@code p50}, {@code p95}, {@code p99.9} for quantiles 0.5, 0.95, 0.999. */
   static String percentile(double quantile) {
     return "p" + BigDecimal.valueOf(quantile * 100).stripTrailingZeros().toPlainString();
@@ -86,6 +107,13 @@ final class CounterText {
    * dotnet-counters' counter name: {@code name (unit)} or {@code name (unit / 1 sec)}, and tags.
    */
   static String csvName(Measurement m, double intervalSeconds, String extraTag) {
+    String tags = csvTags(m, extraTag);
+    String name = nameWithUnit(m, intervalSeconds);
+    return tags.isEmpty() ? name : name + "[" + tags + "]";
+  }
+
+  /** dotnet-counters' display name: the name, then the unit ({@code (Count / 1 sec)} for rates). */
+  static String nameWithUnit(Measurement m, double intervalSeconds) {
     StringBuilder sb = new StringBuilder(m.displayName());
     String u = m.unit() == null ? "" : m.unit();
     if (m.type().isRate()) {
@@ -97,13 +125,15 @@ final class CounterText {
     } else if (!u.isEmpty()) {
       sb.append(" (").append(u).append(')');
     }
+    return sb.toString();
+  }
+
+  /** The tags as dotnet-counters writes them, {@code k=v;k=v}, with {@code extraTag} appended. */
+  static String csvTags(Measurement m, String extraTag) {
     String tags = tags(m.tags());
     if (extraTag != null) {
       tags = tags.isEmpty() ? extraTag : tags + ";" + extraTag;
     }
-    if (!tags.isEmpty()) {
-      sb.append('[').append(tags).append(']');
-    }
-    return sb.toString();
+    return tags;
   }
 }

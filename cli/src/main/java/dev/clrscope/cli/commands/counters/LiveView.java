@@ -21,10 +21,18 @@ final class LiveView {
 
   private LiveView() {}
 
-  private record Line(String label, String value, String delta) {}
+  private record Line(String label, String value, String rate, String delta) {}
 
   /** The view's lines for these rows. */
   static List<String> render(List<CounterBoard.Row> rows, double intervalSeconds, boolean deltas) {
+    return render(rows, intervalSeconds, deltas, false);
+  }
+
+  /** As above; {@code abbreviate}: values of a thousand and more with a K/M/G/T suffix. */
+  static List<String> render(
+      List<CounterBoard.Row> rows, double intervalSeconds, boolean deltas, boolean abbreviate) {
+    java.util.function.Function<Double, String> number =
+        abbreviate ? CounterText::abbreviated : CounterText::display;
     List<Object> items = new ArrayList<>();
     String group = null;
     for (CounterBoard.Row r : rows) {
@@ -37,50 +45,82 @@ final class LiveView {
         items.add(g);
         group = g;
       }
-      String unit = CounterText.unit(r.unit(), r.type(), intervalSeconds);
+      Measurement m = r.latest();
+      // A Meter counter shows its running total, as dotnet-counters does, with the interval's
+      // rate beside it; EventCounters and runtimes that send no total show the rate alone.
+      boolean total =
+          r.source() == CounterSource.METER
+              && r.type() != null
+              && r.type().isRate()
+              && m != null
+              && m.value() != null;
+      String unit =
+          total
+              ? (r.unit() == null ? "" : r.unit())
+              : CounterText.unit(r.unit(), r.type(), intervalSeconds);
       String base = "    " + r.name() + (unit.isEmpty() ? "" : " (" + unit + ")");
       String tags = CounterText.tags(r.tags());
       if (!tags.isEmpty()) {
         base += " [" + tags + "]";
       }
-      Measurement m = r.latest();
       if (m == null) {
-        items.add(new Line(base, WAITING, ""));
+        items.add(new Line(base, WAITING, "", ""));
       } else if (m.type() == InstrumentType.HISTOGRAM) {
         if (m.quantiles().isEmpty()) {
-          items.add(new Line(base, "no values in the interval", ""));
+          items.add(new Line(base, "no values in the interval", "", ""));
         }
         for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
           items.add(
               new Line(
                   base + " " + CounterText.percentile(q.getKey()),
-                  CounterText.display(q.getValue()),
+                  number.apply(q.getValue()),
+                  "",
                   ""));
         }
       } else {
         String delta = deltas && r.delta() != null ? signed(r.delta()) : "";
-        items.add(new Line(base, CounterText.display(m.primary()), delta));
+        if (total) {
+          String rate = m.rate() == null ? "" : number.apply(m.rate());
+          items.add(new Line(base, number.apply(m.value()), rate, delta));
+        } else {
+          items.add(new Line(base, number.apply(m.primary()), "", delta));
+        }
       }
     }
     int labelWidth = 0;
     int valueWidth = 0;
+    int rateWidth = 0;
     for (Object o : items) {
       if (o instanceof Line l) {
         labelWidth = Math.max(labelWidth, l.label().length());
         if (!l.value().equals(WAITING)) {
           valueWidth = Math.max(valueWidth, l.value().length());
         }
+        rateWidth = Math.max(rateWidth, l.rate().length());
       }
     }
     valueWidth = Math.max(valueWidth, 12);
+    String rateTitle = "Rate / " + CounterText.exact(intervalSeconds) + " s";
+    if (rateWidth > 0) {
+      rateWidth = Math.max(rateWidth, rateTitle.length());
+    }
     List<String> out = new ArrayList<>();
-    if (deltas) {
-      out.add(pad("", labelWidth) + "  " + left("Value", valueWidth) + "  Delta");
+    if (deltas || rateWidth > 0) {
+      out.add(
+          (pad("", labelWidth)
+                  + "  "
+                  + left("Value", valueWidth)
+                  + (rateWidth > 0 ? "  " + left(rateTitle, rateWidth) : "")
+                  + (deltas ? "  Delta" : ""))
+              .stripTrailing());
     }
     for (Object o : items) {
       if (o instanceof Line l) {
         String value = l.value().equals(WAITING) ? l.value() : left(l.value(), valueWidth);
         String line = pad(l.label(), labelWidth) + "  " + value;
+        if (rateWidth > 0) {
+          line += "  " + left(l.rate(), rateWidth);
+        }
         if (!l.delta().isEmpty()) {
           line += "  " + l.delta();
         }

@@ -33,6 +33,13 @@ public final class MonitorCommand extends CounterSessionCommand {
       description = "Also show each value's change since the previous interval.")
   boolean showDeltas;
 
+  @Option(
+      names = {"--abbreviate-large-numbers", "--abbreviateLargeNumbers"},
+      description =
+          "Show values of a thousand and more as 1.23K, 573.72M, 4.1G, 2T (as dotnet-counters"
+              + " does with this option); exact digits otherwise.")
+  boolean abbreviate;
+
   private CounterBoard board;
   private boolean terminal;
   private AttachedTarget attached;
@@ -166,7 +173,7 @@ public final class MonitorCommand extends CounterSessionCommand {
             + (pausedNow ? "Status: Paused" : "Status: Running")
             + (newest == null ? "" : "  " + newest));
     line(sb, "");
-    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas)) {
+    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate)) {
       line(sb, l);
     }
     String p = problem;
@@ -188,7 +195,7 @@ public final class MonitorCommand extends CounterSessionCommand {
     Instant newest = LiveView.newest(rows);
     StringBuilder sb = new StringBuilder();
     sb.append(newest == null ? "-" : newest.toString()).append('\n');
-    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas)) {
+    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate)) {
       sb.append(l).append('\n');
     }
     sb.append('\n');

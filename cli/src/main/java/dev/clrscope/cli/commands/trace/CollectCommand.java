@@ -98,11 +98,37 @@ public final class CollectCommand extends AttachingCommand {
 
   @Option(
       names = "--rundown",
-      negatable = true,
+      paramLabel = "true|false|KEYWORDS",
+      arity = "0..1",
+      fallbackValue = "true",
       description =
-          "Ask for the rundown (method names for stacks) when the session stops (default: yes;"
-              + " the gc-collect profile asks for a GC-only rundown).")
-  Boolean rundown;
+          "The rundown (method names for stacks) when the session stops: true (the default; the"
+              + " gc-collect profile asks for a GC-only one), false, or the rundown keywords in"
+              + " hex, as in dotnet-trace.")
+  String rundown;
+
+  @Option(
+      names = "--show-child-io",
+      arity = "0..1",
+      fallbackValue = "true",
+      paramLabel = "true|false",
+      description =
+          "With -- COMMAND: let the app write to clrscope's stdout and stderr (default: its output"
+              + " is discarded, as in dotnet-trace, so stdout holds only the trace's path).")
+  boolean showChildIo;
+
+  @Option(
+      names = "--buffering-mode",
+      paramLabel = "Drop|Block",
+      defaultValue = "Drop",
+      description =
+          "Drop (the default): the runtime's circular buffer drops events when full. Block:"
+              + " never drop, the app's threads wait instead (.NET 11 or later; an older runtime"
+              + " is an error). Also 0 or 1, as in dotnet-trace.")
+  String bufferingMode = "Drop";
+
+  @Option(names = "--no-rundown", description = "No rundown: the same as --rundown false.")
+  boolean noRundown;
 
   @Option(
       names = "--rundown-timeout",
@@ -149,16 +175,57 @@ public final class CollectCommand extends AttachingCommand {
           "nettrace, or also convert it: speedscope or chromium (written beside the trace).")
   String format;
 
+  @Override
+  protected boolean childIoShown() {
+    return showChildIo;
+  }
+
   private SessionPlan plan;
+  private boolean lossless;
+
+  /** What {@link #validate} made of the options, for the compatibility table's test. */
+  SessionPlan plan() {
+    return plan;
+  }
+
+  StoppingEvent stoppingEvent() {
+    return stoppingEvent;
+  }
+
+  boolean lossless() {
+    return lossless;
+  }
+
+  Duration duration() {
+    return durationOption.duration();
+  }
+
+  dev.clrscope.cli.options.TargetOptions targetOptions() {
+    return target;
+  }
+
   private StoppingEvent stoppingEvent;
 
   @Override
   protected void validate() {
     try {
-      plan = SessionPlan.build(profiles, clrEvents, clrEventLevel, providers, rundown);
+      if (noRundown && rundown != null) {
+        throw new IllegalArgumentException("--rundown and --no-rundown exclude each other");
+      }
+      Long rundownKeywords =
+          noRundown ? Long.valueOf(0) : rundown == null ? null : SessionPlan.parseRundown(rundown);
+      plan = SessionPlan.build(profiles, clrEvents, clrEventLevel, providers, rundownKeywords);
       stoppingEvent = StoppingEvent.of(stoppingProvider, stoppingEventName, stoppingPayloadFilter);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    switch (bufferingMode.strip().toLowerCase(Locale.ROOT)) {
+      case "drop", "0" -> lossless = false;
+      case "block", "1" -> lossless = true;
+      default ->
+          throw new ParameterException(
+              spec.commandLine(),
+              "--buffering-mode takes Drop or Block (or 0 or 1), got '" + bufferingMode + "'");
     }
     if (bufferSizeMb <= 0) {
       throw new ParameterException(
@@ -186,7 +253,7 @@ public final class CollectCommand extends AttachingCommand {
       result =
           watch(
               attached,
-              SessionRequest.of(plan.toConfig(bufferSizeMb), "clrscope-trace-reader")
+              SessionRequest.of(plan.toConfig(bufferSizeMb, lossless), "clrscope-trace-reader")
                   .withDuration(durationOption.duration())
                   // The rundown takes as long as it takes up to --rundown-timeout, unless a second
                   // Ctrl+C abandons it first.

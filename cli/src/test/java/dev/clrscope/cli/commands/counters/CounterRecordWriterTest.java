@@ -108,10 +108,41 @@ class CounterRecordWriterTest {
   }
 
   @Test
-  void jsonIsAlwaysValidWithNullForNonFiniteNumbers() throws Exception {
+  void jsonIsDotnetCountersLayoutWithOneEventPerNumber() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    JsonNode root =
+        json.readTree(
+            write(
+                CounterRecordWriter.Format.json,
+                List.of(counter(70.0), counter(null), histogram(), eventCounter())));
+    assertThat(root.fieldNames())
+        .toIterable()
+        .containsExactly("TargetProcess", "StartTime", "Events");
+    JsonNode events = root.path("Events");
+    assertThat(events).hasSize(4);
+    JsonNode first = events.get(0);
+    assertThat(first.fieldNames())
+        .toIterable()
+        .containsExactly("timestamp", "provider", "name", "tags", "counterType", "value");
+    assertThat(first.path("timestamp").asText()).isEqualTo("2026-01-02 03:04:05Z");
+    assertThat(first.path("name").asText()).isEqualTo("requests ({request} / 1 sec)");
+    assertThat(first.path("tags").asText()).isEqualTo("route=/a");
+    assertThat(first.path("counterType").asText()).isEqualTo("Rate");
+    assertThat(first.path("value").asDouble()).isEqualTo(70.0);
+    assertThat(events.get(1).path("tags").asText()).isEqualTo("Percentile=50");
+    // Non-finite numbers stay valid JSON.
+    assertThat(events.get(2).get("value").isNull()).isTrue();
+    assertThat(json.readTree(write(CounterRecordWriter.Format.json, List.of())).path("Events"))
+        .isEmpty();
+  }
+
+  @Test
+  void jsonFullIsAlwaysValidWithNullForNonFiniteNumbers() throws Exception {
     ObjectMapper json = new ObjectMapper();
     String doc =
-        write(CounterRecordWriter.Format.json, List.of(counter(0.1), histogram(), eventCounter()));
+        write(
+            CounterRecordWriter.Format.jsonFull,
+            List.of(counter(0.1), histogram(), eventCounter()));
     JsonNode root = json.readTree(doc);
     assertThat(root.path("pid").asInt()).isEqualTo(42);
     assertThat(root.path("stopReason").asText()).isEqualTo("duration reached");
@@ -127,7 +158,8 @@ class CounterRecordWriterTest {
 
     // An empty session is still one valid document.
     assertThat(
-            json.readTree(write(CounterRecordWriter.Format.json, List.of())).path("measurements"))
+            json.readTree(write(CounterRecordWriter.Format.jsonFull, List.of()))
+                .path("measurements"))
         .isEmpty();
     for (String line :
         write(CounterRecordWriter.Format.jsonl, List.of(counter(1.0), histogram()))
