@@ -159,25 +159,32 @@ class CountersCommandTest {
     }
   }
 
+  /** {@code counters collect} of {@code counters} into {@code file} for 4 s. */
+  private static CliResult collectFor4s(
+      TargetProcess app, String counters, String format, Path file) {
+    return Clrscope.run(
+        RUN,
+        "counters",
+        "collect",
+        "-p",
+        Long.toString(app.pid()),
+        "--counters",
+        counters,
+        "--format",
+        format,
+        "-o",
+        file.toString(),
+        "--duration",
+        "4s");
+  }
+
   @Test
   void collectJsonIsDotnetCountersLayout(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("counters.json");
     try (TargetProcess app = app("--no-stdin")) {
       CliResult r =
-          Clrscope.run(
-              RUN,
-              "counters",
-              "collect",
-              "-p",
-              Long.toString(app.pid()),
-              "--counters",
-              "Clrscope.Demo[clrscope.demo.latency,clrscope.demo.requests]",
-              "--format",
-              "json",
-              "-o",
-              file.toString(),
-              "--duration",
-              "4s");
+          collectFor4s(
+              app, "Clrscope.Demo[clrscope.demo.latency,clrscope.demo.requests]", "json", file);
       assertThat(r.exitCode()).as("%s", r).isZero();
       JsonNode doc = TargetProcess.JSON.readTree(Files.readString(file));
       // dotnet-counters' document: exactly these members, its events' exactly these keys.
@@ -221,20 +228,11 @@ class CountersCommandTest {
     Path file = dir.resolve("counters.json");
     try (TargetProcess app = app("--no-stdin")) {
       CliResult r =
-          Clrscope.run(
-              RUN,
-              "counters",
-              "collect",
-              "-p",
-              Long.toString(app.pid()),
-              "--counters",
+          collectFor4s(
+              app,
               "Clrscope.Demo[clrscope.demo.latency,clrscope.demo.requests,no.such],Clrscope-Demo",
-              "--format",
               "json-full",
-              "-o",
-              file.toString(),
-              "--duration",
-              "4s");
+              file);
       assertThat(r.exitCode()).as("%s", r).isZero();
       JsonNode doc = TargetProcess.JSON.readTree(Files.readString(file));
       assertThat(doc.path("stopReason").asText()).contains("duration");
