@@ -134,6 +134,24 @@ class DotnetTraceCompatibilityTest {
             c -> assertThat(c.targetOptions().spec().toString()).contains("/tmp/x.sock")),
         row("-p:1234", c -> assertThat(c.targetOptions().spec().toString()).contains("1234")),
         row("-p 1 --show-child-io", c -> assertThat(c.childIoShown()).isTrue()),
+        // The rest of `dotnet-trace collect --help`.
+        row("-p 1 --buffersize 512", c -> assertThat(c.bufferSizeMb).isEqualTo(512)),
+        row("-p 1", c -> assertThat(c.bufferSizeMb).isEqualTo(256)),
+        row(
+            "-p 1 --format Speedscope",
+            c -> assertThat(c.format).isEqualToIgnoringCase("speedscope")),
+        row("-p 1 --format Chromium", c -> assertThat(c.format).isEqualToIgnoringCase("chromium")),
+        row("-p 1 -o trace.nettrace", c -> assertThat(c.output).hasToString("trace.nettrace")),
+        row(
+            "-p 1 --output:trace.nettrace",
+            c -> assertThat(c.output).hasToString("trace.nettrace")),
+        row("-n MyApp", c -> assertThat(c.targetOptions().spec().toString()).contains("MyApp")),
+        row(
+            "--process-id 1234",
+            c -> assertThat(c.targetOptions().spec().toString()).contains("1234")),
+        row(
+            "--diagnostic-port /tmp/x.sock,connect",
+            c -> assertThat(c.targetOptions().spec().toString()).contains("/tmp/x.sock")),
         row("-p 1", c -> assertThat(c.childIoShown()).isFalse()));
   }
 
