@@ -45,6 +45,7 @@ class PsCommandTest {
       assertThat(row.get("os").asText()).isEqualTo(ready.os());
       assertThat(row.get("arch").asText()).isEqualTo(ready.arch());
       assertThat(row.get("rid").asText()).isEqualTo(ready.rid());
+      assertThat(row.get("state").asText()).isEqualTo("running");
     }
   }
 
@@ -62,7 +63,7 @@ class PsCommandTest {
       assertThat(table.stdoutLines()).anyMatch(l -> l.strip().startsWith(pid + " "));
       assertThat(csv.exitCode()).as("%s", csv).isZero();
       assertThat(csv.stdoutLines().get(0))
-          .isEqualTo("pid,name,runtimeVersion,entrypoint,os,arch,rid,commandLine");
+          .isEqualTo("pid,name,runtimeVersion,entrypoint,os,arch,rid,state,commandLine");
       assertThat(csv.stdoutLines()).anyMatch(l -> l.startsWith(pid + ",dotnet,"));
     }
   }

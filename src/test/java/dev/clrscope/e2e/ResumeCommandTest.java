@@ -52,6 +52,17 @@ class ResumeCommandTest {
           .as("no ready line while the runtime waits")
           .isInstanceOf(TimeoutException.class);
 
+      // ps marks it, and says how to let it run.
+      CliResult ps = Clrscope.run(TIMEOUT, "ps", "--format", "json");
+      assertThat(stateOf(ps, pid)).isEqualTo("waiting");
+      assertThat(ps.stderr())
+          .contains(
+              "pid "
+                  + pid
+                  + " waits at startup for a diagnostic tool: `clrscope resume -p "
+                  + pid
+                  + "`");
+
       CliResult result = Clrscope.run(TIMEOUT, "resume", "-p", Long.toString(pid));
 
       assertThat(result.exitCode()).as("%s", result).isZero();
@@ -60,11 +71,59 @@ class ResumeCommandTest {
       JsonNode ready = JSON.readTree(app.nextLine(TIMEOUT));
       assertThat(ready.get("event").asText()).isEqualTo("ready");
       assertThat(ready.get("pid").asLong()).isEqualTo(pid);
+      assertThat(stateOf(Clrscope.run(TIMEOUT, "ps", "--format", "json"), pid))
+          .isEqualTo("running");
 
       // Resuming a running process changes nothing.
       CliResult again = Clrscope.run(TIMEOUT, "resume", "-p", Long.toString(pid));
       assertThat(again.exitCode()).as("%s", again).isZero();
       assertThat(app.process().isAlive()).isTrue();
     }
+  }
+
+  @Test
+  void aRuntimeWaitingForAToolOnItsConnectPortIsNamedByPsAndResumedThere() throws Exception {
+    Path port = Files.createTempDirectory("clrscope-resume").resolve("tool.sock");
+    try (Subprocess app =
+        Subprocess.start(
+            DotnetApps.command(
+                DotnetApps.TARGET_APP, List.of("--no-stdin", "--exit-after-ms", "60000")),
+            // As clrscope launches a child: the runtime connects out to the tool's port and waits
+            // there; `resume -p` on its default socket cannot release it, only a tool on the port.
+            Map.of("DOTNET_DiagnosticPorts", port + ",connect,suspend"),
+            null)) {
+      long pid = app.process().pid();
+      await()
+          .atMost(TIMEOUT)
+          .until(() -> stateOf(Clrscope.run(TIMEOUT, "ps", "--format", "json"), pid) != null);
+      CliResult ps = Clrscope.run(TIMEOUT, "ps", "--format", "json");
+      assertThat(stateOf(ps, pid)).isEqualTo("waiting");
+      assertThat(ps.stderr())
+          .contains(
+              "pid "
+                  + pid
+                  + " waits at startup for a diagnostic tool: it waits for a tool on "
+                  + port
+                  + " (DOTNET_DiagnosticPorts); `clrscope resume --diagnostic-port "
+                  + port
+                  + "` lets it run");
+
+      CliResult result = Clrscope.run(TIMEOUT, "resume", "--diagnostic-port", port.toString());
+
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      JsonNode ready = JSON.readTree(app.nextLine(TIMEOUT));
+      assertThat(ready.get("event").asText()).isEqualTo("ready");
+      assertThat(ready.get("pid").asLong()).isEqualTo(pid);
+    }
+  }
+
+  /** The STATE ps gives {@code pid}, or null when it does not list it. */
+  private static String stateOf(CliResult ps, long pid) {
+    for (JsonNode row : ps.stdoutJson()) {
+      if (row.get("pid").asLong() == pid) {
+        return row.path("state").isNull() ? null : row.path("state").asText();
+      }
+    }
+    return null;
   }
 }

@@ -37,7 +37,8 @@ public final class PsCommand extends ClrscopeSubcommand {
 
   @Override
   public Integer call() {
-    List<DotnetProcess> processes = new EndpointLocator().list();
+    EndpointLocator locator = new EndpointLocator();
+    List<DotnetProcess> processes = locator.list();
     List<Row> rows = query(processes);
     Table t =
         new Table(
@@ -49,6 +50,7 @@ public final class PsCommand extends ClrscopeSubcommand {
                 Column.text("os", "OS"),
                 Column.text("arch", "ARCH"),
                 Column.text("rid", "RID"),
+                Column.text("state", "STATE"),
                 Column.text("commandLine", "COMMAND LINE")));
     for (Row r : rows) {
       DotnetProcess p = r.process();
@@ -59,6 +61,14 @@ public final class PsCommand extends ClrscopeSubcommand {
       // The OS's command line is complete; a runtime asked early reports only the host path.
       String commandLine =
           p.commandLine() != null ? p.commandLine() : i == null ? null : i.commandLine();
+      boolean waiting = waitsAtStartup(p, i);
+      if (waiting) {
+        warn(
+            "pid "
+                + p.pid()
+                + " waits at startup for a diagnostic tool: "
+                + releaseHint(locator, p));
+      }
       t.add(
           p.pid(),
           p.name(),
@@ -67,10 +77,60 @@ public final class PsCommand extends ClrscopeSubcommand {
           i == null ? null : i.os(),
           i == null ? null : i.arch(),
           i == null ? null : i.runtimeIdentifier(),
+          i == null ? null : waiting ? "waiting" : "running",
           commandLine);
     }
     new TableRenderer(out()).list(t, format.format());
     return 0;
+  }
+
+  /**
+   * Whether the runtime seems to wait at startup to be resumed (a diagnostic port in suspend mode):
+   * such a runtime has not yet read its command line and reports the host's path alone, while the
+   * OS shows the arguments. A runtime started without arguments cannot be told apart this way.
+   */
+  static boolean waitsAtStartup(DotnetProcess p, ProcessInfo i) {
+    if (i == null || i.commandLine() == null || p.commandLine() == null) {
+      return false;
+    }
+    String reported = i.commandLine().strip();
+    return !reported.isEmpty() && !reported.contains(" ") && p.commandLine().strip().contains(" ");
+  }
+
+  /**
+   * How to let a waiting runtime run: a runtime paused for a port in connect mode waits for a tool
+   * on that port (DOTNET_DiagnosticPorts, {@code path[,connect|listen][,suspend|nosuspend]},
+   * connect and suspend by default), which {@code clrscope resume --diagnostic-port PATH} is;
+   * otherwise {@code clrscope resume -p PID}.
+   */
+  static String releaseHint(EndpointLocator locator, DotnetProcess p) {
+    String ports = locator.environmentVariable(p.pid(), "DOTNET_DiagnosticPorts");
+    List<String> waitingOn = new ArrayList<>();
+    if (ports != null) {
+      for (String port : ports.split(";")) {
+        String[] parts = port.split(",");
+        boolean listen = false;
+        boolean suspend = true;
+        for (int k = 1; k < parts.length; k++) {
+          switch (parts[k].strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "listen" -> listen = true;
+            case "nosuspend" -> suspend = false;
+            default -> {}
+          }
+        }
+        if (!parts[0].isBlank() && !listen && suspend) {
+          waitingOn.add(parts[0].strip());
+        }
+      }
+    }
+    if (waitingOn.isEmpty()) {
+      return "`clrscope resume -p " + p.pid() + "` lets it run";
+    }
+    return "it waits for a tool on "
+        + String.join(" and ", waitingOn)
+        + " (DOTNET_DiagnosticPorts); `clrscope resume --diagnostic-port "
+        + waitingOn.get(0)
+        + "` lets it run";
   }
 
   /** Asks every runtime at once, so the listing takes as long as the slowest answer. */

@@ -113,6 +113,14 @@ public final class EndpointLocator {
   }
 
   /** Every process on this machine with a live diagnostic endpoint, in pid order. */
+  /**
+   * One variable of a process's initial environment ({@code /proc/PID/environ}, readable for this
+   * user's processes), or {@code null} if unset or unreadable.
+   */
+  public String environmentVariable(long pid, String name) {
+    return proc.environmentVariable(pid, name);
+  }
+
   public List<DotnetProcess> list() {
     List<DotnetProcess> found = new ArrayList<>();
     if (windows) {
