@@ -10,6 +10,7 @@ import dev.clrscope.cli.commands.TrainCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.gc.FullGcCommand;
 import dev.clrscope.cli.commands.gc.GcStatsCommand;
+import dev.clrscope.cli.commands.heap.DumpHeapCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
 import java.util.LinkedHashMap;
@@ -55,6 +56,7 @@ public final class ClrscopeCommand implements Runnable {
           CountersCommand.class,
           GcStatsCommand.class,
           FullGcCommand.class,
+          DumpHeapCommand.class,
           AutoComplete.GenerateCompletion.class,
           TrainCommand.class);
 

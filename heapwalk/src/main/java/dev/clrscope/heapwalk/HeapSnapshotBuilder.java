@@ -1,0 +1,228 @@
+package dev.clrscope.heapwalk;
+
+import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.nettrace.events.RuntimePayload;
+import dev.clrscope.nettrace.events.RuntimePayload.BulkNode;
+import dev.clrscope.nettrace.events.RuntimePayload.BulkRootEdge;
+import dev.clrscope.nettrace.events.RuntimePayload.BulkType;
+import dev.clrscope.nettrace.events.RuntimePayload.BulkTypeValue;
+import dev.clrscope.nettrace.events.RuntimePayload.GcBulkEdge;
+import dev.clrscope.nettrace.events.RuntimePayload.GcBulkNode;
+import dev.clrscope.nettrace.events.RuntimePayload.GcBulkRootEdge;
+import dev.clrscope.nettrace.events.RuntimePayload.GcEnd;
+import dev.clrscope.nettrace.events.RuntimePayload.GcStart;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns the runtime's heap-walk events into a {@link HeapSnapshot}. The runtime walks the heap only
+ * during a GC that a session forced (keyword GCHeapCollect): the first blocking gen2 GC induced
+ * after the session started (GCStart depth 2, type NonConcurrent, reason Induced) is the walk, its
+ * GCEnd the end. In between come objects (GCBulkNode), their references in the same order
+ * (GCBulkEdge: object i owns the next EdgeCount references), roots (GCBulkRootEdge) and type names
+ * (BulkType). Each of the three streams numbers its events from 0: a gap is an event lost, said in
+ * {@link HeapSnapshot#problems()}, never silently turned into a wrong graph.
+ */
+public final class HeapSnapshotBuilder {
+  private enum State {
+    WAITING,
+    WALKING,
+    DONE
+  }
+
+  /** Stream indexes: objects, references, roots. */
+  private static final int NODES = 0;
+
+  private static final int EDGES = 1;
+  private static final int ROOTS = 2;
+  private static final String[] STREAM = {"GCBulkNode", "GCBulkEdge", "GCBulkRootEdge"};
+
+  private State state = State.WAITING;
+  private long gcNumber = -1;
+  private final long[] nextIndex = new long[3];
+  private final List<String> problems = new ArrayList<>();
+  private final Map<Long, String> typeNames = new HashMap<>();
+
+  private long[] address = new long[1 << 12];
+  private long[] size = new long[1 << 12];
+  private long[] typeId = new long[1 << 12];
+  private long[] edgeCount = new long[1 << 12];
+  private int nodes;
+  private long[] target = new long[1 << 12];
+  private int edges;
+  private long[] rootAddress = new long[1 << 10];
+  private byte[] rootKind = new byte[1 << 10];
+  private int roots;
+
+  /** Takes one event of the session; anything but the runtime's heap events is ignored. */
+  public void accept(TraceEvent e) {
+    if (state == State.DONE || !RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())) {
+      return;
+    }
+    Optional<RuntimePayload> decoded;
+    try {
+      decoded = RuntimeEvents.decode(e);
+    } catch (NetTraceFormatException ex) {
+      if (state == State.WALKING) {
+        problems.add("an undecodable event " + e.eventId() + ": " + ex.getMessage());
+      }
+      return;
+    }
+    if (decoded.isEmpty()) {
+      return;
+    }
+    RuntimePayload p = decoded.get();
+    if (p instanceof BulkType t) {
+      // Type rows may come before the walk (statics) or during it: keep them all.
+      for (BulkTypeValue v : t.values()) {
+        typeNames.put(v.typeId(), v.name());
+      }
+    } else if (p instanceof GcStart s) {
+      if (state == State.WAITING && s.depth() == 2 && s.type() == 0 && s.reason() == 1) {
+        state = State.WALKING;
+        gcNumber = s.count();
+      }
+    } else if (p instanceof GcEnd end) {
+      if (state == State.WALKING && end.count() == gcNumber) {
+        state = State.DONE;
+      }
+    } else if (state == State.WALKING) {
+      if (p instanceof GcBulkNode n) {
+        index(NODES, n.index());
+        for (BulkNode v : n.values()) {
+          addNode(v);
+        }
+      } else if (p instanceof GcBulkEdge b) {
+        index(EDGES, b.index());
+        for (RuntimePayload.BulkEdge v : b.values()) {
+          if (edges == target.length) {
+            target = Arrays.copyOf(target, edges * 2);
+          }
+          target[edges++] = v.value();
+        }
+      } else if (p instanceof GcBulkRootEdge r) {
+        index(ROOTS, r.index());
+        for (BulkRootEdge v : r.values()) {
+          if (roots == rootAddress.length) {
+            rootAddress = Arrays.copyOf(rootAddress, roots * 2);
+            rootKind = Arrays.copyOf(rootKind, roots * 2);
+          }
+          rootAddress[roots] = v.rootedNodeAddress();
+          rootKind[roots++] = (byte) v.gcRootKind();
+        }
+      }
+    }
+  }
+
+  /** Whether the walk's GC has ended: nothing more will come for this snapshot. */
+  public boolean isComplete() {
+    return state == State.DONE;
+  }
+
+  /** Whether the walk's GC has begun. */
+  public boolean hasStarted() {
+    return state != State.WAITING;
+  }
+
+  /** How many objects have arrived so far (for progress). */
+  public int objectsSoFar() {
+    return nodes;
+  }
+
+  /** How many references have arrived so far (for progress). */
+  public int referencesSoFar() {
+    return edges;
+  }
+
+  /**
+   * The snapshot, with what does not add up in its {@link HeapSnapshot#problems()}.
+   *
+   * @return empty if no walk began at all
+   */
+  public Optional<HeapSnapshot> build() {
+    if (state == State.WAITING) {
+      return Optional.empty();
+    }
+    List<String> found = new ArrayList<>(problems);
+    if (state != State.DONE) {
+      found.add("the end of GC " + gcNumber + " was not seen: the walk may be incomplete");
+    }
+    long[] first = new long[nodes + 1];
+    long sum = 0;
+    for (int i = 0; i < nodes; i++) {
+      first[i] = sum;
+      sum += edgeCount[i];
+    }
+    first[nodes] = Math.min(sum, edges);
+    if (sum != edges) {
+      found.add(
+          "the objects claim "
+              + sum
+              + " references but "
+              + edges
+              + " arrived: events were lost, references cannot be trusted");
+      for (int i = 0; i < nodes; i++) {
+        first[i] = Math.min(first[i], edges);
+      }
+    }
+    int unnamed = 0;
+    for (int i = 0; i < nodes; i++) {
+      if (!typeNames.containsKey(typeId[i])) {
+        unnamed++;
+      }
+    }
+    if (unnamed > 0) {
+      found.add(
+          unnamed
+              + " objects have a type the runtime did not name (another session keeps the Type"
+              + " keyword on, so the runtime did not send its names again)");
+    }
+    return Optional.of(
+        new HeapSnapshot(
+            gcNumber,
+            Arrays.copyOf(address, nodes),
+            Arrays.copyOf(size, nodes),
+            Arrays.copyOf(typeId, nodes),
+            first,
+            Arrays.copyOf(target, edges),
+            Arrays.copyOf(rootAddress, roots),
+            Arrays.copyOf(rootKind, roots),
+            typeNames,
+            found));
+  }
+
+  private void index(int stream, long index) {
+    if (index != nextIndex[stream]) {
+      problems.add(
+          STREAM[stream]
+              + " events "
+              + nextIndex[stream]
+              + " to "
+              + (index - 1)
+              + " were lost (the next one is "
+              + index
+              + ")");
+    }
+    nextIndex[stream] = index + 1;
+  }
+
+  private void addNode(BulkNode v) {
+    if (nodes == address.length) {
+      int n = nodes * 2;
+      address = Arrays.copyOf(address, n);
+      size = Arrays.copyOf(size, n);
+      typeId = Arrays.copyOf(typeId, n);
+      edgeCount = Arrays.copyOf(edgeCount, n);
+    }
+    address[nodes] = v.address();
+    size[nodes] = v.size();
+    typeId[nodes] = v.typeId();
+    edgeCount[nodes++] = v.edgeCount();
+  }
+}
