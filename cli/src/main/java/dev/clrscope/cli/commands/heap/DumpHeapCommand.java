@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
@@ -98,14 +99,7 @@ public final class DumpHeapCommand extends AttachingCommand {
       description = "Biggest first by total size (default) or by count.")
   String sort = "size";
 
-  @Option(
-      names = "--buffersize",
-      paramLabel = "MB",
-      defaultValue = "256",
-      description =
-          "The runtime's buffer for the walk, in MB (default: ${DEFAULT-VALUE}); raise it when"
-              + " events are lost.")
-  int bufferSizeMb = 256;
+  @Mixin BufferSizeOption bufferSize;
 
   private Pattern typePattern;
 
@@ -123,10 +117,7 @@ public final class DumpHeapCommand extends AttachingCommand {
     if (top < 0 || minCount < 0) {
       throw new ParameterException(spec.commandLine(), "--top and --min-count take 0 or more");
     }
-    if (bufferSizeMb <= 0) {
-      throw new ParameterException(
-          spec.commandLine(), "--buffersize must be a positive number of MB, got " + bufferSizeMb);
-    }
+    bufferSize.megabytes();
     if (!sort.equalsIgnoreCase("size") && !sort.equalsIgnoreCase("count")) {
       throw new ParameterException(spec.commandLine(), "--sort takes size or count, got " + sort);
     }
@@ -150,7 +141,7 @@ public final class DumpHeapCommand extends AttachingCommand {
     // not reported yet).
     EventPipeSessionConfig config =
         new EventPipeSessionConfig(
-            bufferSizeMb,
+            bufferSize.megabytes(),
             List.of(
                 new EventPipeProvider(
                     RuntimeEvents.RUNTIME_PROVIDER,

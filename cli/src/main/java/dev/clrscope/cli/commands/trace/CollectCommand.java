@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.TargetSpec;
@@ -89,12 +90,7 @@ public final class CollectCommand extends AttachingCommand {
 
   @Mixin DurationOption durationOption;
 
-  @Option(
-      names = "--buffersize",
-      paramLabel = "MB",
-      defaultValue = "256",
-      description = "The runtime's buffer for this session, in MB (default: ${DEFAULT-VALUE}).")
-  int bufferSizeMb;
+  @Mixin BufferSizeOption bufferSize;
 
   @Option(
       names = "--rundown",
@@ -227,10 +223,7 @@ public final class CollectCommand extends AttachingCommand {
               spec.commandLine(),
               "--buffering-mode takes Drop or Block (or 0 or 1), got '" + bufferingMode + "'");
     }
-    if (bufferSizeMb <= 0) {
-      throw new ParameterException(
-          spec.commandLine(), "--buffersize must be a positive number of MB, got " + bufferSizeMb);
-    }
+    bufferSize.megabytes();
   }
 
   @Override
@@ -253,7 +246,8 @@ public final class CollectCommand extends AttachingCommand {
       result =
           watch(
               attached,
-              SessionRequest.of(plan.toConfig(bufferSizeMb, lossless), "clrscope-trace-reader")
+              SessionRequest.of(
+                      plan.toConfig(bufferSize.megabytes(), lossless), "clrscope-trace-reader")
                   .withDuration(durationOption.duration())
                   // The rundown takes as long as it takes up to --rundown-timeout, unless a second
                   // Ctrl+C abandons it first.

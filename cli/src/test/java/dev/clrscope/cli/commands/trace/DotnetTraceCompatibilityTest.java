@@ -135,8 +135,8 @@ class DotnetTraceCompatibilityTest {
         row("-p:1234", c -> assertThat(c.targetOptions().spec().toString()).contains("1234")),
         row("-p 1 --show-child-io", c -> assertThat(c.childIoShown()).isTrue()),
         // The rest of `dotnet-trace collect --help`.
-        row("-p 1 --buffersize 512", c -> assertThat(c.bufferSizeMb).isEqualTo(512)),
-        row("-p 1", c -> assertThat(c.bufferSizeMb).isEqualTo(256)),
+        row("-p 1 --buffersize 512", c -> assertThat(c.bufferSize.megabytes()).isEqualTo(512)),
+        row("-p 1", c -> assertThat(c.bufferSize.megabytes()).isEqualTo(256)),
         row(
             "-p 1 --format Speedscope",
             c -> assertThat(c.format).isEqualToIgnoringCase("speedscope")),
