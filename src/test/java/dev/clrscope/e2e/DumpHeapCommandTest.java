@@ -29,16 +29,25 @@ class DumpHeapCommandTest {
               "--format",
               "json",
               "--type",
-              "^TargetApp\\.Widget$");
+              "Widget");
 
       assertThat(r.exitCode()).as("%s", r).isZero();
       JsonNode doc = r.stdoutJson();
       assertThat(doc.path("problems")).as("%s", r).isEmpty();
+      JsonNode widget = type(doc, "TargetApp.Widget");
+      assertThat(widget.path("count").asLong()).isEqualTo(HELD);
+      assertThat(widget.path("totalSize").asLong()).isEqualTo(HELD * 40L);
+      // A Widget holds only its shared label: each retains itself alone.
+      assertThat(widget.path("retainedSize").asLong()).isEqualTo(HELD * 40L);
+      // The list's array holds them all, and nothing else does.
+      JsonNode array = type(doc, "TargetApp.Widget[]");
+      assertThat(array.path("retainedSize").asLong())
+          .isGreaterThanOrEqualTo(array.path("totalSize").asLong() + HELD * 40L);
+      // Sorted by retained size: the list (which holds the array) before the array, the array
+      // before the Widgets.
       JsonNode types = doc.path("types");
-      assertThat(types).hasSize(1);
-      assertThat(types.get(0).path("type").asText()).isEqualTo("TargetApp.Widget");
-      assertThat(types.get(0).path("count").asLong()).isEqualTo(HELD);
-      assertThat(types.get(0).path("totalSize").asLong()).isEqualTo(HELD * 40L);
+      assertThat(types.get(0).path("retainedSize").asLong())
+          .isGreaterThanOrEqualTo(array.path("retainedSize").asLong());
       assertThat(doc.path("objects").asLong()).isGreaterThan(HELD);
       assertThat(r.stderr()).contains("GC " + doc.path("gc").asLong() + " walked ");
       // The walk did not harm the target: it answers, and still holds every object.
@@ -47,18 +56,35 @@ class DumpHeapCommandTest {
     }
   }
 
+  private static JsonNode type(JsonNode doc, String name) {
+    for (JsonNode t : doc.path("types")) {
+      if (t.path("type").asText().equals(name)) {
+        return t;
+      }
+    }
+    throw new AssertionError("no type " + name + " in " + doc);
+  }
+
   @Test
   void aTableOfTheBiggestTypesFirst() {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       target.send("hold Widget 50000");
 
       CliResult r =
-          Clrscope.run(TIMEOUT, "dump-heap", "-p", Long.toString(target.pid()), "--top", "2");
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "-p",
+              Long.toString(target.pid()),
+              "--top",
+              "2",
+              "--sort",
+              "count");
 
       assertThat(r.exitCode()).as("%s", r).isZero();
-      assertThat(r.stdoutLines().get(0)).matches(" +COUNT +TOTAL SIZE +TYPE");
+      assertThat(r.stdoutLines().get(0)).matches(" +COUNT +TOTAL SIZE +RETAINED +TYPE");
       assertThat(r.stdoutLines()).hasSize(3);
-      assertThat(r.stdoutLines().get(1)).matches(" +50000 +2000000 +TargetApp\\.Widget");
+      assertThat(r.stdoutLines().get(1)).matches(" +50000 +2000000 +2000000 +TargetApp\\.Widget");
       assertThat(r.stderr()).contains("showing 2 types");
     }
   }

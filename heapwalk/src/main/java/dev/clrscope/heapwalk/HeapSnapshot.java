@@ -15,7 +15,9 @@ import java.util.Map;
  * <pre>
  *  object i:  address[i]  size[i]  typeId[i]  edges firstEdge[i] .. firstEdge[i+1]-1
  *  edge j:    target[j]   (an object's address)
- *  root k:    rootAddress[k]  rootKind[k] (0 stack, 1 finalizer queue, 2 handle, 3 older, 4 sized ref, 5 overflow)
+ *  root k:    rootAddress[k]  rootKind[k] (0 stack, 1 finalizer queue, 2 handle, 3 older, 4 sized ref,
+ *                                          5 overflow, 6 static field)
+ *  dependent handle h: dependentKey[h] keeps dependentValue[h] alive (an edge key -> value)
  * </pre>
  */
 public final class HeapSnapshot {
@@ -27,6 +29,8 @@ public final class HeapSnapshot {
   private final long[] target;
   private final long[] rootAddress;
   private final byte[] rootKind;
+  private final long[] dependentKey;
+  private final long[] dependentValue;
   private final Map<Long, String> typeNames;
   private final List<String> problems;
 
@@ -39,6 +43,8 @@ public final class HeapSnapshot {
       long[] target,
       long[] rootAddress,
       byte[] rootKind,
+      long[] dependentKey,
+      long[] dependentValue,
       Map<Long, String> typeNames,
       List<String> problems) {
     this.gcNumber = gcNumber;
@@ -49,6 +55,8 @@ public final class HeapSnapshot {
     this.target = target;
     this.rootAddress = rootAddress;
     this.rootKind = rootKind;
+    this.dependentKey = dependentKey;
+    this.dependentValue = dependentValue;
     this.typeNames = Map.copyOf(typeNames);
     this.problems = List.copyOf(problems);
   }
@@ -97,24 +105,217 @@ public final class HeapSnapshot {
   }
 
   /**
-   * Per type: how many objects and their total size, largest total first (then by name).
+   * Per type: how many objects, their total size and what they retain, largest retained first (then
+   * total size, then name). Computes the dominator tree on first use.
    *
    * @return one row per type that has objects
    */
   public List<TypeStatistics> typeStatistics() {
-    Map<Long, long[]> byType = new HashMap<>();
+    Graph g = graph();
+    Map<Long, Integer> typeIndex = new HashMap<>();
+    int[] typeOf = new int[address.length];
+    List<Long> typeIds = new ArrayList<>();
     for (int i = 0; i < address.length; i++) {
-      long[] t = byType.computeIfAbsent(typeId[i], k -> new long[2]);
-      t[0]++;
-      t[1] += size[i];
+      Integer t = typeIndex.get(typeId[i]);
+      if (t == null) {
+        t = typeIds.size();
+        typeIndex.put(typeId[i], t);
+        typeIds.add(typeId[i]);
+      }
+      typeOf[i] = t;
     }
-    List<TypeStatistics> rows = new ArrayList<>(byType.size());
-    byType.forEach((id, t) -> rows.add(new TypeStatistics(typeName(id), t[0], t[1])));
+    long[] count = new long[typeIds.size()];
+    long[] total = new long[typeIds.size()];
+    for (int i = 0; i < address.length; i++) {
+      count[typeOf[i]]++;
+      total[typeOf[i]] += size[i];
+    }
+    long[] retainedByType = retainedByType(g, typeOf, typeIds.size());
+    List<TypeStatistics> rows = new ArrayList<>(typeIds.size());
+    for (int t = 0; t < typeIds.size(); t++) {
+      rows.add(new TypeStatistics(typeName(typeIds.get(t)), count[t], total[t], retainedByType[t]));
+    }
     rows.sort(
-        Comparator.comparingLong(TypeStatistics::totalSize)
+        Comparator.comparingLong(TypeStatistics::retainedSize)
             .reversed()
+            .thenComparing(Comparator.comparingLong(TypeStatistics::totalSize).reversed())
             .thenComparing(TypeStatistics::type));
     return rows;
+  }
+
+  /** Per type, how many of its objects the roots do not reach; for telling why. */
+  public Map<String, Integer> unreachableByType() {
+    Graph g = graph();
+    Map<String, Integer> out = new java.util.TreeMap<>();
+    for (int i = 0; i < address.length; i++) {
+      if (g.dominators().idom(i) < 0) {
+        out.merge(typeName(typeId[i]), 1, Integer::sum);
+      }
+    }
+    return out;
+  }
+
+  /** How many objects the roots do not reach (their retained sizes count nowhere). */
+  public int unreachableCount() {
+    return address.length - (graph().dominators.reachableCount() - 1);
+  }
+
+  /** References whose target is no object of the walk (frozen or unwalked memory). */
+  public long referencesOutsideTheHeap() {
+    return graph().outside;
+  }
+
+  /**
+   * The object graph by index, with a pseudo-node for the roots (index {@code objectCount()}), and
+   * its dominators; built once.
+   */
+  private record Graph(long[] first, int[] target, long outside, Dominators dominators) {}
+
+  private Graph graph;
+
+  private synchronized Graph graph() {
+    if (graph != null) {
+      return graph;
+    }
+    int n = address.length;
+    // Objects by address: sorted addresses, and which object each sorted position is.
+    long[] sorted = address.clone();
+    Arrays.sort(sorted);
+    int[] objectAt = new int[n];
+    for (int i = 0; i < n; i++) {
+      objectAt[Arrays.binarySearch(sorted, address[i])] = i;
+    }
+    // Dependent handles: the key's extra references, grouped by key object.
+    int[] dependentsOf = new int[n + 1];
+    int[] keyObject = new int[dependentKey.length];
+    int[] valueObject = new int[dependentKey.length];
+    for (int h = 0; h < dependentKey.length; h++) {
+      int k = Arrays.binarySearch(sorted, dependentKey[h]);
+      int v = Arrays.binarySearch(sorted, dependentValue[h]);
+      keyObject[h] = k >= 0 && v >= 0 ? objectAt[k] : -1;
+      valueObject[h] = v >= 0 ? objectAt[v] : -1;
+      if (keyObject[h] >= 0) {
+        dependentsOf[keyObject[h] + 1]++;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      dependentsOf[i + 1] += dependentsOf[i];
+    }
+    int[] dependentValues = new int[dependentsOf[n]];
+    int[] fill = Arrays.copyOf(dependentsOf, n);
+    for (int h = 0; h < dependentKey.length; h++) {
+      if (keyObject[h] >= 0) {
+        dependentValues[fill[keyObject[h]]++] = valueObject[h];
+      }
+    }
+    long[] first = new long[n + 2];
+    int[] targets = new int[target.length + rootAddress.length + dependentValues.length];
+    int m = 0;
+    long outside = 0;
+    for (int i = 0; i < n; i++) {
+      first[i] = m;
+      for (long k = firstEdge[i]; k < firstEdge[i + 1]; k++) {
+        int at = Arrays.binarySearch(sorted, target[(int) k]);
+        if (at >= 0) {
+          targets[m++] = objectAt[at];
+        } else if (target[(int) k] != 0) {
+          outside++;
+        }
+      }
+      for (int h = dependentsOf[i]; h < dependentsOf[i + 1]; h++) {
+        targets[m++] = dependentValues[h];
+      }
+    }
+    first[n] = m;
+    boolean[] referenced = new boolean[n];
+    for (int k = 0; k < m; k++) {
+      referenced[targets[k]] = true;
+    }
+    int unreferenced = 0;
+    for (long r : rootAddress) {
+      int at = Arrays.binarySearch(sorted, r);
+      if (at >= 0) {
+        targets[m++] = objectAt[at];
+        referenced[objectAt[at]] = true;
+      }
+    }
+    for (boolean r : referenced) {
+      if (!r) {
+        unreferenced++;
+      }
+    }
+    // Objects that nothing references and no root names are alive all the same: the runtime's
+    // frozen objects (string literals, type objects, which code refers to directly). They hang
+    // off the roots' node, so that they and what they hold count somewhere.
+    if (unreferenced > 0) {
+      targets = Arrays.copyOf(targets, m + unreferenced);
+      for (int i = 0; i < n; i++) {
+        if (!referenced[i]) {
+          targets[m++] = i;
+        }
+      }
+    }
+    first[n + 1] = m;
+    long[] sizes = Arrays.copyOf(size, n + 1);
+    graph = new Graph(first, targets, outside, Dominators.of(first, targets, sizes, n));
+    return graph;
+  }
+
+  /**
+   * Per type, the retained sizes of its objects that no other object of the type dominates: a walk
+   * of the dominator tree that counts, per type, how many of a node's dominators have it.
+   */
+  private static long[] retainedByType(Graph g, int[] typeOf, int types) {
+    Dominators d = g.dominators();
+    int n = typeOf.length;
+    int[] order = d.preorder();
+    // Children of each node in the dominator tree, as offsets and indexes.
+    int[] childStart = new int[n + 2];
+    for (int v : order) {
+      int p = d.idom(v);
+      if (p >= 0) {
+        childStart[p + 1]++;
+      }
+    }
+    for (int v = 0; v <= n; v++) {
+      childStart[v + 1] += childStart[v];
+    }
+    int[] children = new int[childStart[n + 1]];
+    int[] fill = Arrays.copyOf(childStart, n + 1);
+    for (int v : order) {
+      int p = d.idom(v);
+      if (p >= 0) {
+        children[fill[p]++] = v;
+      }
+    }
+    long[] result = new long[types];
+    int[] active = new int[types];
+    // Iterative depth-first walk from the roots' node: entering a node adds it to its type's count
+    // of dominators on the current path, leaving removes it.
+    int[] stack = new int[n + 1];
+    int[] next = new int[n + 1];
+    int top = 0;
+    stack[top] = n;
+    next[top++] = childStart[n];
+    while (top > 0) {
+      int v = stack[top - 1];
+      if (next[top - 1] < childStart[v + 1]) {
+        int c = children[next[top - 1]++];
+        int t = typeOf[c];
+        if (active[t] == 0) {
+          result[t] += d.retained(c);
+        }
+        active[t]++;
+        stack[top] = c;
+        next[top++] = childStart[c];
+      } else {
+        top--;
+        if (v != n) {
+          active[typeOf[v]]--;
+        }
+      }
+    }
+    return result;
   }
 
   /** The references of object {@code i}: the addresses it points to. */

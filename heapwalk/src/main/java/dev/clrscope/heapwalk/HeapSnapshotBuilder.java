@@ -2,6 +2,7 @@ package dev.clrscope.heapwalk;
 
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.EventFields;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import dev.clrscope.nettrace.events.RuntimePayload.BulkNode;
@@ -25,7 +26,8 @@ import java.util.Optional;
  * during a GC that a session forced (keyword GCHeapCollect): the first blocking gen2 GC induced
  * after the session started (GCStart depth 2, type NonConcurrent, reason Induced) is the walk, its
  * GCEnd the end. In between come objects (GCBulkNode), their references in the same order
- * (GCBulkEdge: object i owns the next EdgeCount references), roots (GCBulkRootEdge) and type names
+ * (GCBulkEdge: object i owns the next EdgeCount references), roots (GCBulkRootEdge; static fields
+ * in GCBulkRootStaticVar), dependent handles (a key keeps its value alive) and type names
  * (BulkType). Each of the three streams numbers its events from 0: a gap is an event lost, said in
  * {@link HeapSnapshot#problems()}, never silently turned into a wrong graph.
  */
@@ -75,6 +77,11 @@ public final class HeapSnapshotBuilder {
       return;
     }
     if (decoded.isEmpty()) {
+      if (state == State.WALKING && e.eventId() == BULK_ROOT_STATIC_VAR) {
+        staticRoots(e);
+      } else if (state == State.WALKING && e.eventId() == BULK_ROOT_CWT) {
+        dependentHandles(e);
+      }
       return;
     }
     RuntimePayload p = decoded.get();
@@ -109,12 +116,7 @@ public final class HeapSnapshotBuilder {
       } else if (p instanceof GcBulkRootEdge r) {
         index(ROOTS, r.index());
         for (BulkRootEdge v : r.values()) {
-          if (roots == rootAddress.length) {
-            rootAddress = Arrays.copyOf(rootAddress, roots * 2);
-            rootKind = Arrays.copyOf(rootKind, roots * 2);
-          }
-          rootAddress[roots] = v.rootedNodeAddress();
-          rootKind[roots++] = (byte) v.gcRootKind();
+          addRoot(v.rootedNodeAddress(), v.gcRootKind());
         }
       }
     }
@@ -193,8 +195,70 @@ public final class HeapSnapshotBuilder {
             Arrays.copyOf(target, edges),
             Arrays.copyOf(rootAddress, roots),
             Arrays.copyOf(rootKind, roots),
+            Arrays.copyOf(dependentKey, dependents),
+            Arrays.copyOf(dependentValue, dependents),
             typeNames,
             found));
+  }
+
+  /** GCBulkRootStaticVar: static fields' objects, roots of their own kind. */
+  private static final int BULK_ROOT_STATIC_VAR = 38;
+
+  /** GCBulkRootConditionalWeakTableElementEdge: a dependent handle's key keeps its value alive. */
+  private static final int BULK_ROOT_CWT = 17;
+
+  /** The root kind given to static fields (the runtime's GCRootKind stops at 5). */
+  public static final int STATIC_ROOT = 6;
+
+  private long[] dependentKey = new long[16];
+  private long[] dependentValue = new long[16];
+  private int dependents;
+
+  private void staticRoots(TraceEvent e) {
+    for (Map<?, ?> v : values(e)) {
+      if (v.get("ObjectID") instanceof Number object) {
+        addRoot(object.longValue(), STATIC_ROOT);
+      }
+    }
+  }
+
+  private void dependentHandles(TraceEvent e) {
+    for (Map<?, ?> v : values(e)) {
+      if (v.get("GCKeyNodeID") instanceof Number key
+          && v.get("GCValueNodeID") instanceof Number value) {
+        if (dependents == dependentKey.length) {
+          dependentKey = Arrays.copyOf(dependentKey, dependents * 2);
+          dependentValue = Arrays.copyOf(dependentValue, dependents * 2);
+        }
+        dependentKey[dependents] = key.longValue();
+        dependentValue[dependents++] = value.longValue();
+      }
+    }
+  }
+
+  /** The {@code Values} rows of a bulk event decoded from the runtime's manifest. */
+  private List<Map<?, ?>> values(TraceEvent e) {
+    Object values = EventFields.of(e).get("Values");
+    List<Map<?, ?>> rows = new ArrayList<>();
+    if (values instanceof List<?> list) {
+      for (Object o : list) {
+        if (o instanceof Map<?, ?> m) {
+          rows.add(m);
+        }
+      }
+    } else {
+      problems.add("a " + e.eventId() + " event could not be decoded");
+    }
+    return rows;
+  }
+
+  private void addRoot(long object, int kind) {
+    if (roots == rootAddress.length) {
+      rootAddress = Arrays.copyOf(rootAddress, roots * 2);
+      rootKind = Arrays.copyOf(rootKind, roots * 2);
+    }
+    rootAddress[roots] = object;
+    rootKind[roots++] = (byte) kind;
   }
 
   private void index(int stream, long index) {

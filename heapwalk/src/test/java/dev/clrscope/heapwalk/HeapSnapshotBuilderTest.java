@@ -61,15 +61,28 @@ class HeapSnapshotBuilderTest {
     assertThat(b.isComplete()).isTrue();
     HeapSnapshot s = b.build().orElseThrow();
     assertThat(s.problems()).isEmpty();
-    assertThat(widgets(s)).isEqualTo(new TypeStatistics("TargetApp.Widget", 5000, 200_000));
+    TypeStatistics w = widgets(s);
+    assertThat(w.count()).isEqualTo(5000);
+    assertThat(w.totalSize()).isEqualTo(200_000);
+    // A Widget holds only a shared string literal: each retains itself alone.
+    assertThat(w.retainedSize()).isEqualTo(200_000);
+    // The list's array holds every Widget, and nothing else holds them; nor their shared label,
+    // the literal "widget" (34 bytes: header, method table, length, 6 UTF-16 chars, terminator).
+    TypeStatistics arrays =
+        s.typeStatistics().stream()
+            .filter(t -> t.type().equals("TargetApp.Widget[]"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(arrays.retainedSize()).isEqualTo(arrays.totalSize() + 200_000 + 34);
+    assertThat(s.unreachableCount()).isZero();
     long references = 0;
     for (int i = 0; i < s.objectCount(); i++) {
       references += s.referencesOf(i).length;
     }
     assertThat(references).isEqualTo(s.referenceCount()).isPositive();
     assertThat(s.rootCount()).isPositive();
-    assertThat(s.typeStatistics().get(0).totalSize())
-        .isGreaterThanOrEqualTo(s.typeStatistics().get(1).totalSize());
+    assertThat(s.typeStatistics().get(0).retainedSize())
+        .isGreaterThanOrEqualTo(s.typeStatistics().get(1).retainedSize());
   }
 
   @Test

@@ -94,10 +94,10 @@ public final class DumpHeapCommand extends AttachingCommand {
 
   @Option(
       names = "--sort",
-      paramLabel = "size|count",
-      defaultValue = "size",
-      description = "Biggest first by total size (default) or by count.")
-  String sort = "size";
+      paramLabel = "retained|size|count",
+      defaultValue = "retained",
+      description = "Biggest first by retained size (default), total size or count.")
+  String sort = "retained";
 
   @Mixin BufferSizeOption bufferSize;
 
@@ -110,6 +110,7 @@ public final class DumpHeapCommand extends AttachingCommand {
           List.of(
               Field.of("count", "COUNT", 12, Unit.COUNT, TypeStatistics::count),
               Field.of("totalSize", "TOTAL SIZE", 14, Unit.COUNT, TypeStatistics::totalSize),
+              Field.of("retainedSize", "RETAINED", 14, Unit.COUNT, TypeStatistics::retainedSize),
               Field.of("type", "TYPE", 4, Unit.TEXT, TypeStatistics::type)));
 
   @Override
@@ -118,8 +119,9 @@ public final class DumpHeapCommand extends AttachingCommand {
       throw new ParameterException(spec.commandLine(), "--top and --min-count take 0 or more");
     }
     bufferSize.megabytes();
-    if (!sort.equalsIgnoreCase("size") && !sort.equalsIgnoreCase("count")) {
-      throw new ParameterException(spec.commandLine(), "--sort takes size or count, got " + sort);
+    if (!List.of("retained", "size", "count").contains(sort.toLowerCase(Locale.ROOT))) {
+      throw new ParameterException(
+          spec.commandLine(), "--sort takes retained, size or count, got " + sort);
     }
     if (typeFilter != null) {
       try {
@@ -211,26 +213,34 @@ public final class DumpHeapCommand extends AttachingCommand {
             .filter(r -> r.count() >= minCount)
             .filter(r -> typePattern == null || typePattern.matcher(r.type()).find())
             .sorted(
-                sort.toLowerCase(Locale.ROOT).equals("count")
-                    ? Comparator.comparingLong(TypeStatistics::count)
-                        .reversed()
-                        .thenComparing(TypeStatistics::type)
-                    : Comparator.comparingLong(TypeStatistics::totalSize)
-                        .reversed()
-                        .thenComparing(TypeStatistics::type))
+                Comparator.comparingLong(
+                        switch (sort.toLowerCase(Locale.ROOT)) {
+                          case "count" -> TypeStatistics::count;
+                          case "size" -> TypeStatistics::totalSize;
+                          default -> TypeStatistics::retainedSize;
+                        })
+                    .reversed()
+                    .thenComparing(TypeStatistics::type))
             .limit(top == 0 ? Long.MAX_VALUE : top)
             .toList();
     err()
         .println(
             String.format(
                 Locale.ROOT,
-                "GC %d walked %,d objects of %,d types, %,d bytes, %,d references, %,d roots%s",
+                "GC %d walked %,d objects of %,d types, %,d bytes, %,d references, %,d roots%s%s",
                 snapshot.gcNumber(),
                 snapshot.objectCount(),
                 rows.size(),
                 snapshot.totalSize(),
                 snapshot.referenceCount(),
                 snapshot.rootCount(),
+                snapshot.unreachableCount() > 0
+                    ? String.format(
+                        Locale.ROOT,
+                        "; %,d objects not reachable from those roots (their sizes are retained"
+                            + " by none)",
+                        snapshot.unreachableCount())
+                    : "",
                 shown.size() < rows.size() ? "; showing " + shown.size() + " types" : ""));
     RecordStream<TypeStatistics> out =
         new RecordStream<>(
