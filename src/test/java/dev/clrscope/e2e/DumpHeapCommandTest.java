@@ -88,4 +88,40 @@ class DumpHeapCommandTest {
       assertThat(r.stderr()).contains("showing 2 types");
     }
   }
+
+  @Test
+  void rootsNamesTheStaticFieldThatHoldsAWidgetAndEveryStepToIt() {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      target.send("hold Widget 1000");
+
+      CliResult r =
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "roots",
+              "-p",
+              Long.toString(target.pid()),
+              "--type",
+              "^TargetApp\\.Widget$",
+              "--max",
+              "3",
+              "--format",
+              "json");
+
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      JsonNode paths = r.stdoutJson();
+      assertThat(paths).hasSize(3);
+      for (JsonNode p : paths) {
+        // TargetApp's `static readonly List<Widget> Held`: the list, its array, the Widget.
+        assertThat(p.path("root").asText()).isEqualTo("static field Held");
+        assertThat(p.path("path").findValuesAsText("type"))
+            .containsExactly(
+                "System.Collections.Generic.List`1[TargetApp.Widget]",
+                "TargetApp.Widget[]",
+                "TargetApp.Widget");
+        assertThat(p.path("path").get(2).path("size").asLong()).isEqualTo(40);
+      }
+      assertThat(r.stderr()).contains("3 shortest paths from a root");
+    }
+  }
 }

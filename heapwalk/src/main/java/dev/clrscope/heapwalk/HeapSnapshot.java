@@ -31,6 +31,7 @@ public final class HeapSnapshot {
   private final byte[] rootKind;
   private final long[] dependentKey;
   private final long[] dependentValue;
+  private final Map<Integer, String> rootNames;
   private final Map<Long, String> typeNames;
   private final List<String> problems;
 
@@ -45,6 +46,7 @@ public final class HeapSnapshot {
       byte[] rootKind,
       long[] dependentKey,
       long[] dependentValue,
+      Map<Integer, String> rootNames,
       Map<Long, String> typeNames,
       List<String> problems) {
     this.gcNumber = gcNumber;
@@ -57,6 +59,7 @@ public final class HeapSnapshot {
     this.rootKind = rootKind;
     this.dependentKey = dependentKey;
     this.dependentValue = dependentValue;
+    this.rootNames = Map.copyOf(rootNames);
     this.typeNames = Map.copyOf(typeNames);
     this.problems = List.copyOf(problems);
   }
@@ -155,6 +158,96 @@ public final class HeapSnapshot {
     return out;
   }
 
+  /**
+   * One step of a path from a root: the root itself ({@code object} -1, {@code root} its kind and
+   * name) or an object.
+   *
+   * @param root for the first step, what holds the path: {@code static field NAME}, {@code stack},
+   *     {@code handle}, {@code finalizer queue}, ..., {@code frozen object}; null for the others
+   * @param type the object's type
+   * @param address the object's address
+   * @param size the object's own size
+   */
+  public record PathStep(String root, String type, long address, long size) {}
+
+  /** Names of the runtime's GCRootKind values, and of {@link HeapSnapshotBuilder#STATIC_ROOT}. */
+  private static final String[] ROOT_KINDS = {
+    "stack",
+    "finalizer queue",
+    "handle",
+    "older generation",
+    "sized ref",
+    "overflow",
+    "static field"
+  };
+
+  /**
+   * The shortest paths from a root to objects whose type {@code matches}: one per object, nearest
+   * objects first, at most {@code max}. Each path starts with the root's step (what holds it), then
+   * the objects from the root's object to the one found.
+   */
+  public List<List<PathStep>> pathsTo(java.util.function.Predicate<String> matches, int max) {
+    Graph g = graph();
+    int n = address.length;
+    int[] parent = new int[n];
+    int[] viaRoot = new int[n];
+    Arrays.fill(parent, -2);
+    int[] queue = new int[n];
+    int head = 0;
+    int tail = 0;
+    for (long k = g.first()[n]; k < g.first()[n + 1]; k++) {
+      int v = g.target()[(int) k];
+      if (parent[v] == -2) {
+        parent[v] = -1;
+        viaRoot[v] = g.rootOfEdge()[(int) (k - g.first()[n])];
+        queue[tail++] = v;
+      }
+    }
+    Map<Long, Boolean> typeMatches = new HashMap<>();
+    List<List<PathStep>> paths = new ArrayList<>();
+    while (head < tail && paths.size() < max) {
+      int v = queue[head++];
+      if (typeMatches.computeIfAbsent(typeId[v], t -> matches.test(typeName(t)))) {
+        paths.add(path(v, parent, viaRoot));
+      }
+      for (long k = g.first()[v]; k < g.first()[v + 1]; k++) {
+        int w = g.target()[(int) k];
+        if (parent[w] == -2) {
+          parent[w] = v;
+          queue[tail++] = w;
+        }
+      }
+    }
+    return paths;
+  }
+
+  private List<PathStep> path(int v, int[] parent, int[] viaRoot) {
+    List<PathStep> steps = new ArrayList<>();
+    int x = v;
+    while (true) {
+      steps.add(new PathStep(null, typeName(typeId[x]), address[x], size[x]));
+      if (parent[x] == -1) {
+        break;
+      }
+      x = parent[x];
+    }
+    int r = viaRoot[x];
+    String root;
+    if (r < 0) {
+      root = "frozen object (nothing references it; the runtime keeps it)";
+    } else {
+      int kind = rootKind[r];
+      root = kind >= 0 && kind < ROOT_KINDS.length ? ROOT_KINDS[kind] : "root kind " + kind;
+      String name = rootNames.get(r);
+      if (name != null) {
+        root += " " + name;
+      }
+    }
+    steps.add(new PathStep(root, null, 0, 0));
+    java.util.Collections.reverse(steps);
+    return steps;
+  }
+
   /** How many objects the roots do not reach (their retained sizes count nowhere). */
   public int unreachableCount() {
     return address.length - (graph().dominators.reachableCount() - 1);
@@ -169,7 +262,8 @@ public final class HeapSnapshot {
    * The object graph by index, with a pseudo-node for the roots (index {@code objectCount()}), and
    * its dominators; built once.
    */
-  private record Graph(long[] first, int[] target, long outside, Dominators dominators) {}
+  private record Graph(
+      long[] first, int[] target, int[] rootOfEdge, long outside, Dominators dominators) {}
 
   private Graph graph;
 
@@ -232,11 +326,15 @@ public final class HeapSnapshot {
       referenced[targets[k]] = true;
     }
     int unreferenced = 0;
-    for (long r : rootAddress) {
-      int at = Arrays.binarySearch(sorted, r);
+    // Which root each of the roots' node's references is (-1: a frozen object).
+    int[] rootOfEdge = new int[rootAddress.length + n];
+    int rootEdges = 0;
+    for (int r = 0; r < rootAddress.length; r++) {
+      int at = Arrays.binarySearch(sorted, rootAddress[r]);
       if (at >= 0) {
         targets[m++] = objectAt[at];
         referenced[objectAt[at]] = true;
+        rootOfEdge[rootEdges++] = r;
       }
     }
     for (boolean r : referenced) {
@@ -252,12 +350,19 @@ public final class HeapSnapshot {
       for (int i = 0; i < n; i++) {
         if (!referenced[i]) {
           targets[m++] = i;
+          rootOfEdge[rootEdges++] = -1;
         }
       }
     }
     first[n + 1] = m;
     long[] sizes = Arrays.copyOf(size, n + 1);
-    graph = new Graph(first, targets, outside, Dominators.of(first, targets, sizes, n));
+    graph =
+        new Graph(
+            first,
+            targets,
+            Arrays.copyOf(rootOfEdge, rootEdges),
+            outside,
+            Dominators.of(first, targets, sizes, n));
     return graph;
   }
 

@@ -197,6 +197,7 @@ public final class HeapSnapshotBuilder {
             Arrays.copyOf(rootKind, roots),
             Arrays.copyOf(dependentKey, dependents),
             Arrays.copyOf(dependentValue, dependents),
+            rootNames,
             typeNames,
             found));
   }
@@ -218,9 +219,15 @@ public final class HeapSnapshotBuilder {
     for (Map<?, ?> v : values(e)) {
       if (v.get("ObjectID") instanceof Number object) {
         addRoot(object.longValue(), STATIC_ROOT);
+        if (v.get("FieldName") instanceof String field && !field.isEmpty()) {
+          rootNames.put(roots - 1, field);
+        }
       }
     }
   }
+
+  /** Static fields' names, by root number. */
+  private final Map<Integer, String> rootNames = new HashMap<>();
 
   private void dependentHandles(TraceEvent e) {
     for (Map<?, ?> v : values(e)) {
