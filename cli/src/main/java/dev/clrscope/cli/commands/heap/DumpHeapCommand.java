@@ -12,7 +12,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -85,12 +84,7 @@ public final class DumpHeapCommand extends HeapCommand {
           spec.commandLine(), "--sort takes retained, size or count, got " + sort);
     }
     if (typeFilter != null) {
-      try {
-        typePattern = Pattern.compile(typeFilter);
-      } catch (PatternSyntaxException e) {
-        throw new ParameterException(
-            spec.commandLine(), "--type is not a regular expression: " + e.getDescription());
-      }
+      typePattern = typePattern(typeFilter);
     }
   }
 

@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,12 +53,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
     if (max <= 0) {
       throw new ParameterException(spec.commandLine(), "--max takes 1 or more, got " + max);
     }
-    try {
-      typePattern = Pattern.compile(typeFilter);
-    } catch (PatternSyntaxException e) {
-      throw new ParameterException(
-          spec.commandLine(), "--type is not a regular expression: " + e.getDescription());
-    }
+    typePattern = typePattern(typeFilter);
   }
 
   @Override

@@ -17,7 +17,10 @@ import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
 
 /**
  * What every heap command shares: taking a snapshot of the managed heap from outside the process,
@@ -54,6 +57,16 @@ abstract class HeapCommand extends AttachingCommand {
   @Override
   protected void validate() {
     bufferSize.megabytes();
+  }
+
+  /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
+  protected Pattern typePattern(String regex) {
+    try {
+      return Pattern.compile(regex);
+    } catch (PatternSyntaxException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--type is not a regular expression: " + e.getDescription());
+    }
   }
 
   /** Takes the snapshot; its problems are said on stderr. */
