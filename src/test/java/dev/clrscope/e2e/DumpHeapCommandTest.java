@@ -3,8 +3,11 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code clrscope dump-heap} against TargetApp holding a known number of objects of a known size
@@ -122,6 +125,65 @@ class DumpHeapCommandTest {
         assertThat(p.path("path").get(2).path("size").asLong()).isEqualTo(40);
       }
       assertThat(r.stderr()).contains("3 shortest paths from a root");
+    }
+  }
+
+  @Test
+  void aGcdumpTheRealDotnetGcdumpWroteReportsWhatALiveWalkSees(@TempDir Path dir) throws Exception {
+    Path gcdump = Clrscope.root().resolve("../shared/tools/dotnet-gcdump/dotnet-gcdump.dll");
+    assertThat(gcdump).as("the shared dotnet-gcdump build").exists();
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      target.send("hold Widget 4321");
+      Path file = dir.resolve("app.gcdump");
+      Process p =
+          new ProcessBuilder(
+                  "dotnet",
+                  gcdump.toString(),
+                  "collect",
+                  "-p",
+                  Long.toString(target.pid()),
+                  "-o",
+                  file.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("gcdump.log").toFile())
+              .start();
+      assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(Files.readString(dir.resolve("gcdump.log"))).isZero();
+
+      CliResult fromFile =
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "report",
+              file.toString(),
+              "--format",
+              "json",
+              "--type",
+              "Widget");
+      CliResult live =
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "-p",
+              Long.toString(target.pid()),
+              "--format",
+              "json",
+              "--type",
+              "Widget");
+
+      assertThat(fromFile.exitCode()).as("%s", fromFile).isZero();
+      assertThat(live.exitCode()).as("%s", live).isZero();
+      // The same objects, whoever walked the heap.
+      JsonNode ours = type(live.stdoutJson(), "TargetApp.Widget");
+      JsonNode theirs = type(fromFile.stdoutJson(), "TargetApp.Widget");
+      assertThat(theirs.path("count").asLong())
+          .isEqualTo(ours.path("count").asLong())
+          .isEqualTo(4321);
+      assertThat(theirs.path("totalSize").asLong())
+          .isEqualTo(ours.path("totalSize").asLong())
+          .isEqualTo(4321 * 40L);
+      assertThat(theirs.path("retainedSize").asLong())
+          .isEqualTo(ours.path("retainedSize").asLong());
     }
   }
 }

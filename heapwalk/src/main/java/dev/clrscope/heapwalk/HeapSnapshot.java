@@ -115,15 +115,17 @@ public final class HeapSnapshot {
    */
   public List<TypeStatistics> typeStatistics() {
     Graph g = graph();
-    Map<Long, Integer> typeIndex = new HashMap<>();
+    // Types by name: a .gcdump may give one type several entries (its size buckets).
+    Map<String, Integer> typeIndex = new HashMap<>();
     int[] typeOf = new int[address.length];
-    List<Long> typeIds = new ArrayList<>();
+    List<String> typeIds = new ArrayList<>();
     for (int i = 0; i < address.length; i++) {
-      Integer t = typeIndex.get(typeId[i]);
+      String name = typeName(typeId[i]);
+      Integer t = typeIndex.get(name);
       if (t == null) {
         t = typeIds.size();
-        typeIndex.put(typeId[i], t);
-        typeIds.add(typeId[i]);
+        typeIndex.put(name, t);
+        typeIds.add(name);
       }
       typeOf[i] = t;
     }
@@ -136,7 +138,11 @@ public final class HeapSnapshot {
     long[] retainedByType = retainedByType(g, typeOf, typeIds.size());
     List<TypeStatistics> rows = new ArrayList<>(typeIds.size());
     for (int t = 0; t < typeIds.size(); t++) {
-      rows.add(new TypeStatistics(typeName(typeIds.get(t)), count[t], total[t], retainedByType[t]));
+      String name = typeIds.get(t);
+      if (total[t] == 0 && (name.startsWith("[") || name.equals("UNDEFINED"))) {
+        continue; // a .gcdump's pseudo-nodes: roots and groups of roots, not objects
+      }
+      rows.add(new TypeStatistics(name, count[t], total[t], retainedByType[t]));
     }
     rows.sort(
         Comparator.comparingLong(TypeStatistics::retainedSize)

@@ -211,6 +211,9 @@ public final class HeapSnapshotBuilder {
   /** The root kind given to static fields (the runtime's GCRootKind stops at 5). */
   public static final int STATIC_ROOT = 6;
 
+  /** The root kind of a .gcdump's root node, under which its writer grouped the roots. */
+  public static final int FILE_ROOT = 7;
+
   private long[] dependentKey = new long[16];
   private long[] dependentValue = new long[16];
   private int dependents;

@@ -18,9 +18,7 @@ import dev.clrscope.nettrace.events.RuntimeEvents;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParameterException;
 
 /**
  * What every heap command shares: taking a snapshot of the managed heap from outside the process,
@@ -61,12 +59,7 @@ abstract class HeapCommand extends AttachingCommand {
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected Pattern typePattern(String regex) {
-    try {
-      return Pattern.compile(regex);
-    } catch (PatternSyntaxException e) {
-      throw new ParameterException(
-          spec.commandLine(), "--type is not a regular expression: " + e.getDescription());
-    }
+    return HeapReportOptions.pattern(spec, regex);
   }
 
   /** Takes the snapshot; its problems are said on stderr. */

@@ -1,0 +1,55 @@
+package dev.clrscope.cli.commands.heap;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.heapwalk.GcDumpFormatException;
+import dev.clrscope.heapwalk.GcDumpReader;
+import dev.clrscope.heapwalk.HeapSnapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code clrscope dump-heap report FILE.gcdump}: the per-type report of a .gcdump file, as
+ * dotnet-gcdump or PerfView wrote it: counts, total sizes (not the size of one object, which {@code
+ * dotnet-gcdump report} prints) and retained sizes.
+ */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Print, per type, the objects of a .gcdump file (written by dotnet-gcdump or PerfView):"
+          + " count, total size and retained size."
+    })
+public final class DumpHeapReportCommand extends ClrscopeSubcommand {
+  @Parameters(paramLabel = "FILE", description = "The .gcdump file.")
+  Path file;
+
+  @Mixin HeapReportOptions report;
+
+  @Override
+  public Integer call() {
+    report.validate();
+    if (!Files.isRegularFile(file)) {
+      throw new CommandFailure(
+          file
+              + " is "
+              + (Files.exists(file) ? "not a regular file" : "not there")
+              + ": give a .gcdump file");
+    }
+    HeapSnapshot snapshot;
+    try {
+      snapshot = GcDumpReader.read(file);
+    } catch (IOException e) {
+      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
+    } catch (GcDumpFormatException e) {
+      throw new CommandFailure(file + " is not a readable .gcdump: " + e.getMessage(), e);
+    }
+    report.print(snapshot, file.getFileName() + " holds", out(), err());
+    return 0;
+  }
+}

@@ -1,0 +1,157 @@
+package dev.clrscope.cli.commands.heap;
+
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Unit;
+import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.heapwalk.TypeStatistics;
+import java.io.PrintStream;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The per-type report of a heap snapshot, live or from a file: which types, in which order, in
+ * which format.
+ */
+public final class HeapReportOptions {
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec mixee;
+
+  @Mixin FormatOption format;
+
+  private Pattern typePattern;
+
+  @Option(
+      names = "--top",
+      paramLabel = "N",
+      defaultValue = "30",
+      description = "Show the N biggest types (default: ${DEFAULT-VALUE}; 0 for all).")
+  int top = 30;
+
+  @Option(
+      names = "--type",
+      paramLabel = "REGEX",
+      description = "Only types whose name contains a match of REGEX.")
+  String typeFilter;
+
+  @Option(
+      names = "--min-count",
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "Only types with at least N objects.")
+  long minCount;
+
+  @Option(
+      names = "--sort",
+      paramLabel = "retained|size|count",
+      defaultValue = "retained",
+      description = "Biggest first by retained size (default), total size or count.")
+  String sort = "retained";
+
+  /** One row of the report. */
+  static final RecordSchema<TypeStatistics> SCHEMA =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("count", "COUNT", 12, Unit.COUNT, TypeStatistics::count),
+              Field.of("totalSize", "TOTAL SIZE", 14, Unit.COUNT, TypeStatistics::totalSize),
+              Field.of("retainedSize", "RETAINED", 14, Unit.COUNT, TypeStatistics::retainedSize),
+              Field.of("type", "TYPE", 4, Unit.TEXT, TypeStatistics::type)));
+
+  /** Checks the options: a usage error names the one that is wrong. */
+  void validate() {
+    if (top < 0 || minCount < 0) {
+      throw new ParameterException(mixee.commandLine(), "--top and --min-count take 0 or more");
+    }
+    if (!List.of("retained", "size", "count").contains(sort.toLowerCase(Locale.ROOT))) {
+      throw new ParameterException(
+          mixee.commandLine(), "--sort takes retained, size or count, got " + sort);
+    }
+    if (typeFilter != null) {
+      typePattern = pattern(mixee, typeFilter);
+    }
+  }
+
+  /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
+  static Pattern pattern(CommandSpec spec, String regex) {
+    try {
+      return Pattern.compile(regex);
+    } catch (PatternSyntaxException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--type is not a regular expression: " + e.getDescription());
+    }
+  }
+
+  /**
+   * Prints the report: the types on {@code out}, a summary line on {@code err} that starts with
+   * {@code source} ({@code GC 4 walked}, {@code file.gcdump holds}).
+   */
+  void print(HeapSnapshot snapshot, String source, PrintStream out, PrintStream err) {
+    List<TypeStatistics> rows = snapshot.typeStatistics();
+    List<TypeStatistics> shown =
+        rows.stream()
+            .filter(r -> r.count() >= minCount)
+            .filter(r -> typePattern == null || typePattern.matcher(r.type()).find())
+            .sorted(
+                Comparator.comparingLong(
+                        switch (sort.toLowerCase(Locale.ROOT)) {
+                          case "count" -> TypeStatistics::count;
+                          case "size" -> TypeStatistics::totalSize;
+                          default -> TypeStatistics::retainedSize;
+                        })
+                    .reversed()
+                    .thenComparing(TypeStatistics::type))
+            .limit(top == 0 ? Long.MAX_VALUE : top)
+            .toList();
+    err.println(
+        String.format(
+            Locale.ROOT,
+            "%s %,d objects of %,d types, %,d bytes, %,d references, %,d roots%s%s",
+            source,
+            snapshot.objectCount(),
+            rows.size(),
+            snapshot.totalSize(),
+            snapshot.referenceCount(),
+            snapshot.rootCount(),
+            snapshot.unreachableCount() > 0
+                ? String.format(
+                    Locale.ROOT,
+                    "; %,d objects not reachable from those roots (their sizes are retained"
+                        + " by none)",
+                    snapshot.unreachableCount())
+                : "",
+            shown.size() < rows.size() ? "; showing " + shown.size() + " types" : ""));
+    RecordStream<TypeStatistics> records =
+        new RecordStream<>(
+            out,
+            SCHEMA,
+            switch (format.format()) {
+              case json -> RecordStream.Form.JSON_DOCUMENT;
+              case csv -> RecordStream.Form.CSV;
+              default -> RecordStream.Form.TABLE;
+            },
+            false);
+    Map<String, Object> head = new LinkedHashMap<>();
+    if (snapshot.gcNumber() >= 0) {
+      head.put("gc", snapshot.gcNumber());
+    }
+    head.put("objects", snapshot.objectCount());
+    head.put("totalSize", snapshot.totalSize());
+    head.put("problems", snapshot.problems());
+    records.start(head, "types");
+    shown.forEach(records::write);
+    records.finish(Map.of());
+  }
+}

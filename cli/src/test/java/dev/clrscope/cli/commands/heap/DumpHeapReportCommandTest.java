@@ -1,0 +1,47 @@
+package dev.clrscope.cli.commands.heap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clrscope.cli.CliRun;
+import dev.clrscope.cli.SharedFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code dump-heap report} of the .gcdump files the real dotnet-gcdump wrote. */
+class DumpHeapReportCommandTest {
+  @Test
+  void reportsCountsTotalsAndRetainedSizesOfADotnetGcdumpFile() throws Exception {
+    Path file = SharedFixtures.of("gcdump", "widget.gcdump");
+    CliRun r =
+        CliRun.of("dump-heap", "report", file.toString(), "--format", "json", "--type", "^Widget");
+    assertThat(r.exit()).as(r.err()).isZero();
+    JsonNode doc = new ObjectMapper().readTree(r.out());
+    assertThat(doc.path("totalSize").asLong()).isEqualTo(5_986_474);
+    JsonNode types = doc.path("types");
+    assertThat(types).hasSize(2);
+    // Sorted by retained size: the array that holds every Widget first.
+    assertThat(types.get(0).path("type").asText()).isEqualTo("Widget[]");
+    assertThat(types.get(0).path("retainedSize").asLong()).isEqualTo(5_925_960);
+    assertThat(types.get(1).path("type").asText()).isEqualTo("Widget");
+    assertThat(types.get(1).path("count").asLong()).isEqualTo(123_457);
+    assertThat(types.get(1).path("totalSize").asLong()).isEqualTo(4_938_280);
+    assertThat(r.err()).contains("widget.gcdump holds");
+  }
+
+  @Test
+  void aCutFileIsATargetErrorNamingTheOffset(@TempDir Path dir) throws Exception {
+    byte[] whole = Files.readAllBytes(SharedFixtures.of("gcdump", "generic.gcdump"));
+    Path cut = dir.resolve("cut.gcdump");
+    Files.write(cut, java.util.Arrays.copyOf(whole, whole.length / 2));
+    CliRun r = CliRun.of("dump-heap", "report", cut.toString());
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err().strip())
+        .startsWith("clrscope dump-heap report: " + cut + " is not a readable .gcdump: at offset ")
+        .doesNotContain("Exception")
+        .doesNotContain("\n");
+  }
+}
