@@ -119,7 +119,7 @@ class DumpHeapCommandTest {
         assertThat(p.path("root").asText()).isEqualTo("static field Held");
         assertThat(p.path("path").findValuesAsText("type"))
             .containsExactly(
-                "System.Collections.Generic.List`1[TargetApp.Widget]",
+                "System.Collections.Generic.List<TargetApp.Widget>",
                 "TargetApp.Widget[]",
                 "TargetApp.Widget");
         assertThat(p.path("path").get(2).path("size").asLong()).isEqualTo(40);
@@ -184,6 +184,28 @@ class DumpHeapCommandTest {
           .isEqualTo(4321 * 40L);
       assertThat(theirs.path("retainedSize").asLong())
           .isEqualTo(ours.path("retainedSize").asLong());
+
+      // What grew since the file: exactly the Widgets added.
+      target.send("hold Widget 500");
+      CliResult diff =
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "diff",
+              "--before",
+              file.toString(),
+              "-p",
+              Long.toString(target.pid()),
+              "--type",
+              "^TargetApp\\.Widget$",
+              "--format",
+              "json");
+      assertThat(diff.exitCode()).as("%s", diff).isZero();
+      JsonNode grown = diff.stdoutJson().path("types").get(0);
+      assertThat(grown.path("type").asText()).isEqualTo("TargetApp.Widget");
+      assertThat(grown.path("countDelta").asLong()).isEqualTo(500);
+      assertThat(grown.path("sizeDelta").asLong()).isEqualTo(500 * 40L);
+      assertThat(grown.path("countAfter").asLong()).isEqualTo(4821);
     }
   }
 }

@@ -88,7 +88,7 @@ public final class HeapSnapshotBuilder {
     if (p instanceof BulkType t) {
       // Type rows may come before the walk (statics) or during it: keep them all.
       for (BulkTypeValue v : t.values()) {
-        typeNames.put(v.typeId(), v.name());
+        typeNames.put(v.typeId(), TypeNames.readable(v.name()));
       }
     } else if (p instanceof GcStart s) {
       if (state == State.WAITING && s.depth() == 2 && s.type() == 0 && s.reason() == 1) {

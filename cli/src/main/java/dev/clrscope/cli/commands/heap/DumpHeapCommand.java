@@ -13,7 +13,11 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "dump-heap",
     mixinStandardHelpOptions = true,
-    subcommands = {DumpHeapRootsCommand.class, DumpHeapReportCommand.class},
+    subcommands = {
+      DumpHeapRootsCommand.class,
+      DumpHeapReportCommand.class,
+      DumpHeapDiffCommand.class
+    },
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"
           + " and print, per type, how many objects it holds and their total size."

@@ -1,0 +1,159 @@
+package dev.clrscope.cli.commands.heap;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Unit;
+import dev.clrscope.heapwalk.GcDumpFormatException;
+import dev.clrscope.heapwalk.GcDumpReader;
+import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.heapwalk.TypeDiff;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code clrscope dump-heap diff --before A.gcdump --after B.gcdump} or {@code … -p PID}: what
+ * grew, per type, between two snapshots; the second may be taken now from a live process.
+ */
+@Command(
+    name = "diff",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Compare two heap snapshots per type (objects, total size, retained size), most grown first:"
+          + " two .gcdump files, or a file and a live process (-p, -n, ...) walked now."
+    })
+public final class DumpHeapDiffCommand extends HeapCommand {
+  // Options, not positional parameters: an attaching command's positionals are `-- COMMAND`.
+  @Option(
+      names = "--before",
+      paramLabel = "FILE",
+      required = true,
+      description = "The earlier .gcdump file.")
+  Path before;
+
+  @Option(
+      names = "--after",
+      paramLabel = "FILE",
+      description = "The later .gcdump file; without it, the process given (-p, -n, ...) now.")
+  Path after;
+
+  @Mixin FormatOption format;
+
+  @Option(
+      names = "--top",
+      paramLabel = "N",
+      defaultValue = "30",
+      description = "Show the N most grown types (default: ${DEFAULT-VALUE}; 0 for all).")
+  int top = 30;
+
+  @Option(
+      names = "--type",
+      paramLabel = "REGEX",
+      description = "Only types whose name contains a match of REGEX.")
+  String typeFilter;
+
+  private Pattern typePattern;
+
+  static final RecordSchema<TypeDiff> SCHEMA =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("countDelta", "+COUNT", 10, Unit.COUNT, TypeDiff::countDelta),
+              Field.of("sizeDelta", "+SIZE", 12, Unit.COUNT, TypeDiff::sizeDelta),
+              Field.of("retainedDelta", "+RETAINED", 12, Unit.COUNT, TypeDiff::retainedDelta),
+              Field.of("countAfter", "COUNT", 10, Unit.COUNT, TypeDiff::countAfter),
+              Field.of("sizeAfter", "SIZE", 12, Unit.COUNT, TypeDiff::sizeAfter),
+              Field.of("type", "TYPE", 4, Unit.TEXT, TypeDiff::type)));
+
+  @Override
+  protected boolean needsTarget() {
+    return after == null;
+  }
+
+  @Override
+  protected void validate() {
+    super.validate();
+    if (top < 0) {
+      throw new ParameterException(spec.commandLine(), "--top takes 0 or more");
+    }
+    if (typeFilter != null) {
+      typePattern = typePattern(typeFilter);
+    }
+    if (after != null && target.isChosen()) {
+      throw new ParameterException(
+          spec.commandLine(), "--after FILE or a process (-p, -n, ...), not both");
+    }
+  }
+
+  @Override
+  protected int runWithoutTarget() {
+    print(read(before), read(after), after.getFileName().toString());
+    return 0;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    HeapSnapshot earlier = read(before);
+    print(earlier, snapshot(attached), attached.describe() + " now");
+    return 0;
+  }
+
+  private static HeapSnapshot read(Path file) {
+    if (!Files.isRegularFile(file)) {
+      throw new CommandFailure(
+          file
+              + " is "
+              + (Files.exists(file) ? "not a regular file" : "not there")
+              + ": give a .gcdump file");
+    }
+    try {
+      return GcDumpReader.read(file);
+    } catch (IOException e) {
+      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
+    } catch (GcDumpFormatException e) {
+      throw new CommandFailure(file + " is not a readable .gcdump: " + e.getMessage(), e);
+    }
+  }
+
+  private void print(HeapSnapshot earlier, HeapSnapshot later, String laterName) {
+    List<TypeDiff> rows =
+        TypeDiff.between(earlier, later).stream()
+            .filter(d -> typePattern == null || typePattern.matcher(d.type()).find())
+            .limit(top == 0 ? Long.MAX_VALUE : top)
+            .toList();
+    err()
+        .println(
+            String.format(
+                java.util.Locale.ROOT,
+                "%s against %s: %+,d objects, %+,d bytes",
+                laterName,
+                before.getFileName(),
+                (long) later.objectCount() - earlier.objectCount(),
+                later.totalSize() - earlier.totalSize()));
+    RecordStream<TypeDiff> out =
+        new RecordStream<>(
+            out(),
+            SCHEMA,
+            switch (format.format()) {
+              case json -> RecordStream.Form.JSON_DOCUMENT;
+              case csv -> RecordStream.Form.CSV;
+              default -> RecordStream.Form.TABLE;
+            },
+            false);
+    out.start(Map.of(), "types");
+    rows.forEach(out::write);
+    out.finish(Map.of());
+  }
+}
