@@ -160,6 +160,7 @@ class DumpHeapCommandTest {
               "json",
               "--type",
               "Widget");
+      Path written = dir.resolve("ours.gcdump");
       CliResult live =
           Clrscope.run(
               TIMEOUT,
@@ -169,7 +170,9 @@ class DumpHeapCommandTest {
               "--format",
               "json",
               "--type",
-              "Widget");
+              "Widget",
+              "-o",
+              written.toString());
 
       assertThat(fromFile.exitCode()).as("%s", fromFile).isZero();
       assertThat(live.exitCode()).as("%s", live).isZero();
@@ -184,6 +187,17 @@ class DumpHeapCommandTest {
           .isEqualTo(4321 * 40L);
       assertThat(theirs.path("retainedSize").asLong())
           .isEqualTo(ours.path("retainedSize").asLong());
+
+      // The real dotnet-gcdump reads the file clrscope wrote, and counts the same.
+      Process report =
+          new ProcessBuilder("dotnet", gcdump.toString(), "report", written.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(dir.resolve("report.txt").toFile())
+              .start();
+      assertThat(report.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      String text = Files.readString(dir.resolve("report.txt"));
+      assertThat(report.exitValue()).as(text).isZero();
+      assertThat(text.lines()).as(text).anyMatch(l -> l.matches(" +40 +4,321 +TargetApp\\.Widget"));
 
       // What grew since the file: exactly the Widgets added.
       target.send("hold Widget 500");

@@ -429,6 +429,31 @@ public final class HeapSnapshot {
     return result;
   }
 
+  /** Object {@code i}'s address. */
+  public long addressOf(int i) {
+    return address[i];
+  }
+
+  /** Object {@code i}'s size. */
+  public long sizeOf(int i) {
+    return size[i];
+  }
+
+  /** Object {@code i}'s type name. */
+  public String typeNameOf(int i) {
+    return typeName(typeId[i]);
+  }
+
+  /** Root {@code r}'s object address. */
+  public long rootAddressOf(int r) {
+    return rootAddress[r];
+  }
+
+  /** Root {@code r}'s kind (the runtime's GCRootKind, or the builder's own kinds). */
+  public int rootKindOf(int r) {
+    return rootKind[r];
+  }
+
   /** The references of object {@code i}: the addresses it points to. */
   public long[] referencesOf(int i) {
     return Arrays.copyOfRange(target, (int) firstEdge[i], (int) firstEdge[i + 1]);

@@ -1,9 +1,13 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * {@code clrscope dump-heap}: a snapshot of the managed heap from outside the process, as
@@ -26,6 +30,14 @@ public final class DumpHeapCommand extends HeapCommand {
 
   @Mixin HeapReportOptions report;
 
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE.gcdump",
+      description =
+          "Also write the snapshot as a .gcdump (PerfView's format: PerfView, Visual Studio,"
+              + " dotnet-gcdump report and `clrscope dump-heap report` open it).")
+  Path output;
+
   @Override
   protected void validate() {
     super.validate();
@@ -35,6 +47,27 @@ public final class DumpHeapCommand extends HeapCommand {
   @Override
   protected int run(AttachedTarget attached) {
     HeapSnapshot snapshot = snapshot(attached);
+    if (output != null) {
+      GcDumpWriter.About about =
+          new GcDumpWriter.About(
+              attached.pid() > 0
+                  ? ProcessHandle.of(attached.pid())
+                      .flatMap(h -> h.info().command())
+                      .map(c -> Path.of(c).getFileName().toString())
+                      .orElse(null)
+                  : null,
+              Math.max(attached.pid(), 0),
+              // .NET ticks: 100 ns since 0001-01-01, 621,355,968,000,000,000 of them to 1970.
+              621_355_968_000_000_000L + System.currentTimeMillis() * 10_000L,
+              true);
+      OutputFile.write(
+          output,
+          out -> {
+            GcDumpWriter.write(snapshot, about, out);
+            return null;
+          });
+      err().println("Wrote " + output);
+    }
     report.print(snapshot, "GC " + snapshot.gcNumber() + " walked", out(), err());
     return 0;
   }
