@@ -222,4 +222,39 @@ class DumpHeapCommandTest {
       assertThat(grown.path("countAfter").asLong()).isEqualTo(4821);
     }
   }
+
+  @Test
+  void gcdumpCollectAsDotnetGcdumpUsersTypeItWritesAFileThatReportsTheSame(@TempDir Path dir) {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      target.send("hold Widget 777");
+      Path file = dir.resolve("app.gcdump");
+
+      CliResult collect =
+          Clrscope.run(
+              TIMEOUT,
+              "gcdump",
+              "collect",
+              "-p",
+              Long.toString(target.pid()),
+              "-o",
+              file.toString());
+
+      assertThat(collect.exitCode()).as("%s", collect).isZero();
+      assertThat(collect.stdout().strip()).isEqualTo(file.toAbsolutePath().toString());
+      CliResult report =
+          Clrscope.run(
+              TIMEOUT,
+              "gcdump",
+              "report",
+              file.toString(),
+              "--format",
+              "json",
+              "--type",
+              "Widget$");
+      assertThat(report.exitCode()).as("%s", report).isZero();
+      JsonNode widget = type(report.stdoutJson(), "TargetApp.Widget");
+      assertThat(widget.path("count").asLong()).isEqualTo(777);
+      assertThat(widget.path("totalSize").asLong()).isEqualTo(777 * 40L);
+    }
+  }
 }

@@ -70,11 +70,15 @@ public final class ClrscopeCommand implements Runnable {
     throw new ParameterException(spec.commandLine(), "choose a command");
   }
 
-  /** The subcommands by name. */
+  /** The subcommands by name and by alias. */
   private static Map<String, Class<?>> byName() {
     Map<String, Class<?>> named = new LinkedHashMap<>();
     for (Class<?> c : SUBCOMMANDS) {
-      named.put(c.getAnnotation(Command.class).name(), c);
+      Command command = c.getAnnotation(Command.class);
+      named.put(command.name(), c);
+      for (String alias : command.aliases()) {
+        named.put(alias, c);
+      }
     }
     return named;
   }
@@ -82,7 +86,10 @@ public final class ClrscopeCommand implements Runnable {
   /** The whole command tree: for help, completion and tests. */
   public static CommandLine fullCommandLine() {
     CommandLine cl = new CommandLine(new ClrscopeCommand());
-    byName().forEach(cl::addSubcommand);
+    for (Class<?> c : SUBCOMMANDS) {
+      // Registered under its name; picocli adds its aliases.
+      cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
+    }
     return cl;
   }
 
@@ -95,7 +102,8 @@ public final class ClrscopeCommand implements Runnable {
     String first = args.length > 0 ? args[0] : "";
     if (named.containsKey(first) && !first.equals("generate-completion")) {
       CommandLine cl = new CommandLine(new ClrscopeCommand());
-      cl.addSubcommand(first, named.get(first));
+      Class<?> c = named.get(first);
+      cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
       return cl;
     }
     if (args.length == 1 && (first.equals("-V") || first.equals("--version"))) {

@@ -27,8 +27,10 @@ class CompletionAndHelpTest {
   }
 
   private static List<String> publicCommands() {
+    // Each command under its name: an alias (gcdump) prints the command's own name.
     return ClrscopeCommand.fullCommandLine().getSubcommands().entrySet().stream()
         .filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden())
+        .filter(e -> e.getKey().equals(e.getValue().getCommandName()))
         .map(java.util.Map.Entry::getKey)
         .toList();
   }

@@ -1,8 +1,6 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
-import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -16,11 +14,13 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "dump-heap",
+    aliases = "gcdump",
     mixinStandardHelpOptions = true,
     subcommands = {
       DumpHeapRootsCommand.class,
       DumpHeapReportCommand.class,
-      DumpHeapDiffCommand.class
+      DumpHeapDiffCommand.class,
+      DumpHeapCollectCommand.class
     },
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"
@@ -48,24 +48,7 @@ public final class DumpHeapCommand extends HeapCommand {
   protected int run(AttachedTarget attached) {
     HeapSnapshot snapshot = snapshot(attached);
     if (output != null) {
-      GcDumpWriter.About about =
-          new GcDumpWriter.About(
-              attached.pid() > 0
-                  ? ProcessHandle.of(attached.pid())
-                      .flatMap(h -> h.info().command())
-                      .map(c -> Path.of(c).getFileName().toString())
-                      .orElse(null)
-                  : null,
-              Math.max(attached.pid(), 0),
-              // .NET ticks: 100 ns since 0001-01-01, 621,355,968,000,000,000 of them to 1970.
-              621_355_968_000_000_000L + System.currentTimeMillis() * 10_000L,
-              true);
-      OutputFile.write(
-          output,
-          out -> {
-            GcDumpWriter.write(snapshot, about, out);
-            return null;
-          });
+      write(snapshot, attached, output);
       err().println("Wrote " + output);
     }
     report.print(snapshot, "GC " + snapshot.gcNumber() + " walked", out(), err());

@@ -5,6 +5,8 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
 import dev.clrscope.ipc.session.EventLevel;
@@ -15,6 +17,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.nettrace.events.RuntimeEvents;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -60,6 +63,28 @@ abstract class HeapCommand extends AttachingCommand {
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected Pattern typePattern(String regex) {
     return HeapReportOptions.pattern(spec, regex);
+  }
+
+  /** Writes {@code snapshot} to {@code file} as a .gcdump, whole or not at all. */
+  protected static void write(HeapSnapshot snapshot, AttachedTarget attached, Path file) {
+    GcDumpWriter.About about =
+        new GcDumpWriter.About(
+            attached.pid() > 0
+                ? ProcessHandle.of(attached.pid())
+                    .flatMap(h -> h.info().command())
+                    .map(c -> Path.of(c).getFileName().toString())
+                    .orElse(null)
+                : null,
+            Math.max(attached.pid(), 0),
+            // .NET ticks: 100 ns since 0001-01-01, 621,355,968,000,000,000 of them to 1970.
+            621_355_968_000_000_000L + System.currentTimeMillis() * 10_000L,
+            true);
+    OutputFile.write(
+        file,
+        out -> {
+          GcDumpWriter.write(snapshot, about, out);
+          return null;
+        });
   }
 
   /** Takes the snapshot; its problems are said on stderr. */

@@ -1,0 +1,55 @@
+package dev.clrscope.cli.commands.heap;
+
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.heapwalk.HeapSnapshot;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code clrscope dump-heap collect} (also {@code clrscope gcdump collect}, as dotnet-gcdump users
+ * type it): write the snapshot to a .gcdump file and print its path.
+ */
+@Command(
+    name = "collect",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Walk the managed heap (one forced full GC) and write it as a .gcdump file, as dotnet-gcdump"
+          + " collect does; prints the file's path."
+    })
+public final class DumpHeapCollectCommand extends HeapCommand {
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FILE.gcdump",
+      description =
+          "The file (default: yyyyMMdd_HHmmss_<pid>.gcdump in the current directory, as"
+              + " dotnet-gcdump names it).")
+  Path output;
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    HeapSnapshot snapshot = snapshot(attached);
+    Path file =
+        output != null
+            ? output
+            : Path.of(
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"))
+                    + "_"
+                    + Math.max(attached.pid(), 0)
+                    + ".gcdump");
+    write(snapshot, attached, file);
+    err()
+        .println(
+            String.format(
+                java.util.Locale.ROOT,
+                "GC %d walked %,d objects, %,d bytes",
+                snapshot.gcNumber(),
+                snapshot.objectCount(),
+                snapshot.totalSize()));
+    out().println(file.toAbsolutePath());
+    out().flush();
+    return 0;
+  }
+}
