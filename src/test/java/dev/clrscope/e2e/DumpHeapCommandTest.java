@@ -52,6 +52,15 @@ class DumpHeapCommandTest {
       assertThat(types.get(0).path("retainedSize").asLong())
           .isGreaterThanOrEqualTo(array.path("retainedSize").asLong());
       assertThat(doc.path("objects").asLong()).isGreaterThan(HELD);
+      // The GC's own figures from the same GC, to set the walk's total against.
+      JsonNode gc = doc.path("gcGenerationSizes");
+      long generations = 0;
+      for (String g : new String[] {"gen0", "gen1", "gen2", "loh", "poh"}) {
+        assertThat(gc.has(g)).as(g).isTrue();
+        generations += gc.path(g).asLong();
+      }
+      assertThat(generations).isGreaterThanOrEqualTo(HELD * 40L);
+      assertThat(r.stderr()).contains("The GC's own count after that GC: ");
       assertThat(r.stderr()).contains("GC " + doc.path("gc").asLong() + " walked ");
       // The walk did not harm the target: it answers, and still holds every object.
       assertThat(target.send("counts").path("gen2").asInt()).isPositive();

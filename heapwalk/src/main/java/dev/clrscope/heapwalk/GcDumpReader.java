@@ -173,6 +173,7 @@ public final class GcDumpReader {
         new long[0],
         new long[0],
         Map.of(0, "[.NET Roots]"),
+        null,
         names,
         List.of());
   }

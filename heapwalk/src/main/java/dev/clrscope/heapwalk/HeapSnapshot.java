@@ -32,6 +32,7 @@ public final class HeapSnapshot {
   private final long[] dependentKey;
   private final long[] dependentValue;
   private final Map<Integer, String> rootNames;
+  private final long[] generationSizes;
   private final Map<Long, String> typeNames;
   private final List<String> problems;
 
@@ -47,6 +48,7 @@ public final class HeapSnapshot {
       long[] dependentKey,
       long[] dependentValue,
       Map<Integer, String> rootNames,
+      long[] generationSizes,
       Map<Long, String> typeNames,
       List<String> problems) {
     this.gcNumber = gcNumber;
@@ -60,6 +62,7 @@ public final class HeapSnapshot {
     this.dependentKey = dependentKey;
     this.dependentValue = dependentValue;
     this.rootNames = Map.copyOf(rootNames);
+    this.generationSizes = generationSizes == null ? null : generationSizes.clone();
     this.typeNames = Map.copyOf(typeNames);
     this.problems = List.copyOf(problems);
   }
@@ -82,6 +85,14 @@ public final class HeapSnapshot {
   /** How many roots it reported. */
   public int rootCount() {
     return rootAddress.length;
+  }
+
+  /**
+   * The GC's own sizes of its generations after the walk's GC (gen0, gen1, gen2, LOH, POH), from
+   * its GCHeapStats event, to set the walk's total against; empty when unknown (a file).
+   */
+  public java.util.Optional<long[]> generationSizes() {
+    return java.util.Optional.ofNullable(generationSizes).map(long[]::clone);
   }
 
   /** The sum of every object's size. */

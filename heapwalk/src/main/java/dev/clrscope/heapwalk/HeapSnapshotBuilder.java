@@ -64,7 +64,8 @@ public final class HeapSnapshotBuilder {
 
   /** Takes one event of the session; anything but the runtime's heap events is ignored. */
   public void accept(TraceEvent e) {
-    if (state == State.DONE || !RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())) {
+    if (!RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())
+        || (state == State.DONE && (heapStats != null || e.eventId() != GC_HEAP_STATS))) {
       return;
     }
     Optional<RuntimePayload> decoded;
@@ -85,6 +86,20 @@ public final class HeapSnapshotBuilder {
       return;
     }
     RuntimePayload p = decoded.get();
+    if (p instanceof RuntimePayload.GcHeapStats h) {
+      // The GC's own sizes, sent just after the walk's GCEnd.
+      if (state == State.DONE) {
+        heapStats =
+            new long[] {
+              h.generationSize0(),
+              h.generationSize1(),
+              h.generationSize2(),
+              h.generationSize3(),
+              h.generationSize4()
+            };
+      }
+      return;
+    }
     if (p instanceof BulkType t) {
       // Type rows may come before the walk (statics) or during it: keep them all.
       for (BulkTypeValue v : t.values()) {
@@ -198,9 +213,15 @@ public final class HeapSnapshotBuilder {
             Arrays.copyOf(dependentKey, dependents),
             Arrays.copyOf(dependentValue, dependents),
             rootNames,
+            heapStats,
             typeNames,
             found));
   }
+
+  /** GCHeapStats: the generations' sizes at the end of a GC. */
+  private static final int GC_HEAP_STATS = 4;
+
+  private long[] heapStats;
 
   /** GCBulkRootStaticVar: static fields' objects, roots of their own kind. */
   private static final int BULK_ROOT_STATIC_VAR = 38;

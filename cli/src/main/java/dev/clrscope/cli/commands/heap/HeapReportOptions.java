@@ -133,6 +133,29 @@ public final class HeapReportOptions {
                     snapshot.unreachableCount())
                 : "",
             shown.size() < rows.size() ? "; showing " + shown.size() + " types" : ""));
+    snapshot
+        .generationSizes()
+        .ifPresent(
+            g -> {
+              long gc = 0;
+              for (long x : g) {
+                gc += x;
+              }
+              err.println(
+                  String.format(
+                      Locale.ROOT,
+                      "The GC's own count after that GC: %,d bytes (gen0 %,d, gen1 %,d, gen2 %,d,"
+                          + " LOH %,d, POH %,d); the walk's objects come to %,d: the rest is free"
+                          + " space between objects, and frozen objects (string literals) count"
+                          + " in the walk but in no generation.",
+                      gc,
+                      g[0],
+                      g[1],
+                      g[2],
+                      g[3],
+                      g[4],
+                      snapshot.totalSize()));
+            });
     RecordStream<TypeStatistics> records =
         new RecordStream<>(
             out,
@@ -150,6 +173,13 @@ public final class HeapReportOptions {
     head.put("objects", snapshot.objectCount());
     head.put("totalSize", snapshot.totalSize());
     head.put("problems", snapshot.problems());
+    snapshot
+        .generationSizes()
+        .ifPresent(
+            g ->
+                head.put(
+                    "gcGenerationSizes",
+                    Map.of("gen0", g[0], "gen1", g[1], "gen2", g[2], "loh", g[3], "poh", g[4])));
     records.start(head, "types");
     shown.forEach(records::write);
     records.finish(Map.of());
