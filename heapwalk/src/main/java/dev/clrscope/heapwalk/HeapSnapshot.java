@@ -387,11 +387,11 @@ public final class HeapSnapshot {
    * Per type, the retained sizes of its objects that no other object of the type dominates: a walk
    * of the dominator tree that counts, per type, how many of a node's dominators have it.
    */
-  private static long[] retainedByType(Graph g, int[] typeOf, int types) {
-    Dominators d = g.dominators();
-    int n = typeOf.length;
+  /** The dominator tree's children of each node (the roots' node is {@code n}), as offsets. */
+  private record Tree(int[] childStart, int[] children) {}
+
+  private static Tree tree(Dominators d, int n) {
     int[] order = d.preorder();
-    // Children of each node in the dominator tree, as offsets and indexes.
     int[] childStart = new int[n + 2];
     for (int v : order) {
       int p = d.idom(v);
@@ -410,6 +410,99 @@ public final class HeapSnapshot {
         children[fill[p]++] = v;
       }
     }
+    return new Tree(childStart, children);
+  }
+
+  /**
+   * One node of the biggest retainers' tree.
+   *
+   * @param type the object's type
+   * @param size its own size
+   * @param retained what it retains
+   * @param children the biggest it dominates
+   */
+  public record Retainer(String type, long size, long retained, List<Retainer> children) {}
+
+  /**
+   * The dominator tree's biggest retainers: from the roots down to {@code depth} levels, at each
+   * level the children that retain at least {@code minFraction} of the whole heap, biggest first,
+   * at most {@code width} of them.
+   */
+  public List<Retainer> biggestRetainers(int depth, double minFraction, int width) {
+    Graph g = graph();
+    Tree t = tree(g.dominators(), address.length);
+    long floor = (long) Math.ceil(totalSize() * minFraction);
+    return retainers(g.dominators(), t, address.length, depth, floor, width);
+  }
+
+  private List<Retainer> retainers(Dominators d, Tree t, int v, int depth, long floor, int width) {
+    if (depth <= 0) {
+      return List.of();
+    }
+    List<Integer> kids = new ArrayList<>();
+    for (int k = t.childStart()[v]; k < t.childStart()[v + 1]; k++) {
+      if (d.retained(t.children()[k]) >= Math.max(floor, 1)) {
+        kids.add(t.children()[k]);
+      }
+    }
+    kids.sort(Comparator.comparingLong((Integer c) -> d.retained(c)).reversed());
+    List<Retainer> out = new ArrayList<>();
+    for (int c : kids.subList(0, Math.min(width, kids.size()))) {
+      out.add(
+          new Retainer(
+              typeName(typeId[c]),
+              size[c],
+              d.retained(c),
+              retainers(d, t, c, depth - 1, floor, width)));
+    }
+    return out;
+  }
+
+  /**
+   * The heap as folded stacks for a flame graph: each object's own size under the path of types
+   * that dominate it, from the roots down; identical paths added up. Paths deeper than {@code
+   * maxDepth} are cut there (the rest is summed into the last frame).
+   */
+  public Map<String, Long> dominatorFlame(int maxDepth) {
+    Graph g = graph();
+    Dominators d = g.dominators();
+    int n = address.length;
+    Tree t = tree(d, n);
+    Map<String, Long> folded = new java.util.TreeMap<>();
+    String[] frames = new String[maxDepth];
+    int[] stack = new int[n + 1];
+    int[] next = new int[n + 1];
+    int[] depthOf = new int[n + 1];
+    int top = 0;
+    stack[top] = n;
+    next[top] = t.childStart()[n];
+    depthOf[top++] = 0;
+    while (top > 0) {
+      int v = stack[top - 1];
+      int level = depthOf[top - 1];
+      if (next[top - 1] < t.childStart()[v + 1]) {
+        int c = t.children()[next[top - 1]++];
+        int childLevel = Math.min(level + 1, maxDepth);
+        if (level < maxDepth) {
+          frames[level] = typeName(typeId[c]).replace(';', ',');
+        }
+        folded.merge(String.join(";", Arrays.copyOf(frames, childLevel)), size[c], Long::sum);
+        stack[top] = c;
+        next[top] = t.childStart()[c];
+        depthOf[top++] = childLevel;
+      } else {
+        top--;
+      }
+    }
+    return folded;
+  }
+
+  private static long[] retainedByType(Graph g, int[] typeOf, int types) {
+    Dominators d = g.dominators();
+    int n = typeOf.length;
+    Tree tree = tree(d, n);
+    int[] childStart = tree.childStart();
+    int[] children = tree.children();
     long[] result = new long[types];
     int[] active = new int[types];
     // Iterative depth-first walk from the roots' node: entering a node adds it to its type's count

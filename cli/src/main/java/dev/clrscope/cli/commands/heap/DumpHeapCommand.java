@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
       DumpHeapRootsCommand.class,
       DumpHeapReportCommand.class,
       DumpHeapDiffCommand.class,
-      DumpHeapCollectCommand.class
+      DumpHeapCollectCommand.class,
+      DumpHeapDominatorsCommand.class
     },
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"

@@ -1,19 +1,13 @@
 package dev.clrscope.cli.commands.heap;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.RecordStream;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.heapwalk.GcDumpFormatException;
-import dev.clrscope.heapwalk.GcDumpReader;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.TypeDiff;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -99,32 +93,18 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Override
   protected int runWithoutTarget() {
-    print(read(before), read(after), after.getFileName().toString());
+    print(
+        DumpHeapReportCommand.read(before),
+        DumpHeapReportCommand.read(after),
+        after.getFileName().toString());
     return 0;
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    HeapSnapshot earlier = read(before);
+    HeapSnapshot earlier = DumpHeapReportCommand.read(before);
     print(earlier, snapshot(attached), attached.describe() + " now");
     return 0;
-  }
-
-  private static HeapSnapshot read(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new CommandFailure(
-          file
-              + " is "
-              + (Files.exists(file) ? "not a regular file" : "not there")
-              + ": give a .gcdump file");
-    }
-    try {
-      return GcDumpReader.read(file);
-    } catch (IOException e) {
-      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
-    } catch (GcDumpFormatException e) {
-      throw new CommandFailure(file + " is not a readable .gcdump: " + e.getMessage(), e);
-    }
   }
 
   private void print(HeapSnapshot earlier, HeapSnapshot later, String laterName) {

@@ -34,6 +34,13 @@ public final class DumpHeapReportCommand extends ClrscopeSubcommand {
   @Override
   public Integer call() {
     report.validate();
+    HeapSnapshot snapshot = read(file);
+    report.print(snapshot, file.getFileName() + " holds", out(), err());
+    return 0;
+  }
+
+  /** Reads a .gcdump; a missing, unreadable or malformed file is a target error naming it. */
+  static HeapSnapshot read(Path file) {
     if (!Files.isRegularFile(file)) {
       throw new CommandFailure(
           file
@@ -41,15 +48,12 @@ public final class DumpHeapReportCommand extends ClrscopeSubcommand {
               + (Files.exists(file) ? "not a regular file" : "not there")
               + ": give a .gcdump file");
     }
-    HeapSnapshot snapshot;
     try {
-      snapshot = GcDumpReader.read(file);
+      return GcDumpReader.read(file);
     } catch (IOException e) {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     } catch (GcDumpFormatException e) {
       throw new CommandFailure(file + " is not a readable .gcdump: " + e.getMessage(), e);
     }
-    report.print(snapshot, file.getFileName() + " holds", out(), err());
-    return 0;
   }
 }

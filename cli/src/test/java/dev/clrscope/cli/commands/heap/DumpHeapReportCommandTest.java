@@ -44,4 +44,32 @@ class DumpHeapReportCommandTest {
         .doesNotContain("Exception")
         .doesNotContain("\n");
   }
+
+  @Test
+  void dominatorsOfAFileShowTheArrayRetainingEveryWidgetAndWriteAFlameGraph(@TempDir Path dir)
+      throws Exception {
+    Path file = SharedFixtures.of("gcdump", "widget.gcdump");
+    Path flame = dir.resolve("heap.folded");
+    CliRun r =
+        CliRun.of(
+            "dump-heap",
+            "dominators",
+            "--file",
+            file.toString(),
+            "--depth",
+            "5",
+            "--min-percent",
+            "50",
+            "--format",
+            "json",
+            "--flame",
+            flame.toString());
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.out()).contains("{\"type\":\"Widget[]\",\"size\":987680,\"retained\":5925960");
+    long total = 0;
+    for (String line : Files.readAllLines(flame)) {
+      total += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+    }
+    assertThat(total).isEqualTo(5_986_474);
+  }
 }
