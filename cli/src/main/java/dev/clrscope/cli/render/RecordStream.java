@@ -53,6 +53,15 @@ public final class RecordStream<R> {
     this.flushEach = flushEach;
   }
 
+  /** The form a whole-report command's {@code --format} means: JSON is one document. */
+  public static Form document(OutputFormat format) {
+    return switch (format) {
+      case json -> Form.JSON_DOCUMENT;
+      case csv -> Form.CSV;
+      default -> Form.TABLE;
+    };
+  }
+
   /** The form a streaming command's {@code --format} means: JSON is JSON Lines. */
   public static Form streaming(OutputFormat format) {
     return switch (format) {

@@ -11,7 +11,6 @@ import dev.clrscope.heapwalk.TypeDiff;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,20 +44,7 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Mixin FormatOption format;
 
-  @Option(
-      names = "--top",
-      paramLabel = "N",
-      defaultValue = "30",
-      description = "Show the N most grown types (default: ${DEFAULT-VALUE}; 0 for all).")
-  int top = 30;
-
-  @Option(
-      names = "--type",
-      paramLabel = "REGEX",
-      description = "Only types whose name contains a match of REGEX.")
-  String typeFilter;
-
-  private Pattern typePattern;
+  @Mixin TypeSelection selection;
 
   static final RecordSchema<TypeDiff> SCHEMA =
       new RecordSchema<>(
@@ -79,12 +65,7 @@ public final class DumpHeapDiffCommand extends HeapCommand {
   @Override
   protected void validate() {
     super.validate();
-    if (top < 0) {
-      throw new ParameterException(spec.commandLine(), "--top takes 0 or more");
-    }
-    if (typeFilter != null) {
-      typePattern = typePattern(typeFilter);
-    }
+    selection.validate();
     if (after != null && target.isChosen()) {
       throw new ParameterException(
           spec.commandLine(), "--after FILE or a process (-p, -n, ...), not both");
@@ -110,8 +91,8 @@ public final class DumpHeapDiffCommand extends HeapCommand {
   private void print(HeapSnapshot earlier, HeapSnapshot later, String laterName) {
     List<TypeDiff> rows =
         TypeDiff.between(earlier, later).stream()
-            .filter(d -> typePattern == null || typePattern.matcher(d.type()).find())
-            .limit(top == 0 ? Long.MAX_VALUE : top)
+            .filter(d -> selection.matches(d.type()))
+            .limit(selection.limit())
             .toList();
     err()
         .println(
@@ -123,15 +104,7 @@ public final class DumpHeapDiffCommand extends HeapCommand {
                 (long) later.objectCount() - earlier.objectCount(),
                 later.totalSize() - earlier.totalSize()));
     RecordStream<TypeDiff> out =
-        new RecordStream<>(
-            out(),
-            SCHEMA,
-            switch (format.format()) {
-              case json -> RecordStream.Form.JSON_DOCUMENT;
-              case csv -> RecordStream.Form.CSV;
-              default -> RecordStream.Form.TABLE;
-            },
-            false);
+        new RecordStream<>(out(), SCHEMA, RecordStream.document(format.format()), false);
     out.start(Map.of(), "types");
     rows.forEach(out::write);
     out.finish(Map.of());

@@ -31,20 +31,7 @@ public final class HeapReportOptions {
 
   @Mixin FormatOption format;
 
-  private Pattern typePattern;
-
-  @Option(
-      names = "--top",
-      paramLabel = "N",
-      defaultValue = "30",
-      description = "Show the N biggest types (default: ${DEFAULT-VALUE}; 0 for all).")
-  int top = 30;
-
-  @Option(
-      names = "--type",
-      paramLabel = "REGEX",
-      description = "Only types whose name contains a match of REGEX.")
-  String typeFilter;
+  @Mixin TypeSelection selection;
 
   @Option(
       names = "--min-count",
@@ -72,15 +59,13 @@ public final class HeapReportOptions {
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
-    if (top < 0 || minCount < 0) {
-      throw new ParameterException(mixee.commandLine(), "--top and --min-count take 0 or more");
+    selection.validate();
+    if (minCount < 0) {
+      throw new ParameterException(mixee.commandLine(), "--min-count takes 0 or more");
     }
     if (!List.of("retained", "size", "count").contains(sort.toLowerCase(Locale.ROOT))) {
       throw new ParameterException(
           mixee.commandLine(), "--sort takes retained, size or count, got " + sort);
-    }
-    if (typeFilter != null) {
-      typePattern = pattern(mixee, typeFilter);
     }
   }
 
@@ -103,7 +88,7 @@ public final class HeapReportOptions {
     List<TypeStatistics> shown =
         rows.stream()
             .filter(r -> r.count() >= minCount)
-            .filter(r -> typePattern == null || typePattern.matcher(r.type()).find())
+            .filter(r -> selection.matches(r.type()))
             .sorted(
                 Comparator.comparingLong(
                         switch (sort.toLowerCase(Locale.ROOT)) {
@@ -113,7 +98,7 @@ public final class HeapReportOptions {
                         })
                     .reversed()
                     .thenComparing(TypeStatistics::type))
-            .limit(top == 0 ? Long.MAX_VALUE : top)
+            .limit(selection.limit())
             .toList();
     err.println(
         String.format(
@@ -157,15 +142,7 @@ public final class HeapReportOptions {
                       snapshot.totalSize()));
             });
     RecordStream<TypeStatistics> records =
-        new RecordStream<>(
-            out,
-            SCHEMA,
-            switch (format.format()) {
-              case json -> RecordStream.Form.JSON_DOCUMENT;
-              case csv -> RecordStream.Form.CSV;
-              default -> RecordStream.Form.TABLE;
-            },
-            false);
+        new RecordStream<>(out, SCHEMA, RecordStream.document(format.format()), false);
     Map<String, Object> head = new LinkedHashMap<>();
     if (snapshot.gcNumber() >= 0) {
       head.put("gc", snapshot.gcNumber());
