@@ -70,12 +70,14 @@ public final class StopSignals implements AutoCloseable {
   }
 
   private void signal(String name) {
-    passOn.accept(name);
+    // The stop first: a child that exits at once on the signal passed on must not have its exit
+    // taken for the reason the session stopped.
     if (signals.incrementAndGet() == 1) {
       stop.request(name);
     } else {
       stop.abandon(name);
     }
+    passOn.accept(name);
   }
 
   @Override
