@@ -60,7 +60,9 @@ class DumpHeapCommandTest {
         generations += gc.path(g).asLong();
       }
       assertThat(generations).isGreaterThanOrEqualTo(HELD * 40L);
-      assertThat(r.stderr()).contains("The GC's own count after that GC: ");
+      assertThat(r.stderr())
+          .contains("The GC's own count after that GC: ")
+          .containsPattern("The process holds [\\d,]+ bytes resident \\(VmRSS\\)");
       assertThat(r.stderr()).contains("GC " + doc.path("gc").asLong() + " walked ");
       // The walk did not harm the target: it answers, and still holds every object.
       assertThat(target.send("counts").path("gen2").asInt()).isPositive();

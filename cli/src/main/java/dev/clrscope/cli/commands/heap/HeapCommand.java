@@ -6,6 +6,7 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
@@ -63,6 +64,25 @@ abstract class HeapCommand extends AttachingCommand {
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected Pattern typePattern(String regex) {
     return HeapReportOptions.pattern(spec, regex);
+  }
+
+  /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */
+  static long residentBytes(long pid) {
+    if (pid <= 0) {
+      return 0;
+    }
+    try {
+      for (String line :
+          java.nio.file.Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+        if (line.startsWith("VmRSS:")) {
+          String[] w = line.substring(6).trim().split("\\s+");
+          return Long.parseLong(w[0]) * 1024;
+        }
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // Another user's process, or gone: the figure is left out.
+    }
+    return 0;
   }
 
   /** Writes {@code snapshot} to {@code file} as a .gcdump, whole or not at all. */
@@ -123,13 +143,25 @@ abstract class HeapCommand extends AttachingCommand {
               // little longer.
               long seen = 0;
               long quietSince = System.nanoTime();
-              while (!stop.awaitStop(POLL)) {
-                long n = session.eventsRead();
-                if (n != seen) {
-                  seen = n;
-                  quietSince = System.nanoTime();
-                } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
-                  stop.request("no new heap events for a while");
+              try (ProgressLine progress =
+                  new ProgressLine(
+                      err(),
+                      ProgressLine.stderrIsTerminal(),
+                      () ->
+                          String.format(
+                              java.util.Locale.ROOT,
+                              "Walking: %,d objects, %,d references, %s received",
+                              builder.objectsSoFar(),
+                              builder.referencesSoFar(),
+                              ProgressLine.bytes(session.bytesRead())))) {
+                while (!stop.awaitStop(POLL)) {
+                  long n = session.eventsRead();
+                  if (n != seen) {
+                    seen = n;
+                    quietSince = System.nanoTime();
+                  } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
+                    stop.request("no new heap events for a while");
+                  }
                 }
               }
               return session.finish();
@@ -156,6 +188,16 @@ abstract class HeapCommand extends AttachingCommand {
                                 + " s of being asked: the target may be too busy or too old"
                                 + " (.NET 5+ is needed); try a longer --duration"));
     snapshot.problems().forEach(this::warn);
+    long resident = residentBytes(attached.pid());
+    if (resident > 0) {
+      err()
+          .println(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
+                      + " code, native allocations and thread stacks.",
+                  resident));
+    }
     return snapshot;
   }
 }

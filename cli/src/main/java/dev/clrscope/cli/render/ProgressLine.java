@@ -1,15 +1,15 @@
-package dev.clrscope.cli.commands.trace;
+package dev.clrscope.cli.render;
 
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * The live status line of a running trace on stderr, redrawn in place twice a second, only when
- * stderr is a terminal: redirected output gets the final summary line alone, not a stream of
- * carriage returns.
+ * The live status line of a running session on stderr (a trace, a heap walk), redrawn in place
+ * twice a second, only when stderr is a terminal: redirected output gets the final summary line
+ * alone, not a stream of carriage returns.
  */
-final class ProgressLine implements AutoCloseable {
+public final class ProgressLine implements AutoCloseable {
   private final PrintStream err;
   private final Supplier<String> status;
   private final Thread painter;
@@ -21,7 +21,7 @@ final class ProgressLine implements AutoCloseable {
    *
    * @param status the text of the line, computed at each redraw
    */
-  ProgressLine(PrintStream err, boolean live, Supplier<String> status) {
+  public ProgressLine(PrintStream err, boolean live, Supplier<String> status) {
     this.err = err;
     this.status = status;
     if (live) {
@@ -56,7 +56,7 @@ final class ProgressLine implements AutoCloseable {
   }
 
   /** Prints a whole line above the status line (or simply a line when not live). */
-  synchronized void note(String line) {
+  public synchronized void note(String line) {
     if (painter != null && lastLength > 0) {
       err.print("\r" + " ".repeat(lastLength) + "\r");
       lastLength = 0;
@@ -85,7 +85,7 @@ final class ProgressLine implements AutoCloseable {
    */
   // The null test is the JDK 17-21 answer; isTerminal() below is the JDK 22+ one.
   @SuppressWarnings("SystemConsoleNull")
-  static boolean stderrIsTerminal() {
+  public static boolean stderrIsTerminal() {
     java.io.Console console = System.console();
     if (console == null) {
       return false;
@@ -99,7 +99,7 @@ final class ProgressLine implements AutoCloseable {
   }
 
   /** {@code 12.3 MB}, {@code 850 KB}, {@code 512 B}. */
-  static String bytes(long n) {
+  public static String bytes(long n) {
     if (n >= 1024 * 1024) {
       return String.format(Locale.ROOT, "%.1f MB", n / (1024.0 * 1024.0));
     }
@@ -110,7 +110,7 @@ final class ProgressLine implements AutoCloseable {
   }
 
   /** {@code 1:02:03}, {@code 2:03}, {@code 4.5 s}. */
-  static String elapsed(long millis) {
+  public static String elapsed(long millis) {
     long s = millis / 1000;
     if (s < 60) {
       return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
