@@ -24,6 +24,13 @@ internal static class Program
 
     // Static so that held objects stay reachable for heap inspection until "release".
     private static readonly List<Widget> Held = new();
+
+    // The heap's shapes for dump-heap: a chain held only by this field, a large array (LOH).
+    private static ChainNode? ChainHead;
+    private static byte[]? LargeBytes;
+
+    // Links for heap benchmarks: each holds two others, so N links make about 3N references.
+    private static readonly List<Link> HeldLinks = new();
     private static readonly object StdoutLock = new();
 
     private static int Main(string[] args)
@@ -175,13 +182,17 @@ internal static class Program
                     Hold(words[1], Count(words[2]));
                     break;
                 case "release" when words.Length == 1:
-                    int released = Held.Count;
+                    int released = Held.Count + HeldLinks.Count;
                     Held.Clear();
+                    HeldLinks.Clear();
                     Emit(w =>
                     {
                         w.WriteString("event", "release");
                         w.WriteNumber("released", released);
                     });
+                    break;
+                case "shapes" when words.Length == 1:
+                    Shapes();
                     break;
                 case "throw" when words.Length == 2:
                     Throw(Count(words[1]));
@@ -294,9 +305,15 @@ internal static class Program
 
     private static void Hold(string type, int n)
     {
+        if (type == nameof(Link) || type == typeof(Link).FullName)
+        {
+            HoldLinks(n);
+            return;
+        }
         if (type != nameof(Widget) && type != typeof(Widget).FullName)
         {
-            throw new ArgumentException($"unknown type {type}; known: {typeof(Widget).FullName}");
+            throw new ArgumentException(
+                $"unknown type {type}; known: {typeof(Widget).FullName}, {typeof(Link).FullName}");
         }
         for (int i = 0; i < n; i++)
         {
@@ -308,6 +325,58 @@ internal static class Program
             w.WriteString("type", typeof(Widget).FullName);
             w.WriteNumber("added", n);
             w.WriteNumber("held", Held.Count);
+        });
+    }
+
+    // A 1,000-link chain rooted only in a static field, a 1,000,000-byte array (on the large object
+    // heap), and a StackHeld object that only a local variable of a waiting thread holds.
+    private static void Shapes()
+    {
+        ChainNode? head = null;
+        for (int i = 0; i < 1000; i++)
+        {
+            head = new ChainNode(head);
+        }
+        ChainHead = head;
+        LargeBytes = new byte[1_000_000];
+        var started = new ManualResetEventSlim();
+        var thread = new Thread(() =>
+        {
+            var held = new StackHeld();
+            started.Set();
+            Release.Wait();
+            GC.KeepAlive(held);
+        })
+        { IsBackground = true, Name = "stack-holder" };
+        thread.Start();
+        started.Wait();
+        Emit(w =>
+        {
+            w.WriteString("event", "shapes");
+            w.WriteNumber("chain", 1000);
+            w.WriteNumber("largeBytes", LargeBytes.Length);
+        });
+    }
+
+    private static readonly ManualResetEventSlim Release = new();
+
+    private static void HoldLinks(int n)
+    {
+        int start = HeldLinks.Count;
+        HeldLinks.Capacity = start + n;
+        for (int i = 0; i < n; i++)
+        {
+            int at = start + i;
+            Link? next = at > 0 ? HeldLinks[at - 1] : null;
+            Link? other = at > 1 ? HeldLinks[at / 2] : null;
+            HeldLinks.Add(new Link(next, other));
+        }
+        Emit(w =>
+        {
+            w.WriteString("event", "hold");
+            w.WriteString("type", typeof(Link).FullName);
+            w.WriteNumber("added", n);
+            w.WriteNumber("held", HeldLinks.Count);
         });
     }
 
@@ -491,6 +560,34 @@ internal static class Program
 }
 
 /// <summary>The objects <c>hold TYPE N</c> keeps alive, so a heap walk has a type with a known count.</summary>
+public sealed class ChainNode
+{
+    public ChainNode(ChainNode? next)
+    {
+        Next = next;
+    }
+
+    public ChainNode? Next { get; }
+}
+
+public sealed class StackHeld
+{
+    public long Value { get; } = 42;
+}
+
+public sealed class Link
+{
+    public Link(Link? next, Link? other)
+    {
+        Next = next;
+        Other = other;
+    }
+
+    public Link? Next { get; }
+
+    public Link? Other { get; }
+}
+
 public sealed class Widget
 {
     public Widget(long id)

@@ -1,6 +1,7 @@
 package dev.clrscope.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
@@ -70,6 +71,20 @@ class DumpHeapCommandTest {
     }
   }
 
+  /** What process {@code pid} has read so far (rchar of /proc/PID/io), or 0. */
+  private static long bytesRead(long pid) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "io"))) {
+        if (line.startsWith("rchar:")) {
+          return Long.parseLong(line.substring(6).trim());
+        }
+      }
+    } catch (java.io.IOException | NumberFormatException e) {
+      // not there yet, or gone
+    }
+    return 0;
+  }
+
   private static JsonNode type(JsonNode doc, String name) {
     for (JsonNode t : doc.path("types")) {
       if (t.path("type").asText().equals(name)) {
@@ -100,6 +115,135 @@ class DumpHeapCommandTest {
       assertThat(r.stdoutLines()).hasSize(3);
       assertThat(r.stdoutLines().get(1)).matches(" +50000 +2000000 +2000000 +TargetApp\\.Widget");
       assertThat(r.stderr()).contains("showing 2 types");
+    }
+  }
+
+  @Test
+  void aChainAStackHeldObjectAndALargeArrayAreCountedAndRootedWhereTheAppHoldsThem() {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      assertThat(target.send("shapes").path("chain").asInt()).isEqualTo(1000);
+      String pid = Long.toString(target.pid());
+
+      CliResult r =
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "-p",
+              pid,
+              "--format",
+              "json",
+              "--type",
+              "ChainNode|StackHeld|^System\\.Byte\\[\\]$");
+
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      JsonNode doc = r.stdoutJson();
+      // A ChainNode is 24 bytes (header, method table, one reference); the head alone holds the
+      // chain, so the type retains exactly its own size.
+      JsonNode chain = type(doc, "TargetApp.ChainNode");
+      assertThat(chain.path("count").asLong()).isEqualTo(1000);
+      assertThat(chain.path("totalSize").asLong()).isEqualTo(24_000);
+      assertThat(chain.path("retainedSize").asLong()).isEqualTo(24_000);
+      JsonNode stackHeld = type(doc, "TargetApp.StackHeld");
+      assertThat(stackHeld.path("count").asLong()).isEqualTo(1);
+      assertThat(stackHeld.path("totalSize").asLong()).isEqualTo(24);
+      // byte[1_000_000]: header, method table, length, the bytes, padded to 8.
+      JsonNode bytes = type(doc, "System.Byte[]");
+      assertThat(bytes.path("totalSize").asLong()).isGreaterThanOrEqualTo(1_000_024);
+      assertThat(doc.path("gcGenerationSizes").path("loh").asLong())
+          .isGreaterThanOrEqualTo(1_000_024);
+
+      CliResult chainRoot =
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "roots",
+              "-p",
+              pid,
+              "--type",
+              "ChainNode",
+              "--max",
+              "1",
+              "--format",
+              "json");
+      assertThat(chainRoot.exitCode()).as("%s", chainRoot).isZero();
+      JsonNode head = chainRoot.stdoutJson().get(0);
+      assertThat(head.path("root").asText()).isEqualTo("static field ChainHead");
+      assertThat(head.path("path").findValuesAsText("type")).containsExactly("TargetApp.ChainNode");
+
+      CliResult stackRoot =
+          Clrscope.run(
+              TIMEOUT, "dump-heap", "roots", "-p", pid, "--type", "StackHeld", "--format", "json");
+      assertThat(stackRoot.exitCode()).as("%s", stackRoot).isZero();
+      assertThat(stackRoot.stdoutJson()).hasSize(1);
+      assertThat(stackRoot.stdoutJson().get(0).path("root").asText()).isEqualTo("stack");
+    }
+  }
+
+  @Test
+  void aWalkThatOverflowsItsBufferIsTakenAgainWithABiggerOneAndComesBackWhole() {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      target.send("hold Widget 400000");
+
+      CliResult r =
+          Clrscope.run(
+              TIMEOUT,
+              "dump-heap",
+              "-p",
+              Long.toString(target.pid()),
+              "--buffersize",
+              "1",
+              "--format",
+              "json",
+              "--type",
+              "^TargetApp\\.Widget$");
+
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      assertThat(r.stderr())
+          .contains(
+              "The runtime dropped events with a 1 MB buffer (it walked the heap faster than the"
+                  + " events were read): walking it again with 1024 MB ...");
+      JsonNode doc = r.stdoutJson();
+      assertThat(doc.path("problems")).as("%s", r).isEmpty();
+      assertThat(type(doc, "TargetApp.Widget").path("count").asLong()).isEqualTo(400_000);
+      assertThat(type(doc, "TargetApp.Widget").path("retainedSize").asLong())
+          .isEqualTo(400_000 * 40L);
+    }
+  }
+
+  @Test
+  void aTargetThatDiesDuringTheWalkLeavesNoFileThatClaimsToBeWhole(@TempDir Path dir)
+      throws Exception {
+    Path file = dir.resolve("cut.gcdump");
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      target.send("hold Link 3000000", Duration.ofSeconds(60));
+      try (RunningCli cli =
+          Clrscope.start(
+              java.util.Map.of(),
+              dir,
+              "dump-heap",
+              "collect",
+              "-p",
+              Long.toString(target.pid()),
+              "-o",
+              file.toString())) {
+        // The walk's events are flowing once clrscope has read 50 MB (of about 240 MB): the
+        // target dies in the middle of its GC's walk.
+        await()
+            .atMost(TIMEOUT)
+            .pollInterval(Duration.ofMillis(10))
+            .until(() -> bytesRead(cli.pid()) > 50_000_000L);
+        target.process().destroyForcibly().waitFor();
+
+        CliResult r = cli.await(TIMEOUT);
+        assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+        assertThat(r.stderr())
+            .containsAnyOf(
+                "ended during the heap walk: the snapshot is incomplete, nothing was written",
+                "ended the session before its runtime walked the heap");
+      }
+    }
+    try (var left = Files.list(dir)) {
+      assertThat(left).as("files left in %s", dir).isEmpty();
     }
   }
 

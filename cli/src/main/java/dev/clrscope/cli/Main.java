@@ -9,6 +9,7 @@ import dev.clrscope.ipc.RequestTooLargeException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.ParameterException;
@@ -103,7 +104,21 @@ public final class Main {
         Logging.bind();
       }
     }
-    return new CommandLine.RunLast().execute(parsed);
+    try {
+      return new CommandLine.RunLast().execute(parsed);
+    } catch (OutOfMemoryError e) {
+      // A heap snapshot of tens of millions of objects, or a huge trace, can outgrow the heap the
+      // JVM chose: that is an environment limit with a remedy, not a bug.
+      throw new ExecutionException(
+          command,
+          "out of Java heap",
+          new CommandFailure(
+              String.format(
+                  Locale.ROOT,
+                  "ran out of Java heap (%,d MB allowed): raise the limit, for example"
+                      + " CLRSCOPE_JAVA_OPTS=-Xmx8g ./clrscope ...",
+                  Runtime.getRuntime().maxMemory() >> 20)));
+    }
   }
 
   /**

@@ -1,191 +1,229 @@
 package dev.clrscope.heapwalk;
 
 import java.util.Arrays;
+import java.util.function.IntToLongFunction;
 
 /**
  * The dominator tree of a graph given as successor lists in primitive arrays, and the retained size
- * of every node: Lengauer and Tarjan's algorithm (the simple version, path compression without
- * balancing), with the depth-first search and the path compression written as loops, so that a heap
- * of millions of objects in long chains neither recurses nor allocates per node.
+ * of every node: the Semi-NCA algorithm (Lengauer and Tarjan's semidominators by path compression,
+ * then each immediate dominator as the nearest common ancestor of the node's parent and its
+ * semidominator in the tree built so far). Every loop is iterative, so a heap of millions of
+ * objects in long chains neither recurses nor allocates per node.
  *
  * <pre>
  *  node v's successors: target[first[v]] .. target[first[v+1]-1]   (node indexes)
- *  idom[v]     the immediate dominator (the root's is -1; -1 too for nodes not reachable)
- *  retained[v] size[v] + the retained sizes of the nodes v immediately dominates
+ *  idom(v)     the immediate dominator (-1 for the root and for nodes it does not reach)
+ *  retained(v) size(v) + the retained sizes of the nodes v immediately dominates
  * </pre>
+ *
+ * <p>Memory: the work is done on depth-first numbers, in seven int arrays of one entry per node and
+ * one of one entry per edge (the predecessors); what is kept is three int arrays and one long array
+ * per node. Ten million objects with thirty million references need about 400 MB at the peak.
  */
 public final class Dominators {
+  /** dfn[v]: v's depth-first number, -1 if the root does not reach v. */
+  private final int[] dfn;
+
+  /** vertex[i]: the node numbered i. */
+  private final int[] vertex;
+
+  /** idom[i]: the number of node i's immediate dominator (-1 for the root). */
   private final int[] idom;
-  private final int[] order;
-  private final int reachable;
+
+  /** retained[i]: what node i retains. */
   private final long[] retained;
 
-  private Dominators(int[] idom, int[] order, int reachable, long[] retained) {
+  private Dominators(int[] dfn, int[] vertex, int[] idom, long[] retained) {
+    this.dfn = dfn;
+    this.vertex = vertex;
     this.idom = idom;
-    this.order = order;
-    this.reachable = reachable;
     this.retained = retained;
   }
 
   /**
    * Computes the dominators of every node reachable from {@code root}.
    *
-   * @param first successor offsets, {@code n + 1} entries
+   * @param first successor offsets, one more entry than there are nodes
    * @param target successor node indexes
    * @param size each node's own size
    * @param root the start node
    */
-  public static Dominators of(long[] first, int[] target, long[] size, int root) {
-    int n = size.length;
-    // Depth-first preorder numbering: dfn[v] (-1 if unreached), vertex[i] the node numbered i.
+  public static Dominators of(int[] first, int[] target, IntToLongFunction size, int root) {
+    return of(first, target, null, size, root);
+  }
+
+  /**
+   * Computes the dominators of a graph with one more node than {@code first} describes: node {@code
+   * first.length - 1}, whose successors are {@code extra} (a heap's roots, kept apart so that the
+   * objects' references need not be copied to add them).
+   *
+   * @param extra the extra node's successors, or null for no extra node
+   */
+  static Dominators of(int[] first, int[] target, int[] extra, IntToLongFunction size, int root) {
+    int n = first.length - (extra == null ? 1 : 0);
+    int last = first.length - 1; // the extra node, when there is one
     int[] dfn = new int[n];
     Arrays.fill(dfn, -1);
     int[] vertex = new int[n];
-    int[] parent = new int[n];
-    long[] cursor = new long[n];
-    int[] stack = new int[n];
+    // parent[i] (by number) becomes idom[i] in place: Semi-NCA starts each from the parent.
+    int[] idom = new int[n];
+    // The depth-first search's stack of nodes and each one's next edge, in arrays that are put to
+    // their own use once the search is done.
+    int[] predStart = new int[n + 1];
+    int[] ancestor = new int[n];
+    int[] stack = predStart;
+    int[] cursor = ancestor;
     int count = 0;
     int top = 0;
     dfn[root] = count;
-    vertex[count++] = root;
-    parent[root] = -1;
-    cursor[root] = first[root];
-    stack[top++] = root;
+    vertex[count] = root;
+    idom[count++] = -1;
+    stack[top] = root;
+    cursor[top++] = extra != null && root == last ? 0 : first[root];
     while (top > 0) {
       int v = stack[top - 1];
-      if (cursor[v] < first[v + 1]) {
-        int w = target[(int) cursor[v]++];
+      boolean isExtra = extra != null && v == last;
+      int end = isExtra ? extra.length : first[v + 1];
+      if (cursor[top - 1] < end) {
+        int w = (isExtra ? extra : target)[cursor[top - 1]++];
         if (dfn[w] < 0) {
           dfn[w] = count;
-          vertex[count++] = w;
-          parent[w] = v;
-          cursor[w] = first[w];
-          stack[top++] = w;
+          vertex[count] = w;
+          idom[count++] = dfn[v];
+          stack[top] = w;
+          cursor[top++] = extra != null && w == last ? 0 : first[w];
         }
       } else {
         top--;
       }
     }
-    // Predecessors of reached nodes, as offsets and indexes like the successors.
-    int[] predCount = new int[n + 1];
-    for (int v = 0; v < n; v++) {
-      if (dfn[v] < 0) {
-        continue;
-      }
-      for (long k = first[v]; k < first[v + 1]; k++) {
-        predCount[target[(int) k] + 1]++;
-      }
-    }
-    for (int v = 0; v < n; v++) {
-      predCount[v + 1] += predCount[v];
-    }
-    int[] pred = new int[predCount[n]];
-    int[] fill = Arrays.copyOf(predCount, n);
-    for (int v = 0; v < n; v++) {
-      if (dfn[v] < 0) {
-        continue;
-      }
-      for (long k = first[v]; k < first[v + 1]; k++) {
-        pred[fill[target[(int) k]]++] = v;
+    // Predecessors by number, as offsets and numbers (only reached nodes have any).
+    Arrays.fill(predStart, 0);
+    for (int i = 0; i < count; i++) {
+      int v = vertex[i];
+      if (extra != null && v == last) {
+        for (int w : extra) {
+          predStart[dfn[w] + 1]++;
+        }
+      } else {
+        for (int k = first[v]; k < first[v + 1]; k++) {
+          predStart[dfn[target[k]] + 1]++;
+        }
       }
     }
-    // semi[v]: the semidominator's preorder number; label/ancestor: the forest of eval/link.
-    int[] semi = dfn.clone();
-    int[] label = new int[n];
-    int[] ancestor = new int[n];
-    for (int v = 0; v < n; v++) {
-      label[v] = v;
-      ancestor[v] = -1;
+    for (int i = 0; i < count; i++) {
+      predStart[i + 1] += predStart[i];
     }
-    int[] idom = new int[n];
-    Arrays.fill(idom, -1);
-    int[] bucketHead = new int[n];
-    Arrays.fill(bucketHead, -1);
-    int[] bucketNext = new int[n];
-    int[] path = new int[n];
+    int[] pred = new int[predStart[count]];
+    {
+      int[] fill = ancestor;
+      System.arraycopy(predStart, 0, fill, 0, count);
+      for (int i = 0; i < count; i++) {
+        int v = vertex[i];
+        if (extra != null && v == last) {
+          for (int w : extra) {
+            pred[fill[dfn[w]]++] = i;
+          }
+        } else {
+          for (int k = first[v]; k < first[v + 1]; k++) {
+            pred[fill[dfn[target[k]]]++] = i;
+          }
+        }
+      }
+    }
+    // Semidominators, from the last number down. Node i is in the forest of processed nodes once
+    // the loop is below it, linked to its parent: ancestor starts as the parent, and "x is linked"
+    // is x > i. best[x] is the least semidominator on x's compressed path.
+    System.arraycopy(idom, 0, ancestor, 0, count);
+    int[] semi = new int[count];
+    int[] best = new int[count];
+    int[] path = dfn; // free until the end, where it is rebuilt
+    for (int i = 0; i < count; i++) {
+      semi[i] = i;
+      best[i] = i;
+    }
     for (int i = count - 1; i > 0; i--) {
-      int w = vertex[i];
-      for (int k = predCount[w]; k < predCount[w + 1]; k++) {
+      int s = i;
+      for (int k = predStart[i]; k < predStart[i + 1]; k++) {
         int v = pred[k];
-        if (dfn[v] < 0) {
-          continue;
-        }
-        int u = eval(v, ancestor, label, semi, path);
-        if (semi[u] < semi[w]) {
-          semi[w] = semi[u];
+        int candidate = v <= i ? v : eval(v, i, ancestor, best, path);
+        if (candidate < s) {
+          s = candidate;
         }
       }
-      int s = vertex[semi[w]];
-      bucketNext[w] = bucketHead[s];
-      bucketHead[s] = w;
-      int p = parent[w];
-      ancestor[w] = p;
-      for (int v = bucketHead[p]; v >= 0; v = bucketNext[v]) {
-        int u = eval(v, ancestor, label, semi, path);
-        idom[v] = semi[u] < semi[v] ? u : p;
-      }
-      bucketHead[p] = -1;
+      semi[i] = s;
+      best[i] = s;
     }
+    pred = null;
+    ancestor = null;
+    predStart = null;
+    best = null;
+    // Immediate dominators in number order: from the parent up while above the semidominator.
     for (int i = 1; i < count; i++) {
-      int w = vertex[i];
-      if (idom[w] != vertex[semi[w]]) {
-        idom[w] = idom[idom[w]];
+      int x = idom[i];
+      while (x > semi[i]) {
+        x = idom[x];
       }
+      idom[i] = x;
     }
-    idom[root] = -1;
-    // A node's dominator comes before it in preorder: sum the sizes up from the last.
-    long[] retained = new long[n];
+    semi = null;
+    // A node's dominator is numbered before it: sum the sizes up from the last.
+    long[] retained = new long[count];
     for (int i = count - 1; i >= 0; i--) {
-      int w = vertex[i];
-      retained[w] += size[w];
+      retained[i] += size.applyAsLong(vertex[i]);
       if (i > 0) {
-        retained[idom[w]] += retained[w];
+        retained[idom[i]] += retained[i];
       }
     }
-    return new Dominators(idom, Arrays.copyOf(vertex, count), count, retained);
+    Arrays.fill(dfn, -1);
+    for (int i = 0; i < count; i++) {
+      dfn[vertex[i]] = i;
+    }
+    return new Dominators(dfn, Arrays.copyOf(vertex, count), Arrays.copyOf(idom, count), retained);
   }
 
-  /** The node on v's compressed path with the least semidominator. */
-  private static int eval(int v, int[] ancestor, int[] label, int[] semi, int[] path) {
-    if (ancestor[v] < 0) {
-      return v;
-    }
-    // Collect the path up to the node whose ancestor is a root of the forest, then compress it
-    // from the top down (what the recursive version does on its way back).
+  /**
+   * The least semidominator on the path from processed node {@code v} up to the first node whose
+   * ancestor is not processed yet ({@code <= i}), compressing that path on the way back down.
+   */
+  private static int eval(int v, int i, int[] ancestor, int[] best, int[] path) {
     int length = 0;
     int x = v;
-    while (ancestor[ancestor[x]] >= 0) {
+    while (ancestor[x] > i) {
       path[length++] = x;
       x = ancestor[x];
     }
+    // path holds v .. the node just below x; compress from the top down.
     for (int k = length - 1; k >= 0; k--) {
       int y = path[k];
       int a = ancestor[y];
-      if (semi[label[a]] < semi[label[y]]) {
-        label[y] = label[a];
+      if (best[a] < best[y]) {
+        best[y] = best[a];
       }
       ancestor[y] = ancestor[a];
     }
-    return label[v];
+    return best[v];
   }
 
   /** The immediate dominator of {@code v}, or -1 for the root and unreachable nodes. */
   public int idom(int v) {
-    return idom[v];
+    int i = dfn[v];
+    return i <= 0 ? -1 : vertex[idom[i]];
   }
 
   /** What {@code v} retains: its size and everything only reachable through it. */
   public long retained(int v) {
-    return retained[v];
+    int i = dfn[v];
+    return i < 0 ? 0 : retained[i];
   }
 
   /** How many nodes the root reaches (itself included). */
   public int reachableCount() {
-    return reachable;
+    return vertex.length;
   }
 
   /** The reachable nodes in depth-first preorder: every node after its dominator. */
   public int[] preorder() {
-    return order.clone();
+    return vertex.clone();
   }
 }

@@ -3,7 +3,6 @@ package dev.clrscope.heapwalk;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,8 +35,11 @@ public final class GcDumpReader {
   private static final int NULL_REFERENCE = 1;
   private static final int END_OBJECT = 6;
 
-  private final byte[] b;
+  private byte[] b;
   private int at;
+
+  /** Each node's offset in the blob (0: referenced, never defined). */
+  private int[] offset;
 
   private GcDumpReader(byte[] bytes) {
     this.b = bytes;
@@ -81,7 +83,7 @@ public final class GcDumpReader {
     if (rootIndex < 0 || rootIndex >= nodeCount) {
       throw new GcDumpFormatException(at, "root index " + rootIndex + " is not a node");
     }
-    int[] offset = new int[nodeCount];
+    offset = new int[nodeCount];
     for (int i = 0; i < nodeCount; i++) {
       offset[i] = i32("node offset");
     }
@@ -98,84 +100,130 @@ public final class GcDumpReader {
               + graphMinReader
               + "), which clrscope does not read yet");
     }
-    // The objects' addresses follow: checked for length, not kept (nodes are known by index).
+    // The objects' addresses follow (0 for pseudo-nodes), when the writer kept them.
     int addressCount = count("addresses", 8);
-    need(8L * addressCount, "addresses");
-    return nodes(rootIndex, typeName, typeSize, offset, blobStart, blobLength);
+    long[] nodeAddress = new long[addressCount == nodeCount ? nodeCount : 0];
+    for (int i = 0; i < addressCount; i++) {
+      long a = i64("address");
+      if (i < nodeAddress.length) {
+        nodeAddress[i] = a;
+      }
+    }
+    return nodes(rootIndex, typeName, typeSize, blobStart, blobLength, nodeAddress);
   }
 
-  /** The defined nodes, each at address {@code index + 1} (pseudo-nodes have no address). */
+  /**
+   * The defined nodes (a node only referenced is left out, with its references), each at its
+   * address in the file or, where the file has none, at {@code index + 1}.
+   */
   private HeapSnapshot nodes(
       int rootIndex,
       String[] typeName,
       int[] typeSize,
-      int[] offset,
       int blobStart,
-      int blobLength) {
+      int blobLength,
+      long[] nodeAddress) {
     int n = offset.length;
-    long[] address = new long[n];
-    long[] size = new long[n];
-    long[] typeId = new long[n];
-    long[] firstEdge = new long[n + 1];
-    long[] target = new long[16];
-    int edges = 0;
-    int defined = 0;
+    int[] defined = new int[n];
+    int count = 0;
     for (int i = 0; i < n; i++) {
-      firstEdge[defined] = edges;
-      if (offset[i] == 0 && i != 0) {
-        continue; // referenced, never defined
-      }
-      if (offset[i] < 0 || offset[i] >= blobLength) {
-        throw new GcDumpFormatException(blobStart, "node " + i + " lies outside the blob");
-      }
-      at = blobStart + offset[i];
-      int end = blobStart + blobLength;
-      int typeAndFlag = cint(end, "node " + i + " type");
-      int type = typeAndFlag >>> 1;
-      if (type >= typeName.length) {
-        throw new GcDumpFormatException(at, "node " + i + " has type " + type + ", not a type");
-      }
-      long s = (typeAndFlag & 1) != 0 ? cint(end, "node " + i + " size") : typeSize[type];
-      int children = cint(end, "node " + i + " children");
-      if (children < 0 || children > end - at) {
-        throw new GcDumpFormatException(at, "node " + i + " claims " + children + " children");
-      }
-      address[defined] = i + 1L;
-      size[defined] = Math.max(s, 0);
-      typeId[defined] = type;
-      for (int c = 0; c < children; c++) {
-        long child = (long) i + cint(end, "node " + i + " child");
-        if (child < 0 || child >= n) {
-          throw new GcDumpFormatException(
-              at, "node " + i + " has a child " + child + ", not a node");
-        }
-        if (edges == target.length) {
-          target = java.util.Arrays.copyOf(target, edges * 2);
-        }
-        target[edges++] = child + 1;
-      }
-      defined++;
+      defined[i] = offset[i] == 0 && i != 0 ? -1 : count++;
     }
-    firstEdge[defined] = edges;
-    Map<Long, String> names = new HashMap<>();
-    for (int t = 0; t < typeName.length; t++) {
-      names.put((long) t, typeName[t]);
+    long[] address = new long[count];
+    int[] size = new int[count];
+    int[] type = new int[count];
+    int[] objectFirst = new int[count + 1];
+    // Two passes over the blob: the first counts the references, so that the second fills an
+    // array of exactly that size (the biggest of a snapshot) rather than growing one.
+    int[] objectTarget = null;
+    for (int pass = 0; pass < 2; pass++) {
+      int references = 0;
+      for (int i = 0; i < n; i++) {
+        int d = defined[i];
+        if (d < 0) {
+          continue; // referenced, never defined
+        }
+        objectFirst[d] = references;
+        references += node(i, blobStart, blobLength, typeName, typeSize, objectTarget, references);
+        if (objectTarget != null) {
+          address[d] = i < nodeAddress.length && nodeAddress[i] != 0 ? nodeAddress[i] : i + 1L;
+          size[d] = nodeSize;
+          type[d] = nodeType;
+        }
+      }
+      objectFirst[count] = references;
+      objectTarget = pass == 0 ? new int[references] : objectTarget;
     }
+    for (int k = 0; k < objectTarget.length; k++) {
+      objectTarget[k] = defined[objectTarget[k]];
+    }
+    // The file's bytes and offsets are no longer needed: let them go before the graph is linked.
+    b = null;
+    offset = null;
     return new HeapSnapshot(
         -1,
-        java.util.Arrays.copyOf(address, defined),
-        java.util.Arrays.copyOf(size, defined),
-        java.util.Arrays.copyOf(typeId, defined),
-        java.util.Arrays.copyOf(firstEdge, defined + 1),
-        java.util.Arrays.copyOf(target, edges),
-        new long[] {rootIndex + 1L},
+        address,
+        size,
+        Map.of(),
+        type,
+        typeName,
+        objectFirst,
+        objectTarget,
+        new int[0],
+        new int[0],
+        new int[] {defined[rootIndex]},
         new byte[] {(byte) HeapSnapshotBuilder.FILE_ROOT},
-        new long[0],
-        new long[0],
         Map.of(0, "[.NET Roots]"),
+        0,
         null,
-        names,
         List.of());
+  }
+
+  private int nodeSize;
+  private int nodeType;
+
+  /**
+   * Decodes node {@code i}: its type and size into {@link #nodeType} and {@link #nodeSize}, and
+   * (when {@code into} is not null) its children's node numbers into {@code into} from {@code at}.
+   *
+   * @return how many children it has
+   */
+  private int node(
+      int i,
+      int blobStart,
+      int blobLength,
+      String[] typeName,
+      int[] typeSize,
+      int[] into,
+      int from) {
+    int end = blobStart + blobLength;
+    if (offset[i] < 0 || offset[i] >= blobLength) {
+      throw new GcDumpFormatException(blobStart, "node " + i + " lies outside the blob");
+    }
+    at = blobStart + offset[i];
+    int typeAndFlag = cint(end, "node " + i + " type");
+    int t = typeAndFlag >>> 1;
+    if (t >= typeName.length) {
+      throw new GcDumpFormatException(at, "node " + i + " has type " + t + ", not a type");
+    }
+    int s = (typeAndFlag & 1) != 0 ? cint(end, "node " + i + " size") : typeSize[t];
+    int children = cint(end, "node " + i + " children");
+    if (children < 0 || children > end - at) {
+      throw new GcDumpFormatException(at, "node " + i + " claims " + children + " children");
+    }
+    nodeSize = Math.max(s, 0);
+    nodeType = t;
+    int n = offset.length;
+    for (int c = 0; c < children; c++) {
+      long child = (long) i + cint(end, "node " + i + " child");
+      if (child < 0 || child >= n) {
+        throw new GcDumpFormatException(at, "node " + i + " has a child " + child + ", not a node");
+      }
+      if (into != null) {
+        into[from + c] = (int) child;
+      }
+    }
+    return children;
   }
 
   /**

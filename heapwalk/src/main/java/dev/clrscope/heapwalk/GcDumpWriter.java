@@ -1,9 +1,10 @@
 package dev.clrscope.heapwalk;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,15 +12,34 @@ import java.util.Map;
 /**
  * Writes a snapshot as a .gcdump (GCHeapDump version 10, as dotnet-gcdump writes it), which
  * PerfView, Visual Studio, {@code dotnet-gcdump report} and {@link GcDumpReader} open. Node 0 is
- * the UNDEFINED node, nodes 1..n the objects in snapshot order, then {@code [.NET Roots]} and one
- * group node per kind of root ({@code [static vars]}, {@code [local vars]}, {@code [handles]},
- * {@code [finalizer queue]}, {@code [other roots]}: objects nothing references, the runtime's
- * frozen objects). Layout: see {@link GcDumpReader} and the reference's section 4.
+ * the UNDEFINED node, nodes 1..n the objects in snapshot order, then the roots as dotnet-gcdump
+ * groups them:
+ *
+ * <pre>
+ *  [.NET Roots]
+ *    [local vars]            stack roots
+ *    [static vars]
+ *      [static var T.f]      one node per static field (T the type of the object it holds)
+ *    [other roots]
+ *      [finalizer Handles]   the finalizer queue
+ *      [strong Handles]      handles
+ *      [other Handles]       the runtime's other root kinds
+ *      [frozen objects]      objects nothing references (string literals, type objects)
+ * </pre>
+ *
+ * A dependent handle's value is written as a child of its key (what keeps it alive). The file is
+ * streamed in two passes over the graph (the nodes' offsets come before the nodes), so writing it
+ * takes no memory beyond an int per node. Layout: see {@link GcDumpReader} and the reference's
+ * section 4.
  */
 public final class GcDumpWriter {
-  private final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 16);
+  private final OutputStream out;
+  private long written;
+  private final byte[] scratch = new byte[8];
 
-  private GcDumpWriter() {}
+  private GcDumpWriter(OutputStream out) {
+    this.out = out;
+  }
 
   /**
    * The metadata a .gcdump carries beside the graph.
@@ -31,15 +51,15 @@ public final class GcDumpWriter {
    */
   public record About(String processName, long processId, long timeTicks, boolean is64Bit) {}
 
-  /** Writes {@code snapshot} to {@code sink}. */
+  /** Writes {@code snapshot} to {@code sink} (buffered here; {@code sink} is not closed). */
   public static void write(HeapSnapshot snapshot, About about, OutputStream sink)
       throws IOException {
-    GcDumpWriter w = new GcDumpWriter();
-    w.gcHeapDump(snapshot, about);
-    w.out.writeTo(sink);
+    BufferedOutputStream buffered = new BufferedOutputStream(sink, 1 << 16);
+    new GcDumpWriter(buffered).gcHeapDump(snapshot, about);
+    buffered.flush();
   }
 
-  private void gcHeapDump(HeapSnapshot s, About about) {
+  private void gcHeapDump(HeapSnapshot s, About about) throws IOException {
     string("!FastSerialization.1");
     u8(4);
     typeObject(10, 8, "GCHeapDump");
@@ -64,137 +84,138 @@ public final class GcDumpWriter {
     u8(12);
     i32(0);
     u8(1);
-    int afterInterop = out.size();
+    int afterInterop = position();
     u8(13);
     string("clrscope");
     u8(6); // end of GCHeapDump
     u8(6); // end of objects
-    int table = out.size();
+    int table = position();
     i32(1);
     i32(afterInterop);
-    int trailer = out.size();
+    int trailer = position();
     i32(table);
     i32(trailer);
   }
 
-  private void graph(HeapSnapshot s, boolean is64Bit) {
+  private int position() {
+    if (written > Integer.MAX_VALUE) {
+      throw new IllegalStateException("a .gcdump cannot be larger than 2 GB");
+    }
+    return (int) written;
+  }
+
+  /** The pseudo-nodes after the objects: their names and children. */
+  private static final class Roots {
+    final List<String> names = new ArrayList<>();
+    final List<IntColumn> children = new ArrayList<>();
+
+    /** A new pseudo-node; its node number is {@code first + the returned index}. */
+    int add(String name) {
+      names.add(name);
+      children.add(new IntColumn());
+      return names.size() - 1;
+    }
+  }
+
+  private void graph(HeapSnapshot s, boolean is64Bit) throws IOException {
     int n = s.objectCount();
-    String[] groupNames = {
-      "[local vars]",
-      "[finalizer queue]",
-      "[handles]",
-      "[older generation]",
-      "[sized refs]",
-      "[overflow]",
-      "[static vars]",
-      "[other roots]"
-    };
-    // Group nodes follow the objects and the roots' node; each lists its roots' objects.
-    List<List<Integer>> groups = new ArrayList<>();
-    for (int g = 0; g < groupNames.length; g++) {
-      groups.add(new ArrayList<>());
+    int base = n + 1; // node of pseudo-node 0
+    Roots roots = new Roots();
+    int netRoots = roots.add("[.NET Roots]");
+    int locals = roots.add("[local vars]");
+    int statics = roots.add("[static vars]");
+    int other = roots.add("[other roots]");
+    int finalizer = roots.add("[finalizer Handles]");
+    int strong = roots.add("[strong Handles]");
+    int otherHandles = roots.add("[other Handles]");
+    int frozen = roots.add("[frozen objects]");
+    for (int g : new int[] {locals, statics, other}) {
+      roots.children.get(netRoots).add(base + g);
     }
-    Map<Long, Integer> nodeOf = new HashMap<>(n * 2);
-    for (int i = 0; i < n; i++) {
-      nodeOf.put(s.addressOf(i), i + 1);
+    for (int g : new int[] {finalizer, strong, otherHandles, frozen}) {
+      roots.children.get(other).add(base + g);
     }
-    boolean[] referenced = new boolean[n + 1];
-    for (int i = 0; i < n; i++) {
-      for (long t : s.referencesOf(i)) {
-        Integer c = nodeOf.get(t);
-        if (c != null) {
-          referenced[c] = true;
+    Map<String, Integer> staticNodes = new HashMap<>();
+    int[] rootReferences = s.rootReferences();
+    for (int j = 0; j < rootReferences.length; j++) {
+      int object = rootReferences[j];
+      int r = s.rootOfReference(j);
+      int group;
+      if (r < 0) {
+        group = frozen;
+      } else {
+        int kind = s.rootKindOf(r);
+        String field = s.rootNameOf(r);
+        if (kind == HeapSnapshotBuilder.STATIC_ROOT) {
+          String name = "[static var " + s.typeNameOf(object) + "." + field + "]";
+          Integer known = staticNodes.get(name);
+          if (known == null) {
+            known = roots.add(name);
+            staticNodes.put(name, known);
+            roots.children.get(statics).add(base + known);
+          }
+          group = known;
+        } else {
+          group =
+              switch (kind) {
+                case 0 -> locals;
+                case 1 -> finalizer;
+                case 2 -> strong;
+                case HeapSnapshotBuilder.FILE_ROOT -> netRoots;
+                default -> otherHandles;
+              };
         }
       }
+      roots.children.get(group).add(object + 1);
     }
-    for (int r = 0; r < s.rootCount(); r++) {
-      Integer c = nodeOf.get(s.rootAddressOf(r));
-      if (c != null) {
-        int kind = s.rootKindOf(r);
-        groups.get(kind >= 0 && kind < groupNames.length - 1 ? kind : groupNames.length - 1).add(c);
-        referenced[c] = true;
-      }
-    }
-    for (int i = 1; i <= n; i++) {
-      if (!referenced[i]) {
-        groups.get(groupNames.length - 1).add(i);
-      }
-    }
-    int rootNode = n + 1;
-    int nodeCount = n + 2 + groupNames.length;
-    // Types: 0 UNDEFINED, the objects' types, then the pseudo-nodes' names.
-    Map<String, Integer> typeIndex = new HashMap<>();
-    List<String> typeNames = new ArrayList<>();
-    List<Long> typeSizes = new ArrayList<>();
-    typeNames.add("UNDEFINED");
-    typeSizes.add(0L);
-    int[] nodeType = new int[nodeCount];
-    long[] nodeSize = new long[nodeCount];
-    for (int i = 0; i < n; i++) {
-      String name = s.typeNameOf(i);
-      Integer t = typeIndex.get(name);
-      if (t == null) {
-        t = typeNames.size();
-        typeIndex.put(name, t);
-        typeNames.add(name);
-        typeSizes.add(s.sizeOf(i));
-      }
-      nodeType[i + 1] = t;
-      nodeSize[i + 1] = s.sizeOf(i);
-    }
-    for (int g = -1; g < groupNames.length; g++) {
-      String name = g < 0 ? "[.NET Roots]" : groupNames[g];
-      nodeType[rootNode + 1 + g] = typeNames.size();
-      typeNames.add(name);
-      typeSizes.add(0L);
-    }
+    int rootNode = base + netRoots;
+    int nodeCount = base + roots.names.size();
+    // Types: 0 UNDEFINED, the snapshot's types (t + 1), then the pseudo-nodes' names. A type's
+    // size is its first object's: objects of that size need not say it.
+    String[] names = s.typeNames();
+    int types = 1 + names.length + roots.names.size();
+    long[] typeSize = new long[types];
+    Arrays.fill(typeSize, -1);
     long total = 0;
-    for (long sz : nodeSize) {
-      total += sz;
+    for (int i = 0; i < n; i++) {
+      int t = s.typeOf(i) + 1;
+      long size = s.sizeOf(i);
+      if (typeSize[t] < 0) {
+        typeSize[t] = size;
+      }
+      total += size;
     }
     i64(total);
     i32(rootNode);
-    i32(typeNames.size());
-    for (int t = 0; t < typeNames.size(); t++) {
-      string(typeNames.get(t));
-      i32((int) Math.min(Integer.MAX_VALUE, typeSizes.get(t)));
+    i32(types);
+    for (int t = 0; t < types; t++) {
+      string(
+          t == 0
+              ? "UNDEFINED"
+              : t <= names.length ? names[t - 1] : roots.names.get(t - 1 - names.length));
+      i32((int) Math.min(Integer.MAX_VALUE, Math.max(typeSize[t], 0)));
       string(null);
     }
-    // The node blob, and each node's offset in it.
-    ByteArrayOutputStream blob = new ByteArrayOutputStream(n * 8 + 64);
-    int[] offset = new int[nodeCount];
-    cint(blob, 0);
-    cint(blob, 0);
-    for (int i = 0; i < n; i++) {
-      int node = i + 1;
-      offset[node] = blob.size();
-      long[] refs = s.referencesOf(i);
-      List<Integer> children = new ArrayList<>(refs.length);
-      for (long t : refs) {
-        Integer c = nodeOf.get(t);
-        if (c != null) {
-          children.add(c);
-        }
-      }
-      record(blob, node, nodeType[node], nodeSize[node], typeSizes.get(nodeType[node]), children);
-    }
-    List<Integer> rootChildren = new ArrayList<>();
-    for (int g = 0; g < groupNames.length; g++) {
-      rootChildren.add(rootNode + 1 + g);
-    }
-    offset[rootNode] = blob.size();
-    record(blob, rootNode, nodeType[rootNode], 0, 0, rootChildren);
-    for (int g = 0; g < groupNames.length; g++) {
-      int node = rootNode + 1 + g;
-      offset[node] = blob.size();
-      record(blob, node, nodeType[node], 0, 0, groups.get(g));
-    }
+    // The node blob: first each node's offset (its encoding measured), then the nodes.
+    Record record = new Record();
     i32(nodeCount);
-    for (int o : offset) {
-      i32(o);
+    int blobLength = 2; // node 0: type 0, no children
+    i32(0);
+    for (int node = 1; node < nodeCount; node++) {
+      i32(blobLength);
+      record.length = 0;
+      encode(s, node, n, base, names.length, roots, typeSize, record);
+      blobLength += record.length;
     }
-    i32(blob.size());
-    out.writeBytes(blob.toByteArray());
+    i32(blobLength);
+    u8(0);
+    u8(0);
+    for (int node = 1; node < nodeCount; node++) {
+      record.length = 0;
+      encode(s, node, n, base, names.length, roots, typeSize, record);
+      out.write(record.bytes, 0, record.length);
+      written += record.length;
+    }
     i32(nodeCount);
     for (int node = 0; node < nodeCount; node++) {
       i64(node >= 1 && node <= n ? s.addressOf(node - 1) : 0);
@@ -203,21 +224,52 @@ public final class GcDumpWriter {
     u8(is64Bit ? 1 : 0);
   }
 
-  private static void record(
-      ByteArrayOutputStream blob,
+  /** Node {@code node}'s record: CInt type and size flag, [CInt size], CInt children, deltas. */
+  private static void encode(
+      HeapSnapshot s,
       int node,
-      int type,
-      long size,
-      long typeSize,
-      List<Integer> children) {
-    boolean hasSize = size != typeSize;
-    cint(blob, type << 1 | (hasSize ? 1 : 0));
-    if (hasSize) {
-      cint(blob, (int) Math.min(Integer.MAX_VALUE, size));
+      int n,
+      int base,
+      int objectTypes,
+      Roots roots,
+      long[] typeSize,
+      Record b) {
+    if (node <= n) {
+      int i = node - 1;
+      int type = s.typeOf(i) + 1;
+      long size = s.sizeOf(i);
+      boolean hasSize = size != typeSize[type];
+      cint(b, type << 1 | (hasSize ? 1 : 0));
+      if (hasSize) {
+        cint(b, (int) Math.min(Integer.MAX_VALUE, size));
+      }
+      int from = s.referencesStart(i);
+      int to = s.referencesStart(i + 1);
+      cint(b, to - from);
+      for (int k = from; k < to; k++) {
+        cint(b, s.referenceAt(k) + 1 - node);
+      }
+    } else {
+      int g = node - base;
+      cint(b, (1 + objectTypes + g) << 1);
+      IntColumn children = roots.children.get(g);
+      cint(b, children.size());
+      for (int k = 0; k < children.size(); k++) {
+        cint(b, children.get(k) - node);
+      }
     }
-    cint(blob, children.size());
-    for (int c : children) {
-      cint(blob, c - node);
+  }
+
+  /** One node's bytes, reused from node to node. */
+  static final class Record {
+    byte[] bytes = new byte[64];
+    int length;
+
+    void write(int b) {
+      if (length == bytes.length) {
+        bytes = Arrays.copyOf(bytes, length * 2);
+      }
+      bytes[length++] = (byte) b;
     }
   }
 
@@ -225,7 +277,7 @@ public final class GcDumpWriter {
    * A compressed signed integer: the fewest 7-bit groups (1 to 5) that hold it, most significant
    * first, bit 7 set on every byte but the last.
    */
-  static void cint(ByteArrayOutputStream b, int v) {
+  static void cint(Record b, int v) {
     int n = 5;
     for (int k = 1; k <= 4; k++) {
       int bits = 7 * k;
@@ -240,7 +292,7 @@ public final class GcDumpWriter {
     }
   }
 
-  private void typeObject(int version, int minReader, String name) {
+  private void typeObject(int version, int minReader, String name) throws IOException {
     u8(4);
     u8(1);
     i32(version);
@@ -249,28 +301,31 @@ public final class GcDumpWriter {
     u8(6);
   }
 
-  private void u8(int v) {
+  private void u8(int v) throws IOException {
     out.write(v);
+    written++;
   }
 
-  private void i32(int v) {
-    out.write(v);
-    out.write(v >>> 8);
-    out.write(v >>> 16);
-    out.write(v >>> 24);
+  private void i32(int v) throws IOException {
+    scratch[0] = (byte) v;
+    scratch[1] = (byte) (v >>> 8);
+    scratch[2] = (byte) (v >>> 16);
+    scratch[3] = (byte) (v >>> 24);
+    out.write(scratch, 0, 4);
+    written += 4;
   }
 
-  private void i64(long v) {
+  private void i64(long v) throws IOException {
     i32((int) v);
     i32((int) (v >>> 32));
   }
 
-  private void f32(float f) {
+  private void f32(float f) throws IOException {
     i32(Float.floatToIntBits(f));
   }
 
   /** FastSerialization's string: i32 UTF-16 units (-1 for null), each as 1 to 3 bytes. */
-  private void string(String s) {
+  private void string(String s) throws IOException {
     if (s == null) {
       i32(-1);
       return;
@@ -279,14 +334,14 @@ public final class GcDumpWriter {
     for (int k = 0; k < s.length(); k++) {
       char c = s.charAt(k);
       if (c <= 0x7F) {
-        out.write(c);
+        u8(c);
       } else if (c <= 0x7FF) {
-        out.write(0xC0 | c >> 6);
-        out.write(0x80 | c & 0x3F);
+        u8(0xC0 | c >> 6);
+        u8(0x80 | c & 0x3F);
       } else {
-        out.write(0xE0 | c >> 12);
-        out.write(0x80 | c >> 6 & 0x3F);
-        out.write(0x80 | c & 0x3F);
+        u8(0xE0 | c >> 12);
+        u8(0x80 | c >> 6 & 0x3F);
+        u8(0x80 | c & 0x3F);
       }
     }
   }

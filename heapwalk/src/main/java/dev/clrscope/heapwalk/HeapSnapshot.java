@@ -8,66 +8,208 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A managed heap as one forced GC walked it: every object (address, size, type), its references in
- * node order, and the roots. Objects and references live in primitive arrays, one entry per object
- * or reference, never an object each.
+ * A managed heap as one forced GC walked it: every object (address, size, type), the graph of
+ * references between them by object index, and the roots. Everything lives in primitive arrays, one
+ * entry per object or reference, never an object each: ten million objects and thirty million
+ * references take about 360 MB.
  *
  * <pre>
- *  object i:  address[i]  size[i]  typeId[i]  edges firstEdge[i] .. firstEdge[i+1]-1
- *  edge j:    target[j]   (an object's address)
- *  root k:    rootAddress[k]  rootKind[k] (0 stack, 1 finalizer queue, 2 handle, 3 older, 4 sized ref,
- *                                          5 overflow, 6 static field)
- *  dependent handle h: dependentKey[h] keeps dependentValue[h] alive (an edge key -> value)
+ *  object i:    address[i]  size[i] (-1: in bigSizes)  type[i] (an index into typeNames)
+ *               references target[first[i]] .. target[first[i+1]-1]   (object indexes: its own
+ *               references, then what its dependent handles keep alive)
+ *  roots:       rootTarget[j]: the roots' objects, then the objects nothing references
+ *               rootOfEdge[j]: the root's number (kind rootKind[r], name rootNames[r]), or -1 for
+ *               an object nothing references (the runtime's frozen objects)
+ *  root kinds:  0 stack, 1 finalizer queue, 2 handle, 3 older, 4 sized ref, 5 overflow,
+ *               6 static field, 7 a .gcdump's root node
  * </pre>
+ *
+ * The dominator tree is rooted at a node of its own, index {@code objectCount()}, whose successors
+ * are the roots.
  */
 public final class HeapSnapshot {
   private final long gcNumber;
   private final long[] address;
-  private final long[] size;
-  private final long[] typeId;
-  private final long[] firstEdge;
-  private final long[] target;
-  private final long[] rootAddress;
+  private final int[] size;
+  private final Map<Integer, Long> bigSizes;
+  private final int[] type;
+  private final String[] typeNames;
+  private final int[] first;
+  private final int[] target;
+  private final int[] rootTarget;
+  private final int[] rootOfEdge;
   private final byte[] rootKind;
-  private final long[] dependentKey;
-  private final long[] dependentValue;
   private final Map<Integer, String> rootNames;
+  private final long outside;
   private final long[] generationSizes;
-  private final Map<Long, String> typeNames;
   private final List<String> problems;
 
+  /**
+   * Links the parts into the graph. {@code objectFirst} and {@code objectTarget} are taken over
+   * (compacted in place) rather than copied: a heap's references are its biggest array.
+   *
+   * @param size each object's size, -1 where it is in {@code bigSizes} (2 GB and more)
+   * @param type each object's type, an index into {@code typeNames} (names may repeat: types of one
+   *     name are merged)
+   * @param objectFirst offsets into {@code objectTarget}, one more entry than there are objects
+   * @param objectTarget each object's references by object index, -1 where the reference leads to
+   *     no object of the walk (left out)
+   * @param dependentKey dependent handles' keys by object index (-1: not in the walk)
+   * @param dependentValue and their values
+   * @param rootObject each root's object index (-1: not in the walk)
+   * @param rootKind each root's kind
+   * @param outside how many references lead out of the walk (null references not counted)
+   */
   HeapSnapshot(
       long gcNumber,
       long[] address,
-      long[] size,
-      long[] typeId,
-      long[] firstEdge,
-      long[] target,
-      long[] rootAddress,
+      int[] size,
+      Map<Integer, Long> bigSizes,
+      int[] type,
+      String[] typeNames,
+      int[] objectFirst,
+      int[] objectTarget,
+      int[] dependentKey,
+      int[] dependentValue,
+      int[] rootObject,
       byte[] rootKind,
-      long[] dependentKey,
-      long[] dependentValue,
       Map<Integer, String> rootNames,
+      long outside,
       long[] generationSizes,
-      Map<Long, String> typeNames,
       List<String> problems) {
     this.gcNumber = gcNumber;
     this.address = address;
     this.size = size;
-    this.typeId = typeId;
-    this.firstEdge = firstEdge;
-    this.target = target;
-    this.rootAddress = rootAddress;
+    this.bigSizes = Map.copyOf(bigSizes);
+    this.type = type;
+    this.typeNames = mergeTypesByName(type, typeNames);
     this.rootKind = rootKind;
-    this.dependentKey = dependentKey;
-    this.dependentValue = dependentValue;
     this.rootNames = Map.copyOf(rootNames);
+    this.outside = outside;
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
-    this.typeNames = Map.copyOf(typeNames);
     this.problems = List.copyOf(problems);
+    int n = address.length;
+    // References to nothing of the walk out, in place.
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      int from = objectFirst[i];
+      objectFirst[i] = m;
+      for (int k = from; k < objectFirst[i + 1]; k++) {
+        if (objectTarget[k] >= 0) {
+          objectTarget[m++] = objectTarget[k];
+        }
+      }
+    }
+    objectFirst[n] = m;
+    int[] merged = withDependents(objectFirst, objectTarget, dependentKey, dependentValue, n);
+    this.first = objectFirst;
+    this.target = merged;
+    boolean[] referenced = new boolean[n];
+    for (int k = 0; k < first[n]; k++) {
+      referenced[target[k]] = true;
+    }
+    int rootEdges = 0;
+    for (int o : rootObject) {
+      if (o >= 0) {
+        referenced[o] = true;
+        rootEdges++;
+      }
+    }
+    int unreferenced = 0;
+    for (boolean r : referenced) {
+      if (!r) {
+        unreferenced++;
+      }
+    }
+    // Objects that nothing references and no root names are alive all the same: the runtime's
+    // frozen objects (string literals, type objects, which code refers to directly). They hang
+    // off the roots, so that they and what they hold count somewhere.
+    this.rootTarget = new int[rootEdges + unreferenced];
+    this.rootOfEdge = new int[rootEdges + unreferenced];
+    int j = 0;
+    for (int r = 0; r < rootObject.length; r++) {
+      if (rootObject[r] >= 0) {
+        rootTarget[j] = rootObject[r];
+        rootOfEdge[j++] = r;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (!referenced[i]) {
+        rootTarget[j] = i;
+        rootOfEdge[j++] = -1;
+      }
+    }
   }
 
-  /** The number of the GC that walked the heap. */
+  /**
+   * The references with each dependent handle's value added to its key's: {@code target} itself
+   * when there are none (the usual case), else a new array, {@code first} renumbered.
+   */
+  private static int[] withDependents(
+      int[] first, int[] target, int[] dependentKey, int[] dependentValue, int n) {
+    int[] dependentsOf = new int[n + 1];
+    int count = 0;
+    for (int h = 0; h < dependentKey.length; h++) {
+      if (dependentKey[h] >= 0 && dependentValue[h] >= 0) {
+        dependentsOf[dependentKey[h] + 1]++;
+        count++;
+      }
+    }
+    if (count == 0) {
+      return target;
+    }
+    if ((long) first[n] + count > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("more references than one snapshot can hold");
+    }
+    for (int i = 0; i < n; i++) {
+      dependentsOf[i + 1] += dependentsOf[i];
+    }
+    int[] values = new int[count];
+    int[] fill = Arrays.copyOf(dependentsOf, n);
+    for (int h = 0; h < dependentKey.length; h++) {
+      if (dependentKey[h] >= 0 && dependentValue[h] >= 0) {
+        values[fill[dependentKey[h]]++] = dependentValue[h];
+      }
+    }
+    int[] merged = new int[first[n] + count];
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      int from = first[i];
+      int to = first[i + 1];
+      first[i] = m;
+      System.arraycopy(target, from, merged, m, to - from);
+      m += to - from;
+      for (int h = dependentsOf[i]; h < dependentsOf[i + 1]; h++) {
+        merged[m++] = values[h];
+      }
+    }
+    first[n] = m;
+    return merged;
+  }
+
+  /** Gives types of one name one index, renumbering {@code type} in place; the distinct names. */
+  private static String[] mergeTypesByName(int[] type, String[] names) {
+    Map<String, Integer> byName = new HashMap<>();
+    int[] merged = new int[names.length];
+    List<String> distinct = new ArrayList<>();
+    for (int t = 0; t < names.length; t++) {
+      Integer to = byName.putIfAbsent(names[t], distinct.size());
+      if (to == null) {
+        merged[t] = distinct.size();
+        distinct.add(names[t]);
+      } else {
+        merged[t] = to;
+      }
+    }
+    if (distinct.size() < names.length) {
+      for (int i = 0; i < type.length; i++) {
+        type[i] = merged[type[i]];
+      }
+    }
+    return distinct.toArray(new String[0]);
+  }
+
+  /** The number of the GC that walked the heap; -1 for a file. */
   public long gcNumber() {
     return gcNumber;
   }
@@ -77,14 +219,14 @@ public final class HeapSnapshot {
     return address.length;
   }
 
-  /** How many references between objects it reported. */
+  /** How many references between objects of the walk it holds (dependent handles included). */
   public long referenceCount() {
-    return target.length;
+    return first[address.length];
   }
 
   /** How many roots it reported. */
   public int rootCount() {
-    return rootAddress.length;
+    return rootKind.length;
   }
 
   /**
@@ -98,8 +240,8 @@ public final class HeapSnapshot {
   /** The sum of every object's size. */
   public long totalSize() {
     long total = 0;
-    for (long s : size) {
-      total += s;
+    for (int i = 0; i < size.length; i++) {
+      total += sizeOf(i);
     }
     return total;
   }
@@ -112,12 +254,6 @@ public final class HeapSnapshot {
     return problems;
   }
 
-  /** The type's name as the runtime writes it, or {@code UNKNOWN 0x…} when it sent none. */
-  public String typeName(long id) {
-    String n = typeNames.get(id);
-    return n != null ? n : "UNKNOWN 0x" + Long.toHexString(id);
-  }
-
   /**
    * Per type: how many objects, their total size and what they retain, largest retained first (then
    * total size, then name). Computes the dominator tree on first use.
@@ -125,32 +261,19 @@ public final class HeapSnapshot {
    * @return one row per type that has objects
    */
   public List<TypeStatistics> typeStatistics() {
-    Graph g = graph();
-    // Types by name: a .gcdump may give one type several entries (its size buckets).
-    Map<String, Integer> typeIndex = new HashMap<>();
-    int[] typeOf = new int[address.length];
-    List<String> typeIds = new ArrayList<>();
+    Dominators d = dominators();
+    int types = typeNames.length;
+    long[] count = new long[types];
+    long[] total = new long[types];
     for (int i = 0; i < address.length; i++) {
-      String name = typeName(typeId[i]);
-      Integer t = typeIndex.get(name);
-      if (t == null) {
-        t = typeIds.size();
-        typeIndex.put(name, t);
-        typeIds.add(name);
-      }
-      typeOf[i] = t;
+      count[type[i]]++;
+      total[type[i]] += sizeOf(i);
     }
-    long[] count = new long[typeIds.size()];
-    long[] total = new long[typeIds.size()];
-    for (int i = 0; i < address.length; i++) {
-      count[typeOf[i]]++;
-      total[typeOf[i]] += size[i];
-    }
-    long[] retainedByType = retainedByType(g, typeOf, typeIds.size());
-    List<TypeStatistics> rows = new ArrayList<>(typeIds.size());
-    for (int t = 0; t < typeIds.size(); t++) {
-      String name = typeIds.get(t);
-      if (total[t] == 0 && (name.startsWith("[") || name.equals("UNDEFINED"))) {
+    long[] retainedByType = retainedByType(d);
+    List<TypeStatistics> rows = new ArrayList<>(types);
+    for (int t = 0; t < types; t++) {
+      String name = typeNames[t];
+      if (count[t] == 0 || (total[t] == 0 && (name.startsWith("[") || name.equals("UNDEFINED")))) {
         continue; // a .gcdump's pseudo-nodes: roots and groups of roots, not objects
       }
       rows.add(new TypeStatistics(name, count[t], total[t], retainedByType[t]));
@@ -165,11 +288,11 @@ public final class HeapSnapshot {
 
   /** Per type, how many of its objects the roots do not reach; for telling why. */
   public Map<String, Integer> unreachableByType() {
-    Graph g = graph();
+    Dominators d = dominators();
     Map<String, Integer> out = new java.util.TreeMap<>();
     for (int i = 0; i < address.length; i++) {
-      if (g.dominators().idom(i) < 0) {
-        out.merge(typeName(typeId[i]), 1, Integer::sum);
+      if (d.idom(i) < 0) {
+        out.merge(typeNames[type[i]], 1, Integer::sum);
       }
     }
     return out;
@@ -204,7 +327,6 @@ public final class HeapSnapshot {
    * the objects from the root's object to the one found.
    */
   public List<List<PathStep>> pathsTo(java.util.function.Predicate<String> matches, int max) {
-    Graph g = graph();
     int n = address.length;
     int[] parent = new int[n];
     int[] viaRoot = new int[n];
@@ -212,23 +334,27 @@ public final class HeapSnapshot {
     int[] queue = new int[n];
     int head = 0;
     int tail = 0;
-    for (long k = g.first()[n]; k < g.first()[n + 1]; k++) {
-      int v = g.target()[(int) k];
+    for (int j = 0; j < rootTarget.length; j++) {
+      int v = rootTarget[j];
       if (parent[v] == -2) {
         parent[v] = -1;
-        viaRoot[v] = g.rootOfEdge()[(int) (k - g.first()[n])];
+        viaRoot[v] = rootOfEdge[j];
         queue[tail++] = v;
       }
     }
-    Map<Long, Boolean> typeMatches = new HashMap<>();
+    Boolean[] typeMatches = new Boolean[typeNames.length];
     List<List<PathStep>> paths = new ArrayList<>();
     while (head < tail && paths.size() < max) {
       int v = queue[head++];
-      if (typeMatches.computeIfAbsent(typeId[v], t -> matches.test(typeName(t)))) {
+      int t = type[v];
+      if (typeMatches[t] == null) {
+        typeMatches[t] = matches.test(typeNames[t]);
+      }
+      if (typeMatches[t]) {
         paths.add(path(v, parent, viaRoot));
       }
-      for (long k = g.first()[v]; k < g.first()[v + 1]; k++) {
-        int w = g.target()[(int) k];
+      for (int k = first[v]; k < first[v + 1]; k++) {
+        int w = target[k];
         if (parent[w] == -2) {
           parent[w] = v;
           queue[tail++] = w;
@@ -242,7 +368,7 @@ public final class HeapSnapshot {
     List<PathStep> steps = new ArrayList<>();
     int x = v;
     while (true) {
-      steps.add(new PathStep(null, typeName(typeId[x]), address[x], size[x]));
+      steps.add(new PathStep(null, typeNameOf(x), address[x], sizeOf(x)));
       if (parent[x] == -1) {
         break;
       }
@@ -253,134 +379,40 @@ public final class HeapSnapshot {
     if (r < 0) {
       root = "frozen object (nothing references it; the runtime keeps it)";
     } else {
-      int kind = rootKind[r];
-      root = kind >= 0 && kind < ROOT_KINDS.length ? ROOT_KINDS[kind] : "root kind " + kind;
-      String name = rootNames.get(r);
-      if (name != null) {
-        root += " " + name;
-      }
+      root = rootDescription(r);
     }
     steps.add(new PathStep(root, null, 0, 0));
     java.util.Collections.reverse(steps);
     return steps;
   }
 
+  /** Root {@code r}'s kind in words, and its name where it has one. */
+  String rootDescription(int r) {
+    int kind = rootKind[r];
+    String root = kind >= 0 && kind < ROOT_KINDS.length ? ROOT_KINDS[kind] : "root kind " + kind;
+    String name = rootNames.get(r);
+    return name != null ? root + " " + name : root;
+  }
+
   /** How many objects the roots do not reach (their retained sizes count nowhere). */
   public int unreachableCount() {
-    return address.length - (graph().dominators.reachableCount() - 1);
+    return address.length - (dominators().reachableCount() - 1);
   }
 
   /** References whose target is no object of the walk (frozen or unwalked memory). */
   public long referencesOutsideTheHeap() {
-    return graph().outside;
+    return outside;
   }
 
-  /**
-   * The object graph by index, with a pseudo-node for the roots (index {@code objectCount()}), and
-   * its dominators; built once.
-   */
-  private record Graph(
-      long[] first, int[] target, int[] rootOfEdge, long outside, Dominators dominators) {}
+  private Dominators dominators;
 
-  private Graph graph;
-
-  private synchronized Graph graph() {
-    if (graph != null) {
-      return graph;
+  /** The dominator tree from the roots' node (index {@code objectCount()}); built once. */
+  private synchronized Dominators dominators() {
+    if (dominators == null) {
+      int n = address.length;
+      dominators = Dominators.of(first, target, rootTarget, v -> v == n ? 0 : sizeOf(v), n);
     }
-    int n = address.length;
-    // Objects by address: sorted addresses, and which object each sorted position is.
-    long[] sorted = address.clone();
-    Arrays.sort(sorted);
-    int[] objectAt = new int[n];
-    for (int i = 0; i < n; i++) {
-      objectAt[Arrays.binarySearch(sorted, address[i])] = i;
-    }
-    // Dependent handles: the key's extra references, grouped by key object.
-    int[] dependentsOf = new int[n + 1];
-    int[] keyObject = new int[dependentKey.length];
-    int[] valueObject = new int[dependentKey.length];
-    for (int h = 0; h < dependentKey.length; h++) {
-      int k = Arrays.binarySearch(sorted, dependentKey[h]);
-      int v = Arrays.binarySearch(sorted, dependentValue[h]);
-      keyObject[h] = k >= 0 && v >= 0 ? objectAt[k] : -1;
-      valueObject[h] = v >= 0 ? objectAt[v] : -1;
-      if (keyObject[h] >= 0) {
-        dependentsOf[keyObject[h] + 1]++;
-      }
-    }
-    for (int i = 0; i < n; i++) {
-      dependentsOf[i + 1] += dependentsOf[i];
-    }
-    int[] dependentValues = new int[dependentsOf[n]];
-    int[] fill = Arrays.copyOf(dependentsOf, n);
-    for (int h = 0; h < dependentKey.length; h++) {
-      if (keyObject[h] >= 0) {
-        dependentValues[fill[keyObject[h]]++] = valueObject[h];
-      }
-    }
-    long[] first = new long[n + 2];
-    int[] targets = new int[target.length + rootAddress.length + dependentValues.length];
-    int m = 0;
-    long outside = 0;
-    for (int i = 0; i < n; i++) {
-      first[i] = m;
-      for (long k = firstEdge[i]; k < firstEdge[i + 1]; k++) {
-        int at = Arrays.binarySearch(sorted, target[(int) k]);
-        if (at >= 0) {
-          targets[m++] = objectAt[at];
-        } else if (target[(int) k] != 0) {
-          outside++;
-        }
-      }
-      for (int h = dependentsOf[i]; h < dependentsOf[i + 1]; h++) {
-        targets[m++] = dependentValues[h];
-      }
-    }
-    first[n] = m;
-    boolean[] referenced = new boolean[n];
-    for (int k = 0; k < m; k++) {
-      referenced[targets[k]] = true;
-    }
-    int unreferenced = 0;
-    // Which root each of the roots' node's references is (-1: a frozen object).
-    int[] rootOfEdge = new int[rootAddress.length + n];
-    int rootEdges = 0;
-    for (int r = 0; r < rootAddress.length; r++) {
-      int at = Arrays.binarySearch(sorted, rootAddress[r]);
-      if (at >= 0) {
-        targets[m++] = objectAt[at];
-        referenced[objectAt[at]] = true;
-        rootOfEdge[rootEdges++] = r;
-      }
-    }
-    for (boolean r : referenced) {
-      if (!r) {
-        unreferenced++;
-      }
-    }
-    // Objects that nothing references and no root names are alive all the same: the runtime's
-    // frozen objects (string literals, type objects, which code refers to directly). They hang
-    // off the roots' node, so that they and what they hold count somewhere.
-    if (unreferenced > 0) {
-      targets = Arrays.copyOf(targets, m + unreferenced);
-      for (int i = 0; i < n; i++) {
-        if (!referenced[i]) {
-          targets[m++] = i;
-          rootOfEdge[rootEdges++] = -1;
-        }
-      }
-    }
-    first[n + 1] = m;
-    long[] sizes = Arrays.copyOf(size, n + 1);
-    graph =
-        new Graph(
-            first,
-            targets,
-            Arrays.copyOf(rootOfEdge, rootEdges),
-            outside,
-            Dominators.of(first, targets, sizes, n));
-    return graph;
+    return dominators;
   }
 
   /**
@@ -429,10 +461,10 @@ public final class HeapSnapshot {
    * at most {@code width} of them.
    */
   public List<Retainer> biggestRetainers(int depth, double minFraction, int width) {
-    Graph g = graph();
-    Tree t = tree(g.dominators(), address.length);
+    Dominators d = dominators();
+    Tree t = tree(d, address.length);
     long floor = (long) Math.ceil(totalSize() * minFraction);
-    return retainers(g.dominators(), t, address.length, depth, floor, width);
+    return retainers(d, t, address.length, depth, floor, width);
   }
 
   private List<Retainer> retainers(Dominators d, Tree t, int v, int depth, long floor, int width) {
@@ -450,8 +482,8 @@ public final class HeapSnapshot {
     for (int c : kids.subList(0, Math.min(width, kids.size()))) {
       out.add(
           new Retainer(
-              typeName(typeId[c]),
-              size[c],
+              typeNameOf(c),
+              sizeOf(c),
               d.retained(c),
               retainers(d, t, c, depth - 1, floor, width)));
     }
@@ -464,8 +496,7 @@ public final class HeapSnapshot {
    * maxDepth} are cut there (the rest is summed into the last frame).
    */
   public Map<String, Long> dominatorFlame(int maxDepth) {
-    Graph g = graph();
-    Dominators d = g.dominators();
+    Dominators d = dominators();
     int n = address.length;
     Tree t = tree(d, n);
     Map<String, Long> folded = new java.util.TreeMap<>();
@@ -484,9 +515,9 @@ public final class HeapSnapshot {
         int c = t.children()[next[top - 1]++];
         int childLevel = Math.min(level + 1, maxDepth);
         if (level < maxDepth) {
-          frames[level] = typeName(typeId[c]).replace(';', ',');
+          frames[level] = typeNameOf(c).replace(';', ',');
         }
-        folded.merge(String.join(";", Arrays.copyOf(frames, childLevel)), size[c], Long::sum);
+        folded.merge(String.join(";", Arrays.copyOf(frames, childLevel)), sizeOf(c), Long::sum);
         stack[top] = c;
         next[top] = t.childStart()[c];
         depthOf[top++] = childLevel;
@@ -497,8 +528,9 @@ public final class HeapSnapshot {
     return folded;
   }
 
-  private static long[] retainedByType(Graph g, int[] typeOf, int types) {
-    Dominators d = g.dominators();
+  private long[] retainedByType(Dominators d) {
+    int[] typeOf = type;
+    int types = typeNames.length;
     int n = typeOf.length;
     Tree tree = tree(d, n);
     int[] childStart = tree.childStart();
@@ -540,17 +572,50 @@ public final class HeapSnapshot {
 
   /** Object {@code i}'s size. */
   public long sizeOf(int i) {
-    return size[i];
+    int s = size[i];
+    return s >= 0 ? s : bigSizes.get(i);
   }
 
   /** Object {@code i}'s type name. */
   public String typeNameOf(int i) {
-    return typeName(typeId[i]);
+    return typeNames[type[i]];
   }
 
-  /** Root {@code r}'s object address. */
-  public long rootAddressOf(int r) {
-    return rootAddress[r];
+  /** Object {@code i}'s type, an index into {@link #typeNames()}. */
+  int typeOf(int i) {
+    return type[i];
+  }
+
+  /** The types' names, each once. */
+  String[] typeNames() {
+    return typeNames;
+  }
+
+  /** The references of object {@code i}, as object indexes (dependent handles' values included). */
+  public int[] referencesOf(int i) {
+    return Arrays.copyOfRange(target, first[i], first[i + 1]);
+  }
+
+  /**
+   * Where object {@code i}'s references start in {@link #referenceAt}; {@code i + 1}'s end them.
+   */
+  int referencesStart(int i) {
+    return first[i];
+  }
+
+  /** Reference {@code k} of the graph: an object index. */
+  int referenceAt(int k) {
+    return target[k];
+  }
+
+  /** The roots' references: each root's object, then the objects nothing references. */
+  int[] rootReferences() {
+    return rootTarget.clone();
+  }
+
+  /** For each of {@link #rootReferences()}, the root's number, or -1 (nothing references it). */
+  int rootOfReference(int j) {
+    return rootOfEdge[j];
   }
 
   /** Root {@code r}'s kind (the runtime's GCRootKind, or the builder's own kinds). */
@@ -558,12 +623,12 @@ public final class HeapSnapshot {
     return rootKind[r];
   }
 
-  /** The references of object {@code i}: the addresses it points to. */
-  public long[] referencesOf(int i) {
-    return Arrays.copyOfRange(target, (int) firstEdge[i], (int) firstEdge[i + 1]);
+  /** Root {@code r}'s name (a static field's), or null. */
+  String rootNameOf(int r) {
+    return rootNames.get(r);
   }
 
-  /** The root kinds by their number in the runtime's GCBulkRootEdge events. */
+  /** How many of the roots are of {@code kind}. */
   public int rootsOfKind(int kind) {
     int n = 0;
     for (byte k : rootKind) {

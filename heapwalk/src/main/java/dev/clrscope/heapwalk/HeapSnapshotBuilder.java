@@ -15,7 +15,6 @@ import dev.clrscope.nettrace.events.RuntimePayload.GcBulkRootEdge;
 import dev.clrscope.nettrace.events.RuntimePayload.GcEnd;
 import dev.clrscope.nettrace.events.RuntimePayload.GcStart;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,16 +50,22 @@ public final class HeapSnapshotBuilder {
   private final List<String> problems = new ArrayList<>();
   private final Map<Long, String> typeNames = new HashMap<>();
 
-  private long[] address = new long[1 << 12];
-  private long[] size = new long[1 << 12];
-  private long[] typeId = new long[1 << 12];
-  private long[] edgeCount = new long[1 << 12];
-  private int nodes;
-  private long[] target = new long[1 << 12];
-  private int edges;
-  private long[] rootAddress = new long[1 << 10];
-  private byte[] rootKind = new byte[1 << 10];
-  private int roots;
+  /** The runtime's type ids in the order objects first named them: an object's type is an index. */
+  private final Map<Long, Integer> typeIndex = new HashMap<>();
+
+  private final List<Long> typeIds = new ArrayList<>();
+
+  private final LongColumn address = new LongColumn();
+  private final IntColumn size = new IntColumn();
+  private final Map<Integer, Long> bigSizes = new HashMap<>();
+  private final IntColumn type = new IntColumn();
+  private final IntColumn edgeCount = new IntColumn();
+  private long claimedEdges;
+  private final LongColumn target = new LongColumn();
+  private final LongColumn rootAddress = new LongColumn();
+  private final IntColumn rootKind = new IntColumn();
+  private final LongColumn dependentKey = new LongColumn();
+  private final LongColumn dependentValue = new LongColumn();
 
   /** Takes one event of the session; anything but the runtime's heap events is ignored. */
   public void accept(TraceEvent e) {
@@ -123,10 +128,7 @@ public final class HeapSnapshotBuilder {
       } else if (p instanceof GcBulkEdge b) {
         index(EDGES, b.index());
         for (RuntimePayload.BulkEdge v : b.values()) {
-          if (edges == target.length) {
-            target = Arrays.copyOf(target, edges * 2);
-          }
-          target[edges++] = v.value();
+          target.add(v.value());
         }
       } else if (p instanceof GcBulkRootEdge r) {
         index(ROOTS, r.index());
@@ -142,6 +144,16 @@ public final class HeapSnapshotBuilder {
     return state == State.DONE;
   }
 
+  /**
+   * Whether events of the walk were lost: a gap in a stream's index, or fewer references than the
+   * objects claim. A walk with lost events is worth taking again with a bigger buffer.
+   */
+  public boolean eventsLost() {
+    return gaps || claimedEdges != target.size();
+  }
+
+  private boolean gaps;
+
   /** Whether the walk's GC has begun. */
   public boolean hasStarted() {
     return state != State.WAITING;
@@ -149,12 +161,12 @@ public final class HeapSnapshotBuilder {
 
   /** How many objects have arrived so far (for progress). */
   public int objectsSoFar() {
-    return nodes;
+    return address.size();
   }
 
   /** How many references have arrived so far (for progress). */
   public int referencesSoFar() {
-    return edges;
+    return target.size();
   }
 
   /**
@@ -170,29 +182,65 @@ public final class HeapSnapshotBuilder {
     if (state != State.DONE) {
       found.add("the end of GC " + gcNumber + " was not seen: the walk may be incomplete");
     }
-    long[] first = new long[nodes + 1];
-    long sum = 0;
-    for (int i = 0; i < nodes; i++) {
-      first[i] = sum;
-      sum += edgeCount[i];
-    }
-    first[nodes] = Math.min(sum, edges);
-    if (sum != edges) {
+    int n = address.size();
+    int edges = target.size();
+    // Object i owns the next edgeCount[i] references: only a whole stream says which are whose.
+    boolean trusted = claimedEdges == edges;
+    if (!trusted) {
       found.add(
           "the objects claim "
-              + sum
+              + claimedEdges
               + " references but "
               + edges
-              + " arrived: events were lost, references cannot be trusted");
-      for (int i = 0; i < nodes; i++) {
-        first[i] = Math.min(first[i], edges);
+              + " arrived: events were lost, so which object holds which reference is unknown;"
+              + " the references are left out (counts and sizes are exact, retained sizes and"
+              + " paths are not)");
+    }
+    int[] objectFirst = new int[n + 1];
+    {
+      long sum = 0;
+      for (int i = 0; i < n; i++) {
+        objectFirst[i] = (int) Math.min(sum, trusted ? edges : 0);
+        sum += edgeCount.get(i);
+      }
+      objectFirst[n] = trusted ? edges : 0;
+    }
+    edgeCount.drain();
+    long[] addresses = address.drain();
+    AddressIndex index = new AddressIndex(addresses);
+    int[] objectTarget = new int[trusted ? edges : 0];
+    long outside = 0;
+    for (int k = 0; k < objectTarget.length; k++) {
+      long a = target.get(k);
+      target.releaseThrough(k);
+      objectTarget[k] = index.find(a);
+      if (objectTarget[k] < 0 && a != 0) {
+        outside++;
       }
     }
+    target.clear();
+    int[] rootObject = index.findAll(rootAddress.drain());
+    int[] keys = index.findAll(dependentKey.drain());
+    int[] values = index.findAll(dependentValue.drain());
+    int[] kinds = rootKind.drain();
+    byte[] kind = new byte[kinds.length];
+    for (int r = 0; r < kinds.length; r++) {
+      kind[r] = (byte) kinds[r];
+    }
+    String[] names = new String[typeIds.size()];
     int unnamed = 0;
-    for (int i = 0; i < nodes; i++) {
-      if (!typeNames.containsKey(typeId[i])) {
-        unnamed++;
+    int[] types = type.drain();
+    int[] perType = new int[names.length];
+    for (int t : types) {
+      perType[t]++;
+    }
+    for (int t = 0; t < names.length; t++) {
+      String name = typeNames.get(typeIds.get(t));
+      if (name == null) {
+        name = "UNKNOWN 0x" + Long.toHexString(typeIds.get(t));
+        unnamed += perType[t];
       }
+      names[t] = name;
     }
     if (unnamed > 0) {
       found.add(
@@ -203,18 +251,20 @@ public final class HeapSnapshotBuilder {
     return Optional.of(
         new HeapSnapshot(
             gcNumber,
-            Arrays.copyOf(address, nodes),
-            Arrays.copyOf(size, nodes),
-            Arrays.copyOf(typeId, nodes),
-            first,
-            Arrays.copyOf(target, edges),
-            Arrays.copyOf(rootAddress, roots),
-            Arrays.copyOf(rootKind, roots),
-            Arrays.copyOf(dependentKey, dependents),
-            Arrays.copyOf(dependentValue, dependents),
+            addresses,
+            size.drain(),
+            bigSizes,
+            types,
+            names,
+            objectFirst,
+            objectTarget,
+            keys,
+            values,
+            rootObject,
+            kind,
             rootNames,
+            outside,
             heapStats,
-            typeNames,
             found));
   }
 
@@ -235,16 +285,12 @@ public final class HeapSnapshotBuilder {
   /** The root kind of a .gcdump's root node, under which its writer grouped the roots. */
   public static final int FILE_ROOT = 7;
 
-  private long[] dependentKey = new long[16];
-  private long[] dependentValue = new long[16];
-  private int dependents;
-
   private void staticRoots(TraceEvent e) {
     for (Map<?, ?> v : values(e)) {
       if (v.get("ObjectID") instanceof Number object) {
         addRoot(object.longValue(), STATIC_ROOT);
         if (v.get("FieldName") instanceof String field && !field.isEmpty()) {
-          rootNames.put(roots - 1, field);
+          rootNames.put(rootAddress.size() - 1, field);
         }
       }
     }
@@ -257,12 +303,8 @@ public final class HeapSnapshotBuilder {
     for (Map<?, ?> v : values(e)) {
       if (v.get("GCKeyNodeID") instanceof Number key
           && v.get("GCValueNodeID") instanceof Number value) {
-        if (dependents == dependentKey.length) {
-          dependentKey = Arrays.copyOf(dependentKey, dependents * 2);
-          dependentValue = Arrays.copyOf(dependentValue, dependents * 2);
-        }
-        dependentKey[dependents] = key.longValue();
-        dependentValue[dependents++] = value.longValue();
+        dependentKey.add(key.longValue());
+        dependentValue.add(value.longValue());
       }
     }
   }
@@ -284,16 +326,13 @@ public final class HeapSnapshotBuilder {
   }
 
   private void addRoot(long object, int kind) {
-    if (roots == rootAddress.length) {
-      rootAddress = Arrays.copyOf(rootAddress, roots * 2);
-      rootKind = Arrays.copyOf(rootKind, roots * 2);
-    }
-    rootAddress[roots] = object;
-    rootKind[roots++] = (byte) kind;
+    rootAddress.add(object);
+    rootKind.add(kind);
   }
 
   private void index(int stream, long index) {
     if (index != nextIndex[stream]) {
+      gaps = true;
       problems.add(
           STREAM[stream]
               + " events "
@@ -308,16 +347,23 @@ public final class HeapSnapshotBuilder {
   }
 
   private void addNode(BulkNode v) {
-    if (nodes == address.length) {
-      int n = nodes * 2;
-      address = Arrays.copyOf(address, n);
-      size = Arrays.copyOf(size, n);
-      typeId = Arrays.copyOf(typeId, n);
-      edgeCount = Arrays.copyOf(edgeCount, n);
+    int i = address.size();
+    address.add(v.address());
+    if (v.size() >= 0 && v.size() <= Integer.MAX_VALUE) {
+      size.add((int) v.size());
+    } else {
+      size.add(-1);
+      bigSizes.put(i, v.size());
     }
-    address[nodes] = v.address();
-    size[nodes] = v.size();
-    typeId[nodes] = v.typeId();
-    edgeCount[nodes++] = v.edgeCount();
+    Integer t = typeIndex.get(v.typeId());
+    if (t == null) {
+      t = typeIds.size();
+      typeIndex.put(v.typeId(), t);
+      typeIds.add(v.typeId());
+    }
+    type.add(t);
+    long count = Math.max(0, Math.min(v.edgeCount(), Integer.MAX_VALUE));
+    edgeCount.add((int) count);
+    claimedEdges += count;
   }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class DominatorsTest {
   /** Successor lists to offsets and targets. */
   private static Dominators of(int[][] succ, long[] size, int root) {
-    long[] first = new long[succ.length + 1];
+    int[] first = new int[succ.length + 1];
     List<Integer> targets = new ArrayList<>();
     for (int v = 0; v < succ.length; v++) {
       first[v] = targets.size();
@@ -20,7 +20,8 @@ class DominatorsTest {
       }
     }
     first[succ.length] = targets.size();
-    return Dominators.of(first, targets.stream().mapToInt(Integer::intValue).toArray(), size, root);
+    return Dominators.of(
+        first, targets.stream().mapToInt(Integer::intValue).toArray(), v -> size[v], root);
   }
 
   @Test
@@ -40,6 +41,22 @@ class DominatorsTest {
     assertThat(d.retained(0)).isEqualTo(13);
     assertThat(d.retained(3)).isEqualTo(4); // C, F, G, J
     assertThat(d.retained(4)).isEqualTo(2); // D, L
+  }
+
+  @Test
+  void anExtraRootNodeKeptApartDominatesLikeAnOrdinaryOne() {
+    // Objects 0..3 and an extra node 4 (the roots) with successors 0 and 2: 0 -> 1, 2 -> 1, 1 -> 3.
+    int[] first = {0, 1, 2, 3, 3};
+    int[] target = {1, 3, 1};
+    long[] size = {1, 10, 100, 1000};
+    Dominators d = Dominators.of(first, target, new int[] {0, 2}, v -> v == 4 ? 0 : size[v], 4);
+    assertThat(d.reachableCount()).isEqualTo(5);
+    assertThat(d.idom(0)).isEqualTo(4);
+    assertThat(d.idom(2)).isEqualTo(4);
+    assertThat(d.idom(1)).isEqualTo(4); // reached through 0 and through 2
+    assertThat(d.idom(3)).isEqualTo(1);
+    assertThat(d.retained(1)).isEqualTo(1010);
+    assertThat(d.retained(4)).isEqualTo(1111);
   }
 
   @Test
@@ -102,6 +119,111 @@ class DominatorsTest {
         }
       }
     }
+  }
+
+  @Test
+  void largeRandomGraphsAgreeWithTheIterativeAlgorithm() {
+    Random random = new Random(7);
+    for (int round = 0; round < 20; round++) {
+      int n = 500 + random.nextInt(3000);
+      int[][] succ = new int[n][];
+      for (int v = 0; v < n; v++) {
+        // Mostly forward edges (long paths for the compression), some back and cross edges.
+        int k = random.nextInt(4);
+        succ[v] = new int[k];
+        for (int j = 0; j < k; j++) {
+          succ[v][j] =
+              random.nextInt(10) < 8
+                  ? Math.min(n - 1, v + 1 + random.nextInt(20))
+                  : random.nextInt(n);
+        }
+      }
+      long[] size = new long[n];
+      java.util.Arrays.fill(size, 1);
+      Dominators d = of(succ, size, 0);
+      int[] expected = cooperHarveyKennedy(succ, 0);
+      for (int v = 0; v < n; v++) {
+        assertThat(d.idom(v)).as("round %d, node %d of %d", round, v, n).isEqualTo(expected[v]);
+      }
+    }
+  }
+
+  /** Cooper, Harvey and Kennedy's iterative dominators: -1 for the root and unreached nodes. */
+  private static int[] cooperHarveyKennedy(int[][] succ, int root) {
+    int n = succ.length;
+    int[] post = new int[n];
+    java.util.Arrays.fill(post, -1);
+    List<Integer> order = new ArrayList<>();
+    int[] next = new int[n];
+    java.util.ArrayDeque<Integer> stack = new java.util.ArrayDeque<>();
+    boolean[] seen = new boolean[n];
+    stack.push(root);
+    seen[root] = true;
+    while (!stack.isEmpty()) {
+      int v = stack.peek();
+      if (next[v] < succ[v].length) {
+        int w = succ[v][next[v]++];
+        if (!seen[w]) {
+          seen[w] = true;
+          stack.push(w);
+        }
+      } else {
+        stack.pop();
+        post[v] = order.size();
+        order.add(v);
+      }
+    }
+    List<List<Integer>> preds = new ArrayList<>();
+    for (int v = 0; v < n; v++) {
+      preds.add(new ArrayList<>());
+    }
+    for (int v = 0; v < n; v++) {
+      if (seen[v]) {
+        for (int w : succ[v]) {
+          preds.get(w).add(v);
+        }
+      }
+    }
+    int[] idom = new int[n];
+    java.util.Arrays.fill(idom, -1);
+    idom[root] = root;
+    boolean changed = true;
+    while (changed) {
+      changed = false;
+      for (int k = order.size() - 1; k >= 0; k--) {
+        int v = order.get(k);
+        if (v == root) {
+          continue;
+        }
+        int candidate = -1;
+        for (int p : preds.get(v)) {
+          if (idom[p] < 0) {
+            continue;
+          }
+          if (candidate < 0) {
+            candidate = p;
+          } else {
+            int a = p;
+            int b = candidate;
+            while (a != b) {
+              while (post[a] < post[b]) {
+                a = idom[a];
+              }
+              while (post[b] < post[a]) {
+                b = idom[b];
+              }
+            }
+            candidate = a;
+          }
+        }
+        if (idom[v] != candidate) {
+          idom[v] = candidate;
+          changed = true;
+        }
+      }
+    }
+    idom[root] = -1;
+    return idom;
   }
 
   /** Whether {@code to} is reachable from {@code from} without passing {@code without}. */

@@ -43,6 +43,7 @@ class GcDumpWriterTest {
                 .map(HeapSnapshot.PathStep::type))
         .contains(
             "[static vars]",
+            "[static var System.Collections.Generic.List<TargetApp.Widget>.Held]",
             "System.Collections.Generic.List<TargetApp.Widget>",
             "TargetApp.Widget");
   }
@@ -76,9 +77,9 @@ class GcDumpWriterTest {
       Integer.MIN_VALUE
     };
     for (int v : values) {
-      ByteArrayOutputStream b = new ByteArrayOutputStream();
+      GcDumpWriter.Record b = new GcDumpWriter.Record();
       GcDumpWriter.cint(b, v);
-      byte[] bytes = b.toByteArray();
+      byte[] bytes = java.util.Arrays.copyOf(b.bytes, b.length);
       // Decoded as the reader does.
       int x = bytes[0];
       int value = (x << 25) >> 25;

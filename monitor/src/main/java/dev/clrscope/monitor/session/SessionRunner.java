@@ -72,6 +72,10 @@ public final class SessionRunner implements AutoCloseable {
   private volatile NetTraceFormatException truncation;
   private volatile RuntimeException failure;
   private volatile RuntimeException bug;
+
+  /** The Java heap ran out on the reader thread: rethrown on the caller's by {@link #finish}. */
+  private volatile OutOfMemoryError outOfMemory;
+
   private volatile boolean abandoned;
   private volatile boolean stopSent;
 
@@ -142,6 +146,10 @@ public final class SessionRunner implements AutoCloseable {
       log.debug("session {} stream failed", session.sessionId(), e);
     } catch (RuntimeException e) {
       bug = e;
+    } catch (OutOfMemoryError e) {
+      // What the consumers hold is let go by the caller, which says how to raise the limit.
+      outOfMemory = e;
+      stop.request("out of Java heap");
     } finally {
       drainRecording();
       try {
@@ -217,6 +225,7 @@ public final class SessionRunner implements AutoCloseable {
    * its stream, then closes it.
    *
    * @throws RuntimeException what a consumer threw that was not a data error (a bug)
+   * @throws OutOfMemoryError when the consumers ran out of Java heap
    */
   public SessionResult finish(StopProgress progress) throws InterruptedException {
     while (!stop.awaitStop(Duration.ofSeconds(1))) {
@@ -237,6 +246,9 @@ public final class SessionRunner implements AutoCloseable {
     }
     close();
     SessionResult r = result();
+    if (outOfMemory != null) {
+      throw outOfMemory;
+    }
     if (bug != null) {
       throw bug;
     }

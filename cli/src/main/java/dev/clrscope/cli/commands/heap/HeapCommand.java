@@ -107,9 +107,79 @@ abstract class HeapCommand extends AttachingCommand {
         });
   }
 
-  /** Takes the snapshot; its problems are said on stderr. */
+  /** What the retry asks for: four times the buffer that lost events, and at least this. */
+  private static final int RETRY_BUFFER_MB = 1024;
+
+  /**
+   * Takes the snapshot; its problems are said on stderr. The runtime walks the heap faster than any
+   * reader takes the events in, so a big heap can overflow the session's buffer: then the heap is
+   * walked once more, with a buffer four times the size.
+   */
   protected HeapSnapshot snapshot(AttachedTarget attached) {
+    int buffer = bufferSize.megabytes();
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
+    SessionResult result = walk(attached, builder, buffer);
+    if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
+      int bigger = (int) Math.min(Integer.MAX_VALUE, Math.max(4L * buffer, RETRY_BUFFER_MB));
+      err()
+          .println(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "The runtime dropped events with a %d MB buffer (it walked the heap faster than"
+                      + " the events were read): walking it again with %d MB ...",
+                  buffer,
+                  bigger));
+      builder = new HeapSnapshotBuilder();
+      result = walk(attached, builder, bigger);
+      buffer = bigger;
+    }
+    warnAboutStream(
+        result,
+        "the snapshot is incomplete; raise --buffersize above "
+            + buffer
+            + " MB (the target holds up to that much memory while the walk's events wait)");
+    SessionResult ended = result;
+    Duration wait = durationOption.duration() != null ? durationOption.duration() : DEFAULT_WAIT;
+    HeapSnapshot snapshot =
+        builder
+            .build()
+            .orElseThrow(
+                () ->
+                    new CommandFailure(
+                        ended.endedByItself()
+                            ? attached.describe()
+                                + " ended the session before its runtime walked the heap; dump-heap"
+                                + " needs a process that keeps running"
+                            : "the runtime did not walk its heap within "
+                                + wait.toSeconds()
+                                + " s of being asked: the target may be too busy or too old"
+                                + " (.NET 5+ is needed); try a longer --duration"));
+    if (!builder.isComplete()) {
+      // A walk cut off is not a smaller heap: its missing objects would read as freed.
+      throw new CommandFailure(
+          (ended.endedByItself()
+                  ? attached.describe() + " ended during the heap walk"
+                  : "the runtime did not finish walking its heap within "
+                      + wait.toSeconds()
+                      + " s (try a longer --duration)")
+              + ": the snapshot is incomplete, nothing was written or reported");
+    }
+    snapshot.problems().forEach(this::warn);
+    long resident = residentBytes(attached.pid());
+    if (resident > 0) {
+      err()
+          .println(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
+                      + " code, native allocations and thread stacks.",
+                  resident));
+    }
+    return snapshot;
+  }
+
+  /** One walk: a session that forces a GC and feeds its heap events to {@code builder}. */
+  private SessionResult walk(AttachedTarget attached, HeapSnapshotBuilder builder, int bufferMb) {
     StopSwitch stop = new StopSwitch();
     Duration wait = durationOption.duration() != null ? durationOption.duration() : DEFAULT_WAIT;
     // Informational is what the runtime checks for heap-walk events; no stacks (the walk does not
@@ -117,7 +187,7 @@ abstract class HeapCommand extends AttachingCommand {
     // not reported yet).
     EventPipeSessionConfig config =
         new EventPipeSessionConfig(
-            bufferSize.megabytes(),
+            bufferMb,
             List.of(
                 new EventPipeProvider(
                     RuntimeEvents.RUNTIME_PROVIDER,
@@ -172,32 +242,6 @@ abstract class HeapCommand extends AttachingCommand {
                 stop.request("the heap walk is complete");
               }
             });
-    warnAboutStream(result, "the snapshot is incomplete (raise --buffersize)");
-    HeapSnapshot snapshot =
-        builder
-            .build()
-            .orElseThrow(
-                () ->
-                    new CommandFailure(
-                        result.endedByItself()
-                            ? attached.describe()
-                                + " ended the session before its runtime walked the heap; dump-heap"
-                                + " needs a process that keeps running"
-                            : "the runtime did not walk its heap within "
-                                + wait.toSeconds()
-                                + " s of being asked: the target may be too busy or too old"
-                                + " (.NET 5+ is needed); try a longer --duration"));
-    snapshot.problems().forEach(this::warn);
-    long resident = residentBytes(attached.pid());
-    if (resident > 0) {
-      err()
-          .println(
-              String.format(
-                  java.util.Locale.ROOT,
-                  "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
-                      + " code, native allocations and thread stacks.",
-                  resident));
-    }
-    return snapshot;
+    return result;
   }
 }
