@@ -5,7 +5,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code --buffersize MB}: the runtime's buffer for a session, as dotnet-trace takes it. */
+/**
+ * {@code --buffersize MB}: the runtime's buffer for a session, as dotnet-trace and dotnet-gcdump
+ * take it. Each command has its own default: those tools' (256 MB for traces, 1024 MB for heap
+ * snapshots).
+ */
 public final class BufferSizeOption {
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
@@ -13,14 +17,27 @@ public final class BufferSizeOption {
   @Option(
       names = "--buffersize",
       paramLabel = "MB",
-      defaultValue = "256",
       description =
-          "The runtime's buffer for this session, in MB (default: ${DEFAULT-VALUE}); raise it when"
-              + " the runtime drops events.")
-  int megabytes = 256;
+          "The runtime's buffer for this session, in MB (default: 256 for traces, 1024 for heap"
+              + " snapshots, as dotnet-trace and dotnet-gcdump); raise it when the runtime drops"
+              + " events.")
+  Integer megabytes;
 
-  /** The size in MB, checked: a usage error unless positive. */
+  /** The trace tools' default. */
+  public static final int TRACE_DEFAULT_MB = 256;
+
+  /** The size in MB, checked (a usage error unless positive), or the traces' default. */
   public int megabytes() {
+    return megabytesOr(TRACE_DEFAULT_MB);
+  }
+
+  /**
+   * The size in MB, checked (a usage error unless positive), or {@code defaultMb} when not given.
+   */
+  public int megabytesOr(int defaultMb) {
+    if (megabytes == null) {
+      return defaultMb;
+    }
     if (megabytes <= 0) {
       throw new ParameterException(
           mixee.commandLine(), "--buffersize must be a positive number of MB, got " + megabytes);

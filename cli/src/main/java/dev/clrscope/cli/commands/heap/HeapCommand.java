@@ -56,9 +56,12 @@ abstract class HeapCommand extends AttachingCommand {
 
   @Mixin BufferSizeOption bufferSize;
 
+  /** dotnet-gcdump's buffer: a walk of millions of objects comes faster than it can be read. */
+  static final int DEFAULT_BUFFER_MB = 1024;
+
   @Override
   protected void validate() {
-    bufferSize.megabytes();
+    bufferSize.megabytesOr(DEFAULT_BUFFER_MB);
   }
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
@@ -116,7 +119,7 @@ abstract class HeapCommand extends AttachingCommand {
    * walked once more, with a buffer four times the size.
    */
   protected HeapSnapshot snapshot(AttachedTarget attached) {
-    int buffer = bufferSize.megabytes();
+    int buffer = bufferSize.megabytesOr(DEFAULT_BUFFER_MB);
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
     SessionResult result = walk(attached, builder, buffer);
     if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
