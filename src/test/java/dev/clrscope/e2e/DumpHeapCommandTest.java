@@ -352,7 +352,10 @@ class DumpHeapCommandTest {
       assertThat(report.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
       String text = Files.readString(dir.resolve("report.txt"));
       assertThat(report.exitValue()).as(text).isZero();
-      assertThat(text.lines()).as(text).anyMatch(l -> l.matches(" +40 +4,321 +TargetApp\\.Widget"));
+      // With the type's module, from the rundown clrscope asked for, as dotnet-gcdump prints it.
+      assertThat(text.lines())
+          .as(text)
+          .anyMatch(l -> l.matches(" +40 +4,321 +TargetApp\\.Widget +\\[TargetApp\\.dll\\]"));
 
       // What grew since the file: exactly the Widgets added.
       target.send("hold Widget 500");
@@ -379,7 +382,8 @@ class DumpHeapCommandTest {
   }
 
   @Test
-  void gcdumpCollectAsDotnetGcdumpUsersTypeItWritesAFileThatReportsTheSame(@TempDir Path dir) {
+  void gcdumpCollectAsDotnetGcdumpUsersTypeItWritesAFileThatReportsTheSame(@TempDir Path dir)
+      throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       target.send("hold Widget 777");
       Path file = dir.resolve("app.gcdump");
@@ -410,6 +414,14 @@ class DumpHeapCommandTest {
       JsonNode widget = type(report.stdoutJson(), "TargetApp.Widget");
       assertThat(widget.path("count").asLong()).isEqualTo(777);
       assertThat(widget.path("totalSize").asLong()).isEqualTo(777 * 40L);
+      // The types' modules, from the session's closing rundown, in the file's type table (ASCII
+      // strings are one byte a character there): the app's own assembly and CoreLib.
+      String bytes =
+          new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1);
+      assertThat(bytes)
+          .contains(
+              DotnetApps.dll(DotnetApps.TARGET_APP).toAbsolutePath().normalize().toString(),
+              "System.Private.CoreLib.dll");
     }
   }
 }

@@ -38,6 +38,9 @@ public final class GcDumpReader {
   private byte[] b;
   private int at;
 
+  /** Each type's module file, or null. */
+  private String[] typeModule;
+
   /** Each node's offset in the blob (0: referenced, never defined). */
   private int[] offset;
 
@@ -74,10 +77,11 @@ public final class GcDumpReader {
     int typeCount = count("types", 9);
     String[] typeName = new String[typeCount];
     int[] typeSize = new int[typeCount];
+    typeModule = new String[typeCount];
     for (int t = 0; t < typeCount; t++) {
       typeName[t] = withoutSizeSuffix(string("type " + t + " name"));
       typeSize[t] = i32("type " + t + " size");
-      string("type " + t + " module");
+      typeModule[t] = string("type " + t + " module");
     }
     int nodeCount = count("nodes", 4);
     if (rootIndex < 0 || rootIndex >= nodeCount) {
@@ -167,6 +171,7 @@ public final class GcDumpReader {
         Map.of(),
         type,
         typeName,
+        typeModule,
         objectFirst,
         objectTarget,
         new int[0],

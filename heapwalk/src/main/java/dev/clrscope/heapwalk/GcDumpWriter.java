@@ -194,7 +194,7 @@ public final class GcDumpWriter {
               ? "UNDEFINED"
               : t <= names.length ? names[t - 1] : roots.names.get(t - 1 - names.length));
       i32((int) Math.min(Integer.MAX_VALUE, Math.max(typeSize[t], 0)));
-      string(null);
+      string(t >= 1 && t <= names.length ? s.typeModule(t - 1) : null);
     }
     // The node blob: first each node's offset (its encoding measured), then the nodes.
     Record record = new Record();

@@ -34,6 +34,7 @@ public final class HeapSnapshot {
   private final Map<Integer, Long> bigSizes;
   private final int[] type;
   private final String[] typeNames;
+  private final String[] typeModules;
   private final int[] first;
   private final int[] target;
   private final int[] rootTarget;
@@ -51,6 +52,7 @@ public final class HeapSnapshot {
    * @param size each object's size, -1 where it is in {@code bigSizes} (2 GB and more)
    * @param type each object's type, an index into {@code typeNames} (names may repeat: types of one
    *     name are merged)
+   * @param typeModules each type's module file, or null where unknown
    * @param objectFirst offsets into {@code objectTarget}, one more entry than there are objects
    * @param objectTarget each object's references by object index, -1 where the reference leads to
    *     no object of the walk (left out)
@@ -67,6 +69,7 @@ public final class HeapSnapshot {
       Map<Integer, Long> bigSizes,
       int[] type,
       String[] typeNames,
+      String[] typeModules,
       int[] objectFirst,
       int[] objectTarget,
       int[] dependentKey,
@@ -82,7 +85,8 @@ public final class HeapSnapshot {
     this.size = size;
     this.bigSizes = Map.copyOf(bigSizes);
     this.type = type;
-    this.typeNames = mergeTypesByName(type, typeNames);
+    this.typeModules = new String[typeNames.length];
+    this.typeNames = mergeTypesByName(type, typeNames, typeModules, this.typeModules);
     this.rootKind = rootKind;
     this.rootNames = Map.copyOf(rootNames);
     this.outside = outside;
@@ -187,8 +191,12 @@ public final class HeapSnapshot {
     return merged;
   }
 
-  /** Gives types of one name one index, renumbering {@code type} in place; the distinct names. */
-  private static String[] mergeTypesByName(int[] type, String[] names) {
+  /**
+   * Gives types of one name one index, renumbering {@code type} in place; the distinct names. Each
+   * distinct type's module (the first known among its namesakes) goes to {@code mergedModules}.
+   */
+  private static String[] mergeTypesByName(
+      int[] type, String[] names, String[] modules, String[] mergedModules) {
     Map<String, Integer> byName = new HashMap<>();
     int[] merged = new int[names.length];
     List<String> distinct = new ArrayList<>();
@@ -199,6 +207,9 @@ public final class HeapSnapshot {
         distinct.add(names[t]);
       } else {
         merged[t] = to;
+      }
+      if (mergedModules[merged[t]] == null) {
+        mergedModules[merged[t]] = modules[t];
       }
     }
     if (distinct.size() < names.length) {
@@ -584,6 +595,21 @@ public final class HeapSnapshot {
   /** Object {@code i}'s type, an index into {@link #typeNames()}. */
   int typeOf(int i) {
     return type[i];
+  }
+
+  /** Type {@code t}'s module file (from the rundown, or a .gcdump's type table), or null. */
+  String typeModule(int t) {
+    return typeModules[t];
+  }
+
+  /** The module file of the type named {@code type}, where the snapshot knows it. */
+  public java.util.Optional<String> moduleOf(String type) {
+    for (int t = 0; t < typeNames.length; t++) {
+      if (typeNames[t].equals(type)) {
+        return java.util.Optional.ofNullable(typeModules[t]);
+      }
+    }
+    return java.util.Optional.empty();
   }
 
   /** The types' names, each once. */

@@ -1,5 +1,6 @@
 package dev.clrscope.heapwalk;
 
+import dev.clrscope.nettrace.DecodedPayload;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
@@ -69,6 +70,12 @@ public final class HeapSnapshotBuilder {
 
   /** Takes one event of the session; anything but the runtime's heap events is ignored. */
   public void accept(TraceEvent e) {
+    if (RuntimeEvents.RUNDOWN_PROVIDER.equals(e.providerName())) {
+      if (e.eventId() == MODULE_DC_END) {
+        module(e);
+      }
+      return;
+    }
     if (!RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())
         || (state == State.DONE && (heapStats != null || e.eventId() != GC_HEAP_STATS))) {
       return;
@@ -109,6 +116,7 @@ public final class HeapSnapshotBuilder {
       // Type rows may come before the walk (statics) or during it: keep them all.
       for (BulkTypeValue v : t.values()) {
         typeNames.put(v.typeId(), TypeNames.readable(v.name()));
+        typeModules.put(v.typeId(), v.moduleId());
       }
     } else if (p instanceof GcStart s) {
       if (state == State.WAITING && s.depth() == 2 && s.type() == 0 && s.reason() == 1) {
@@ -228,6 +236,11 @@ public final class HeapSnapshotBuilder {
       kind[r] = (byte) kinds[r];
     }
     String[] names = new String[typeIds.size()];
+    String[] modules = new String[typeIds.size()];
+    for (int t = 0; t < modules.length; t++) {
+      Long module = typeModules.get(typeIds.get(t));
+      modules[t] = module == null ? null : modulePaths.get(module);
+    }
     int unnamed = 0;
     int[] types = type.drain();
     int[] perType = new int[names.length];
@@ -256,6 +269,7 @@ public final class HeapSnapshotBuilder {
             bigSizes,
             types,
             names,
+            modules,
             objectFirst,
             objectTarget,
             keys,
@@ -266,6 +280,21 @@ public final class HeapSnapshotBuilder {
             outside,
             heapStats,
             found));
+  }
+
+  /** The rundown's ModuleDCEnd: a module's id and file, sent when the session stops. */
+  private static final int MODULE_DC_END = 154;
+
+  private final Map<Long, Long> typeModules = new HashMap<>();
+  private final Map<Long, String> modulePaths = new HashMap<>();
+
+  private void module(TraceEvent e) {
+    DecodedPayload fields = EventFields.of(e);
+    if (fields.get("ModuleID") instanceof Number id
+        && fields.get("ModuleILPath") instanceof String path
+        && !path.isEmpty()) {
+      modulePaths.put(id.longValue(), path);
+    }
   }
 
   /** GCHeapStats: the generations' sizes at the end of a GC. */

@@ -2,6 +2,7 @@ package dev.clrscope.ipc.client;
 
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.MalformedMessageException;
+import dev.clrscope.ipc.RuntimeTooOldException;
 import dev.clrscope.ipc.ServerErrorException;
 import dev.clrscope.ipc.codec.IpcFrames;
 import dev.clrscope.ipc.codec.PayloadReader;
@@ -317,7 +318,7 @@ public final class DiagnosticsClient {
         }
       }
     }
-    throw new DiagnosticsException(
+    throw new RuntimeTooOldException(
         "this runtime is too old for the requested session ("
             + CollectTracingEncoder.whyNewest(config)
             + "): "

@@ -10,6 +10,7 @@ import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
+import dev.clrscope.ipc.RuntimeTooOldException;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
@@ -185,23 +186,50 @@ abstract class HeapCommand extends AttachingCommand {
   private SessionResult walk(AttachedTarget attached, HeapSnapshotBuilder builder, int bufferMb) {
     StopSwitch stop = new StopSwitch();
     Duration wait = durationOption.duration() != null ? durationOption.duration() : DEFAULT_WAIT;
-    // Informational is what the runtime checks for heap-walk events; no stacks (the walk does not
-    // need them, and the GC thread would be walked for every event); no rundown (module names are
-    // not reported yet).
-    EventPipeSessionConfig config =
-        new EventPipeSessionConfig(
-            bufferMb,
-            List.of(
-                new EventPipeProvider(
-                    RuntimeEvents.RUNTIME_PROVIDER,
-                    HEAP_SNAPSHOT_KEYWORDS,
-                    EventLevel.INFORMATIONAL.value())),
-            0,
-            false,
-            false);
     err()
         .println(
             "Walking the managed heap of " + attached.describe() + " (one forced full GC) ...");
+    try {
+      return walk(attached, builder, config(bufferMb, moduleRundown), stop, wait);
+    } catch (RuntimeTooOldException e) {
+      if (!moduleRundown) {
+        throw e;
+      }
+      // Before .NET 8 the rundown's keywords cannot be chosen: the walk goes without module names.
+      moduleRundown = false;
+      err().println("(This runtime cannot send module names alone, before .NET 8: left out.)");
+      return walk(attached, builder, config(bufferMb, false), new StopSwitch(), wait);
+    }
+  }
+
+  /** Whether the session asks for the modules' rundown; off once the runtime refused it. */
+  private boolean moduleRundown = true;
+
+  /**
+   * The heap session: the runtime provider with the snapshot keywords at Informational (what the
+   * runtime checks for heap-walk events); no stacks (the walk does not need them, and the GC thread
+   * would be walked for every event); at the end, the rundown of the modules alone (Loader), whose
+   * files the .gcdump names for each type.
+   */
+  private static EventPipeSessionConfig config(int bufferMb, boolean moduleRundown) {
+    return new EventPipeSessionConfig(
+        bufferMb,
+        List.of(
+            new EventPipeProvider(
+                RuntimeEvents.RUNTIME_PROVIDER,
+                HEAP_SNAPSHOT_KEYWORDS,
+                EventLevel.INFORMATIONAL.value())),
+        moduleRundown ? RuntimeKeyword.LOADER.mask() : 0,
+        false,
+        false);
+  }
+
+  private SessionResult walk(
+      AttachedTarget attached,
+      HeapSnapshotBuilder builder,
+      EventPipeSessionConfig config,
+      StopSwitch stop,
+      Duration wait) {
     SessionResult result =
         watch(
             attached,
