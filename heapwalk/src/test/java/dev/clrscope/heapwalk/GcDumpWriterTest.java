@@ -49,6 +49,39 @@ class GcDumpWriterTest {
   }
 
   @Test
+  void everyObjectAndReferenceOfAWalkComesBackFromItsFile() throws Exception {
+    HeapSnapshot walked = liveWalk();
+    HeapSnapshot again = GcDumpReader.parse(write(walked));
+    // The file's node 0 is UNDEFINED, then the objects in order, then the roots' groups.
+    assertThat(again.typeNameOf(0)).isEqualTo("UNDEFINED");
+    int n = walked.objectCount();
+    for (int i = 0; i < n; i++) {
+      int j = i + 1;
+      assertThat(again.addressOf(j)).as("object %d's address", i).isEqualTo(walked.addressOf(i));
+      assertThat(again.sizeOf(j)).as("object %d's size", i).isEqualTo(walked.sizeOf(i));
+      assertThat(again.typeNameOf(j)).as("object %d's type", i).isEqualTo(walked.typeNameOf(i));
+      int[] references = walked.referencesOf(i);
+      for (int k = 0; k < references.length; k++) {
+        references[k]++;
+      }
+      assertThat(again.referencesOf(j)).as("object %d's references", i).isEqualTo(references);
+    }
+    // Every root's object is under a root group, and nothing else is a child of the groups.
+    long rootedObjects = 0;
+    for (int g = n + 1; g < again.objectCount(); g++) {
+      assertThat(again.sizeOf(g)).isZero();
+      assertThat(again.typeNameOf(g)).startsWith("[");
+      for (int c : again.referencesOf(g)) {
+        if (c <= n) {
+          rootedObjects++;
+        }
+      }
+    }
+    assertThat(rootedObjects).isEqualTo(walked.rootReferences().length);
+    assertThat(again.unreachableCount()).isZero();
+  }
+
+  @Test
   void aFileReadAndWrittenAgainIsTheSameGraph() throws Exception {
     HeapSnapshot once = GcDumpReader.parse(write(liveWalk()));
     HeapSnapshot twice = GcDumpReader.parse(write(once));
