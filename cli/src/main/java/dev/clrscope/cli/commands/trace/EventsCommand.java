@@ -13,6 +13,7 @@ import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import java.io.BufferedOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -111,18 +112,19 @@ public final class EventsCommand extends ClrscopeSubcommand {
           "--event takes an event id from 0 to 65535 or a name, got " + event.strip());
     }
     // Lines go out in 64 KiB writes, not one per event: the output of a file is read as a whole.
-    PrintStream out =
-        new PrintStream(new BufferedOutputStream(out(), 1 << 16), false, StandardCharsets.UTF_8);
+    BufferedOutputStream buffered = new BufferedOutputStream(out(), 1 << 16);
+    PrintStream out = new PrintStream(buffered, false, StandardCharsets.UTF_8);
+    // JSON Lines, the default and the bulk of what this command writes, go straight to bytes.
+    EventJsonLines jsonLines = format == LineFormat.json ? new EventJsonLines(buffered) : null;
     RecordStream<Map<String, Object>> records =
-        new RecordStream<>(
-            out,
-            SCHEMA,
-            switch (format) {
-              case json -> RecordStream.Form.JSON_LINES;
-              case csv -> RecordStream.Form.CSV;
-              case table -> RecordStream.Form.TABLE;
-            },
-            false);
+        jsonLines != null
+            ? null
+            : new RecordStream<>(
+                out,
+                SCHEMA,
+                format == LineFormat.csv ? RecordStream.Form.CSV : RecordStream.Form.TABLE,
+                false);
+    long written = 0;
     TraceFileInput.ReadEnding ending;
     try (NetTraceReader r = TraceFileInput.open(input)) {
       TraceEvent e;
@@ -133,19 +135,29 @@ public final class EventsCommand extends ClrscopeSubcommand {
         if (event != null && !EventNames.matches(e, event)) {
           continue;
         }
-        records.write(EventJson.of(e));
-        if (records.written() % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
+        if (jsonLines != null) {
+          jsonLines.write(e);
+        } else {
+          records.write(EventJson.of(e));
+        }
+        if (++written % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
           // stdout closed (| head): stop quietly.
           return 0;
         }
       }
       ending = TraceFileInput.ReadEnding.of(r);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     } catch (UncheckedIOException e) {
       throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
     }
-    records.finish(Map.of());
+    if (records != null) {
+      records.finish(Map.of());
+    } else {
+      out.flush();
+    }
     ending.warnings("printed").forEach(this::warn);
-    if (records.written() == 0 && (provider != null || event != null)) {
+    if (written == 0 && (provider != null || event != null)) {
       warn("no event matched");
     }
     return 0;
