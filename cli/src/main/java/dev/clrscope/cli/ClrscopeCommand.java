@@ -11,6 +11,7 @@ import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.gc.FullGcCommand;
 import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
+import dev.clrscope.cli.commands.serve.ServeCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
 import java.util.LinkedHashMap;
@@ -57,6 +58,7 @@ public final class ClrscopeCommand implements Runnable {
           GcStatsCommand.class,
           FullGcCommand.class,
           DumpHeapCommand.class,
+          ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
           TrainCommand.class);
 

@@ -114,6 +114,13 @@ class OptionSweepTest {
     if (command.equals("trace convert") && !option.equals("--output")) {
       args.add("--output=" + dir.resolve("converted.out"));
     }
+    // serve runs until stopped and listens on a port: a second, on any free port.
+    if (command.equals("serve") && !option.equals("--duration")) {
+      args.add("--duration=1s");
+    }
+    if (command.equals("serve") && !option.equals("--listen")) {
+      args.add("--listen=127.0.0.1:0");
+    }
     Future<CliRun> run = runner.submit(() -> CliRun.of(args.toArray(String[]::new)));
     CliRun r = run.get(60, TimeUnit.SECONDS);
     assertThat(r.exit()).as("%s\n%s", args, r.err()).isIn(0, 1, 2);

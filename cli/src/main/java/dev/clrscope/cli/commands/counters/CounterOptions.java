@@ -69,12 +69,34 @@ public final class CounterOptions {
   int maxTimeSeries = 1000;
 
   /** The parsed {@code --counters} (checked as the option was read, a usage error). */
-  List<CounterRequest> requests() {
+  public List<CounterRequest> requests() {
     return requests;
   }
 
+  /** {@code --refresh-interval}, or {@code otherwise} when the command line does not give it. */
+  public double refreshSecondsOr(double otherwise) {
+    return mixee.commandLine().getParseResult().hasMatchedOption("--refresh-interval")
+        ? refreshSeconds
+        : otherwise;
+  }
+
+  /** {@code --maxHistograms}. */
+  public int maxHistograms() {
+    return maxHistograms;
+  }
+
+  /** {@code --maxTimeSeries}. */
+  public int maxTimeSeries() {
+    return maxTimeSeries;
+  }
+
+  /** {@code --duration}, or null. */
+  public java.time.Duration duration() {
+    return durationOption.duration();
+  }
+
   /** Checks the numbers; a usage error names the option. */
-  void validate() {
+  public void validate() {
     if (maxHistograms <= 0) {
       throw new ParameterException(
           mixee.commandLine(), "--maxHistograms must be positive, got " + maxHistograms);

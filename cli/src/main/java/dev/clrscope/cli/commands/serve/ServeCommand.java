@@ -1,0 +1,186 @@
+package dev.clrscope.cli.commands.serve;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.counters.CounterOptions;
+import dev.clrscope.cli.session.StopSignals;
+import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.serve.FleetWatcher;
+import dev.clrscope.serve.MetricsServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code clrscope serve}: one clrscope per host or pod. Every .NET process of the host is watched
+ * (the counters of {@code --counters}, one session each) and exposed to Prometheus on {@code GET
+ * /metrics}; {@code GET /processes} lists them. Runs until Ctrl+C, SIGTERM or {@code --duration}.
+ */
+@Command(
+    name = "serve",
+    sortOptions = false,
+    description = {
+      "Watch every .NET process of this host and serve their counters to Prometheus:"
+          + " GET /metrics (the text exposition format, every series labelled with pid, name and"
+          + " runtime_version) and GET /processes (JSON). Processes that start are picked up,"
+          + " those that exit are dropped with their series. Loopback only unless --token-file"
+          + " is given; runs until Ctrl+C, SIGTERM or --duration."
+    })
+public final class ServeCommand extends ClrscopeSubcommand {
+  @Option(
+      names = "--listen",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:9464",
+      description =
+          "Where to listen (default: ${DEFAULT-VALUE}; port 0 for any free port, printed at"
+              + " start). Any address but loopback needs --token-file.")
+  String listen;
+
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "A file holding the bearer token every request must carry (Authorization: Bearer"
+              + " TOKEN); it should be readable by its owner only.")
+  Path tokenFile;
+
+  @Option(
+      names = "--discovery-interval",
+      paramLabel = "SECONDS",
+      defaultValue = "5",
+      description =
+          "How often the host's .NET processes are listed, to pick up new ones (default:"
+              + " ${DEFAULT-VALUE}).")
+  double discoverySeconds;
+
+  @Mixin CounterOptions counters;
+
+  /** The refresh interval a fleet needs: Prometheus scrapes every 15 s or so. */
+  private static final double DEFAULT_REFRESH_SECONDS = 5;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    counters.validate();
+    if (!(discoverySeconds >= 0.1) || discoverySeconds > 3600) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--discovery-interval must be from 0.1 to 3600 seconds, got " + discoverySeconds);
+    }
+    InetSocketAddress address = address(listen);
+    String token = token();
+    if (token == null && !address.getAddress().isLoopbackAddress()) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--listen "
+              + listen
+              + " is not a loopback address: anyone who can reach it could read this host's"
+              + " processes; give --token-file FILE (a bearer token), or listen on 127.0.0.1");
+    }
+    FleetWatcher.Request request =
+        new FleetWatcher.Request(
+            counters.requests(),
+            counters.refreshSecondsOr(DEFAULT_REFRESH_SECONDS),
+            counters.maxHistograms(),
+            counters.maxTimeSeries(),
+            Duration.ofMillis((long) (discoverySeconds * 1000)));
+    StopSwitch stop = new StopSwitch();
+    try (FleetWatcher watcher = new FleetWatcher(new EndpointLocator(), request);
+        MetricsServer server = bind(address, watcher, token);
+        StopSignals signals = StopSignals.install(stop, false, signal -> {})) {
+      watcher.start();
+      server.start();
+      InetSocketAddress bound = server.address();
+      err()
+          .printf(
+              "Serving http://%s:%d/metrics and /processes%s; watching %d .NET processes."
+                  + " Ctrl+C or SIGTERM stops.%n",
+              host(bound),
+              bound.getPort(),
+              token == null ? "" : " (bearer token required)",
+              watcher.processes().size());
+      err().flush();
+      stop.stopAfter(counters.duration());
+      while (!stop.awaitStop(Duration.ofSeconds(1))) {
+        // The watcher and the server work on their own threads.
+      }
+      err().println("Stopping (" + stop.reason() + "): sessions closed.");
+    }
+    return 0;
+  }
+
+  private MetricsServer bind(InetSocketAddress address, FleetWatcher watcher, String token) {
+    try {
+      return new MetricsServer(address, watcher, token);
+    } catch (IOException e) {
+      throw new CommandFailure(
+          "cannot listen on "
+              + listen
+              + ": "
+              + e.getMessage()
+              + "; choose another --listen (port 0 takes any free port)");
+    }
+  }
+
+  private static String host(InetSocketAddress a) {
+    String h = a.getAddress().getHostAddress();
+    return h.contains(":") ? "[" + h + "]" : h;
+  }
+
+  /** {@code HOST:PORT}, {@code [V6]:PORT} or {@code :PORT} (every address). */
+  private InetSocketAddress address(String text) {
+    int colon = text.lastIndexOf(':');
+    if (colon < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--listen takes HOST:PORT (like 127.0.0.1:9464), got " + text);
+    }
+    String host = text.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port;
+    try {
+      port = Integer.parseInt(text.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      port = -1;
+    }
+    if (port < 0 || port > 65535) {
+      throw new ParameterException(
+          spec.commandLine(), "--listen: the port must be from 0 to 65535, got " + text);
+    }
+    try {
+      return new InetSocketAddress(
+          host.isEmpty() ? InetAddress.getByName("0.0.0.0") : InetAddress.getByName(host), port);
+    } catch (UnknownHostException e) {
+      throw new ParameterException(spec.commandLine(), "--listen: unknown host " + host);
+    }
+  }
+
+  private String token() {
+    if (tokenFile == null) {
+      return null;
+    }
+    String t;
+    try {
+      t = Files.readString(tokenFile).strip();
+    } catch (IOException e) {
+      throw new CommandFailure("cannot read the token file " + tokenFile + ": " + e.getMessage());
+    }
+    if (t.isEmpty() || t.contains("\n")) {
+      throw new CommandFailure(
+          "the token file "
+              + tokenFile
+              + " must hold one line, the token; it holds "
+              + (t.isEmpty() ? "nothing" : "several lines"));
+    }
+    return t;
+  }
+}

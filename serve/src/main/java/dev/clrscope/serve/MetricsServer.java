@@ -1,0 +1,161 @@
+package dev.clrscope.serve;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The HTTP side of {@code serve}: {@code GET /metrics} (Prometheus text) and {@code GET /processes}
+ * (JSON), on the JDK's own HTTP server. With a token, every request must carry it ({@code
+ * Authorization: Bearer TOKEN}, compared in constant time): 401 without it, 403 with another. Any
+ * other path is 404, any other method 405; every error is one line of JSON, {@code {"error":…}}.
+ */
+public final class MetricsServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private final HttpServer server;
+  private final ExecutorService workers;
+  private final FleetWatcher watcher;
+  private final byte[] token;
+
+  /**
+   * Binds {@code address} (port 0: any free port).
+   *
+   * @param token the bearer token every request must carry, or null for none
+   * @throws IOException if the address cannot be bound
+   */
+  public MetricsServer(InetSocketAddress address, FleetWatcher watcher, String token)
+      throws IOException {
+    this.watcher = watcher;
+    this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+    this.server = HttpServer.create(address, 16);
+    this.workers =
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "clrscope-serve-http");
+              t.setDaemon(true);
+              return t;
+            });
+    server.setExecutor(workers);
+    server.createContext("/", this::handle);
+  }
+
+  /** Starts answering. */
+  public void start() {
+    server.start();
+  }
+
+  /** Where it listens (the port chosen when 0 was asked). */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  private void handle(HttpExchange x) throws IOException {
+    try (x) {
+      if (token != null && !authorized(x)) {
+        return;
+      }
+      String path = x.getRequestURI().getPath();
+      boolean known = path.equals("/metrics") || path.equals("/processes");
+      if (!known) {
+        error(x, 404, "no such endpoint: " + path + " (there are /metrics and /processes)");
+        return;
+      }
+      if (!x.getRequestMethod().equals("GET") && !x.getRequestMethod().equals("HEAD")) {
+        x.getResponseHeaders().set("Allow", "GET, HEAD");
+        error(x, 405, path + " answers GET, not " + x.getRequestMethod());
+        return;
+      }
+      if (path.equals("/metrics")) {
+        send(
+            x,
+            200,
+            PrometheusText.CONTENT_TYPE,
+            PrometheusText.render(watcher.metrics()).getBytes(StandardCharsets.UTF_8));
+      } else {
+        send(x, 200, "application/json", processes(watcher.processes()));
+      }
+    } catch (RuntimeException e) {
+      // A bug: the client gets a 500 and a line, the log the trace; the server goes on.
+      log.error("{} {} failed", x.getRequestMethod(), x.getRequestURI(), e);
+      error(x, 500, "internal error: " + e);
+    }
+  }
+
+  private boolean authorized(HttpExchange x) throws IOException {
+    String header = x.getRequestHeaders().getFirst("Authorization");
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      x.getResponseHeaders().set("WWW-Authenticate", "Bearer");
+      error(x, 401, "this server needs a bearer token (Authorization: Bearer TOKEN)");
+      return false;
+    }
+    byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
+    if (!MessageDigest.isEqual(given, token)) {
+      error(x, 403, "the bearer token is not this server's");
+      return false;
+    }
+    return true;
+  }
+
+  private static byte[] processes(List<ProcessFacts> processes) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartArray();
+      for (ProcessFacts p : processes) {
+        g.writeStartObject();
+        g.writeNumberField("pid", p.pid());
+        g.writeStringField("name", p.name());
+        g.writeStringField("runtimeVersion", p.runtimeVersion());
+        g.writeStringField("commandLine", p.commandLine());
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    }
+    out.write('\n');
+    return out.toByteArray();
+  }
+
+  private static void error(HttpExchange x, int status, String message) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("error", message);
+      g.writeEndObject();
+    }
+    out.write('\n');
+    send(x, status, "application/json", out.toByteArray());
+  }
+
+  private static void send(HttpExchange x, int status, String type, byte[] body)
+      throws IOException {
+    x.getResponseHeaders().set("Content-Type", type);
+    boolean head = x.getRequestMethod().equals("HEAD");
+    x.sendResponseHeaders(status, head ? -1 : body.length);
+    if (!head) {
+      try (OutputStream o = x.getResponseBody()) {
+        o.write(body);
+      }
+    }
+  }
+
+  /** Stops answering (requests in flight are given a second). */
+  @Override
+  public void close() {
+    server.stop(1);
+    workers.shutdownNow();
+  }
+}
