@@ -17,7 +17,8 @@ import java.util.Map;
  *
  * @param observedNanos how long the session watched
  * @param byKind per kind ({@code lock}, {@code wait}): every wait of that kind together
- * @param byStack per kind and waiting stack, most total time first
+ * @param byStack per kind and waiting method (or whole waiting stack, if asked), most total time
+ *     first
  */
 public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group> byStack) {
 
@@ -26,7 +27,7 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
    *
    * @param kind {@code lock} or {@code wait}
    * @param method the waiting method, or {@code null} in a per-kind group
-   * @param stack the waiting stack, innermost first, or empty in a per-kind group
+   * @param stack the waiting stack, innermost first, or empty in a per-kind or per-method group
    * @param count how many waits
    * @param totalMillis their total time
    * @param p50Millis the median (nearest rank)
@@ -64,7 +65,12 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
       durations.computeIfAbsent(new Key(kind, stack), k -> new ArrayList<>()).add(nanos);
     }
 
-    BlockedSummary build(MethodAddressMap methods, long observedNanos) {
+    /**
+     * The summary, named from {@code methods} as they are now.
+     *
+     * @param wholeStacks group by the whole waiting stack; else by the waiting method alone
+     */
+    BlockedSummary build(MethodAddressMap methods, long observedNanos, boolean wholeStacks) {
       Map<String, List<Long>> kinds = new LinkedHashMap<>();
       Map<List<String>, List<Long>> stacks = new HashMap<>();
       for (Map.Entry<Key, List<Long>> e : durations.entrySet()) {
@@ -75,7 +81,9 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
         List<String> key = new ArrayList<>();
         key.add(kind);
         key.add(method == null ? "-" : method);
-        key.addAll(methods.names(stack));
+        if (wholeStacks) {
+          key.addAll(methods.names(stack));
+        }
         stacks.computeIfAbsent(key, k -> new ArrayList<>()).addAll(e.getValue());
       }
       List<Group> byKind = new ArrayList<>();

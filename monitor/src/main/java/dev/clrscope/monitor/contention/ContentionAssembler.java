@@ -198,11 +198,12 @@ public final class ContentionAssembler implements EventConsumer {
 
   /**
    * The summary of every record handed out, with methods and stacks named from everything fed so
-   * far (call it after the stream ended, to have the rundown's names).
+   * far (call it after the stream ended, to have the rundown's names); grouped by whole stacks when
+   * records carry stacks, else by waiting method.
    *
    * @param observedNanos how long the session watched
    */
   public BlockedSummary summary(long observedNanos) {
-    return summary.build(methods, observedNanos);
+    return summary.build(methods, observedNanos, keepStacks);
   }
 }
