@@ -67,24 +67,32 @@ public final class ContentionAssembler implements EventConsumer {
    * stacks, and Jit for the names of methods compiled meanwhile, at Verbose (the wait events'
    * level); with a rundown when attaching, so the summary names methods compiled before.
    *
+   * <p>Live ordering, not global: the analysis pairs events of one thread only (a throw and its
+   * catch, a wait's start and stop), which live ordering keeps in order, and global ordering would
+   * hold the last events back until another thread's event (or the end) proves nothing older is to
+   * come, so a quiet process's last rows would not print until it stopped.
+   *
    * @param rundown whether the runtime sends its rundown at the end
    */
   public static SessionRequest sessionRequest(boolean rundown) {
     return SessionRequest.of(
-        new EventPipeSessionConfig(
-            16,
-            List.of(
-                new EventPipeProvider(
-                    RuntimeEvents.RUNTIME_PROVIDER,
-                    RuntimeKeyword.maskOf(
-                        RuntimeKeyword.CONTENTION, RuntimeKeyword.WAIT_HANDLE, RuntimeKeyword.JIT),
-                    EventLevel.VERBOSE.value(),
-                    Map.of(),
-                    List.of())),
-            rundown ? EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD : 0,
-            true,
-            false),
-        "clrscope-contention-reader");
+            new EventPipeSessionConfig(
+                16,
+                List.of(
+                    new EventPipeProvider(
+                        RuntimeEvents.RUNTIME_PROVIDER,
+                        RuntimeKeyword.maskOf(
+                            RuntimeKeyword.CONTENTION,
+                            RuntimeKeyword.WAIT_HANDLE,
+                            RuntimeKeyword.JIT),
+                        EventLevel.VERBOSE.value(),
+                        Map.of(),
+                        List.of())),
+                rundown ? EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD : 0,
+                true,
+                false),
+            "clrscope-contention-reader")
+        .withOrdering(SessionRequest.Ordering.LIVE);
   }
 
   /**
