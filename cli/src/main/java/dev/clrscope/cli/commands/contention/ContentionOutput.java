@@ -135,7 +135,8 @@ final class ContentionOutput {
     String heading = "%-4s  %6s  %10s  %9s  %9s  %9s  %s";
     p.println(
         String.format(
-            Locale.ROOT, heading, "KIND", "COUNT", "TOTAL_MS", "P50_MS", "P95_MS", "MAX_MS", ""));
+                Locale.ROOT, heading, "KIND", "COUNT", "TOTAL_MS", "P50_MS", "P95_MS", "MAX_MS", "")
+            .stripTrailing());
     s.byKind().forEach(g -> p.println(line(g, "(all)")));
     p.println();
     p.println(
