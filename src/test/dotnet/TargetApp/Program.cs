@@ -197,6 +197,15 @@ internal static class Program
                 case "throw" when words.Length == 2:
                     Throw(Count(words[1]));
                     break;
+                case "fail" when words.Length == 2:
+                    Monitored.Fail(Count(words[1]));
+                    break;
+                case "contend" when words.Length == 3:
+                    Monitored.Contend(words[1], Count(words[2]));
+                    break;
+                case "wait" when words.Length == 2:
+                    Monitored.Wait(Count(words[1]));
+                    break;
                 case "spawn" when words.Length == 1:
                     Spawn();
                     break;
@@ -476,7 +485,7 @@ internal static class Program
         Environment.Exit(code);
     }
 
-    private static void Emit(Action<Utf8JsonWriter> body)
+    internal static void Emit(Action<Utf8JsonWriter> body)
     {
         var buffer = new ArrayBufferWriter<byte>();
         using (var writer = new Utf8JsonWriter(buffer))

@@ -7,7 +7,9 @@ import dev.clrscope.cli.commands.PerfMapCommand;
 import dev.clrscope.cli.commands.PsCommand;
 import dev.clrscope.cli.commands.ResumeCommand;
 import dev.clrscope.cli.commands.TrainCommand;
+import dev.clrscope.cli.commands.contention.ContentionCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
+import dev.clrscope.cli.commands.exceptions.ExceptionsCommand;
 import dev.clrscope.cli.commands.gc.FullGcCommand;
 import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
@@ -57,6 +59,8 @@ public final class ClrscopeCommand implements Runnable {
           CountersCommand.class,
           GcStatsCommand.class,
           FullGcCommand.class,
+          ExceptionsCommand.class,
+          ContentionCommand.class,
           DumpHeapCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,

@@ -1,8 +1,10 @@
 package dev.clrscope.cli.options;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -69,9 +71,32 @@ public final class TargetOptions {
       description = "Launch COMMAND [ARGS...] with its runtime suspended, attach, then resume it.")
   List<String> command = new ArrayList<>();
 
-  /** Whether any target option was given (for commands that also run without one). */
+  /**
+   * Whether any target option was given (for commands that also run without one). A saved trace
+   * ({@link #traceFile()}) is not a target.
+   */
   public boolean isChosen() {
-    return pid != null || name != null || diagnosticPort != null || !command.isEmpty();
+    return pid != null
+        || name != null
+        || diagnosticPort != null
+        || (!command.isEmpty() && traceFile() == null);
+  }
+
+  /**
+   * The saved trace given instead of a target, for the commands that also analyse one: the only
+   * positional argument, when it names a {@code .nettrace} file and came without {@code --} (which
+   * would make it a command to launch).
+   *
+   * @return the file, or {@code null} if none was given
+   */
+  public Path traceFile() {
+    if (command.size() != 1
+        || !command.get(0).toLowerCase(Locale.ROOT).endsWith(".nettrace")
+        || mixee.commandLine().getParseResult() == null
+        || mixee.commandLine().getParseResult().originalArgs().contains("--")) {
+      return null;
+    }
+    return Path.of(command.get(0));
   }
 
   /** Whether a runtime waiting at startup is to be resumed ({@code --resume-runtime}). */

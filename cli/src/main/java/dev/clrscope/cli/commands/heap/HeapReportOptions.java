@@ -70,7 +70,7 @@ public final class HeapReportOptions {
   }
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
-  static Pattern pattern(CommandSpec spec, String regex) {
+  public static Pattern pattern(CommandSpec spec, String regex) {
     try {
       return Pattern.compile(regex);
     } catch (PatternSyntaxException e) {

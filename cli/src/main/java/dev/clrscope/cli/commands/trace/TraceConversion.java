@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;

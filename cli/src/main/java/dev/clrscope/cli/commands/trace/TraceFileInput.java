@@ -2,8 +2,10 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.nettrace.TraceEvent;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +14,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** Opens a trace file for the reading commands, with their error messages. */
-final class TraceFileInput {
+public final class TraceFileInput {
   private TraceFileInput() {}
 
   /**
@@ -21,7 +23,7 @@ final class TraceFileInput {
    * @param truncatedAt where and why the trace was cut short, or {@code null} if it is whole
    * @param trailingBytes bytes found after the trace's end marker
    */
-  record ReadEnding(String truncatedAt, long trailingBytes) {
+  public record ReadEnding(String truncatedAt, long trailingBytes) {
     /** What {@code reader} met at its end. */
     static ReadEnding of(NetTraceReader reader) {
       return new ReadEnding(
@@ -29,7 +31,7 @@ final class TraceFileInput {
     }
 
     /** The warnings to give, saying what was {@code done} with the events ("counted"...). */
-    List<String> warnings(String done) {
+    public List<String> warnings(String done) {
       List<String> warnings = new ArrayList<>();
       if (truncatedAt != null) {
         warnings.add(
@@ -52,9 +54,46 @@ final class TraceFileInput {
   }
 
   /**
+   * What feeding a whole trace to consumers found.
+   *
+   * @param spanNanos the time from the first event to the last
+   * @param ending how the reading ended
+   */
+  public record Fed(long spanNanos, ReadEnding ending) {}
+
+  /**
+   * Feeds every event of a saved trace to {@code consumers}, as a live session would (global order,
+   * then {@link EventConsumer#streamEnded()}), with the reading commands' error messages.
+   */
+  public static Fed feed(Path file, EventConsumer... consumers) {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    ReadEnding ending;
+    try (NetTraceReader r = open(file)) {
+      TraceEvent e;
+      while ((e = r.next()) != null) {
+        first = Math.min(first, e.relativeNanos());
+        last = Math.max(last, e.relativeNanos());
+        for (EventConsumer c : consumers) {
+          c.accept(e);
+        }
+      }
+      ending = ReadEnding.of(r);
+    } catch (UncheckedIOException e) {
+      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
+    } catch (NetTraceFormatException e) {
+      throw new CommandFailure(file + " is not a trace clrscope can read: " + e.getMessage(), e);
+    }
+    for (EventConsumer c : consumers) {
+      c.streamEnded();
+    }
+    return new Fed(first == Long.MAX_VALUE ? 0 : last - first, ending);
+  }
+
+  /**
    * A lenient reader: a truncated trace yields its complete blocks; the caller reports the rest.
    */
-  static NetTraceReader open(Path file) {
+  public static NetTraceReader open(Path file) {
     checkReadable(file);
     try {
       return NetTraceReader.open(file, true);

@@ -1,0 +1,100 @@
+package dev.clrscope.cli.commands.contention;
+
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.commands.trace.TraceFileInput;
+import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.monitor.contention.BlockedSummary;
+import dev.clrscope.monitor.contention.ContentionAssembler;
+import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
+import java.nio.file.Path;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code clrscope contention}: every time a thread blocks on a lock or a wait handle. */
+@Command(
+    name = "contention",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Watch where a process's threads block: one row per contended lock (Monitor and"
+          + " System.Threading.Lock: duration, the owner thread, the waiting method) and per wait on"
+          + " a wait handle (.NET 9+), --stacks adds the waiting stack; and a summary when it stops"
+          + " (Ctrl+C, Enter, --duration, or the target exiting): per waiting method (or stack)"
+          + " the count, total blocked time, p50, p95 and max. Give FILE.nettrace instead of a"
+          + " target to read a saved trace (recorded with the Contention and WaitHandle keywords)."
+    })
+public final class ContentionCommand extends AttachingCommand {
+  @Mixin FormatOption format;
+
+  @Mixin DurationOption durationOption;
+
+  @Option(
+      names = "--min-duration",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      description =
+          "Leave out shorter waits, from the rows and the summary: 10ms, 1s... (default: none).")
+  Duration minDuration = Duration.ZERO;
+
+  @Option(
+      names = "--stacks",
+      description = "Print each wait's stack, and sum the summary up per stack, not per method.")
+  boolean stacks;
+
+  @Override
+  protected boolean needsTarget() {
+    return target.traceFile() == null;
+  }
+
+  /** A saved trace: its methods first, so every row is named as the summary is. */
+  @Override
+  protected int runWithoutTarget() {
+    Path file = target.traceFile();
+    MethodAddressMap methods = new MethodAddressMap();
+    TraceFileInput.feed(file, methods);
+    ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
+    output.header();
+    ContentionAssembler assembler =
+        new ContentionAssembler(methods, minDuration, stacks, output::blocked);
+    TraceFileInput.Fed fed = TraceFileInput.feed(file, assembler);
+    output.summary(assembler.summary(fed.spanNanos()), null);
+    fed.ending().warnings("analysed").forEach(this::warn);
+    return 0;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
+    ContentionAssembler assembler =
+        new ContentionAssembler(new MethodAddressMap(), minDuration, stacks, output::blocked);
+    SessionResult result =
+        watch(
+            attached,
+            ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            new StopSwitch(),
+            true,
+            session -> {
+              err()
+                  .println(
+                      "Watching the locks and waits of "
+                          + attached.describe()
+                          + (durationOption.duration() == null
+                              ? ""
+                              : " for " + durationOption.duration().toSeconds() + " s")
+                          + "; Ctrl+C or Enter to stop.");
+              output.header();
+              return session.finish();
+            },
+            assembler);
+    warnAboutStream(result, "some waits are missing");
+    BlockedSummary s = assembler.summary(result.observedNanos());
+    output.summary(s, result.stopReason());
+    return 0;
+  }
+}

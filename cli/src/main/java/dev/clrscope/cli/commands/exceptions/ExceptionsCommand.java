@@ -1,0 +1,111 @@
+package dev.clrscope.cli.commands.exceptions;
+
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.commands.heap.HeapReportOptions;
+import dev.clrscope.cli.commands.trace.TraceFileInput;
+import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.monitor.exceptions.ExceptionAssembler;
+import dev.clrscope.monitor.exceptions.ExceptionSummary;
+import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code clrscope exceptions}: every exception a process throws, as it is thrown, and a summary.
+ */
+@Command(
+    name = "exceptions",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Watch the exceptions a process throws: one row per exception (time, thread, type, the"
+          + " method that threw it, caught or not, message; --stacks adds the call stack), and a"
+          + " summary when it stops (Ctrl+C, Enter, --duration, or the target exiting): counts by"
+          + " type and throw site, exceptions per second. Give FILE.nettrace instead of a target"
+          + " to read a saved trace (one recorded with the Exception keyword, such as `trace"
+          + " collect --clrevents exception+jit`)."
+    })
+public final class ExceptionsCommand extends AttachingCommand {
+  @Mixin FormatOption format;
+
+  @Mixin DurationOption durationOption;
+
+  @Option(
+      names = "--type",
+      paramLabel = "REGEX",
+      description = "Only exceptions whose type name contains a match of REGEX.")
+  String type;
+
+  @Option(names = "--stacks", description = "Print each exception's call stack.")
+  boolean stacks;
+
+  private Pattern typePattern;
+
+  @Override
+  protected void validate() {
+    typePattern = type == null ? null : HeapReportOptions.pattern(spec, type);
+  }
+
+  @Override
+  protected boolean needsTarget() {
+    return target.traceFile() == null;
+  }
+
+  private ExceptionAssembler assembler(MethodAddressMap methods, ExceptionsOutput output) {
+    return new ExceptionAssembler(
+        methods,
+        t -> typePattern == null || typePattern.matcher(t).find(),
+        stacks,
+        output::exception);
+  }
+
+  /** A saved trace: its methods first, so every row is named as the summary is. */
+  @Override
+  protected int runWithoutTarget() {
+    Path file = target.traceFile();
+    MethodAddressMap methods = new MethodAddressMap();
+    TraceFileInput.feed(file, methods);
+    ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
+    output.header();
+    ExceptionAssembler assembler = assembler(methods, output);
+    TraceFileInput.Fed fed = TraceFileInput.feed(file, assembler);
+    output.summary(assembler.summary(fed.spanNanos()), null);
+    fed.ending().warnings("analysed").forEach(this::warn);
+    return 0;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
+    ExceptionAssembler assembler = assembler(new MethodAddressMap(), output);
+    SessionResult result =
+        watch(
+            attached,
+            ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            new StopSwitch(),
+            true,
+            session -> {
+              err()
+                  .println(
+                      "Watching the exceptions of "
+                          + attached.describe()
+                          + (durationOption.duration() == null
+                              ? ""
+                              : " for " + durationOption.duration().toSeconds() + " s")
+                          + "; Ctrl+C or Enter to stop.");
+              output.header();
+              return session.finish();
+            },
+            assembler);
+    warnAboutStream(result, "some exceptions are missing");
+    ExceptionSummary s = assembler.summary(result.observedNanos());
+    output.summary(s, result.stopReason());
+    return 0;
+  }
+}

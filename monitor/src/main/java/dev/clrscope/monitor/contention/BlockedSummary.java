@@ -1,0 +1,124 @@
+package dev.clrscope.monitor.contention;
+
+import dev.clrscope.monitor.gc.GcSummary;
+import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.nettrace.StackTrace;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a session saw of blocked threads: per kind (lock, wait) and per waiting method and stack,
+ * the count, total time blocked and its distribution.
+ *
+ * @param observedNanos how long the session watched
+ * @param byKind per kind ({@code lock}, {@code wait}): every wait of that kind together
+ * @param byStack per kind and waiting method (or whole waiting stack, if asked), most total time
+ *     first
+ */
+public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group> byStack) {
+
+  /**
+   * The waits of one kind (and one stack).
+   *
+   * @param kind {@code lock} or {@code wait}
+   * @param method the waiting method, or {@code null} in a per-kind group
+   * @param stack the waiting stack, innermost first, or empty in a per-kind or per-method group
+   * @param count how many waits
+   * @param totalMillis their total time
+   * @param p50Millis the median (nearest rank)
+   * @param p95Millis the 95th percentile (nearest rank)
+   * @param maxMillis the longest
+   */
+  public record Group(
+      String kind,
+      String method,
+      List<String> stack,
+      long count,
+      double totalMillis,
+      double p50Millis,
+      double p95Millis,
+      double maxMillis) {
+    /** Copies the stack. */
+    public Group {
+      stack = List.copyOf(stack);
+    }
+  }
+
+  /** Copies the lists. */
+  public BlockedSummary {
+    byKind = List.copyOf(byKind);
+    byStack = List.copyOf(byStack);
+  }
+
+  /** Collects waits as they come; names their stacks only when built. */
+  static final class Accumulator {
+    private record Key(String kind, StackTrace stack) {}
+
+    private final Map<Key, List<Long>> durations = new LinkedHashMap<>();
+
+    void add(String kind, StackTrace stack, long nanos) {
+      durations.computeIfAbsent(new Key(kind, stack), k -> new ArrayList<>()).add(nanos);
+    }
+
+    /**
+     * The summary, named from {@code methods} as they are now.
+     *
+     * @param wholeStacks group by the whole waiting stack; else by the waiting method alone
+     */
+    BlockedSummary build(MethodAddressMap methods, long observedNanos, boolean wholeStacks) {
+      Map<String, List<Long>> kinds = new LinkedHashMap<>();
+      Map<List<String>, List<Long>> stacks = new HashMap<>();
+      for (Map.Entry<Key, List<Long>> e : durations.entrySet()) {
+        String kind = e.getKey().kind();
+        kinds.computeIfAbsent(kind, k -> new ArrayList<>()).addAll(e.getValue());
+        StackTrace stack = e.getKey().stack();
+        String method = methods.firstFrameOutside(stack, ContentionAssembler.RUNTIME_NAMESPACES);
+        List<String> key = new ArrayList<>();
+        key.add(kind);
+        key.add(method == null ? "-" : method);
+        if (wholeStacks) {
+          key.addAll(methods.names(stack));
+        }
+        stacks.computeIfAbsent(key, k -> new ArrayList<>()).addAll(e.getValue());
+      }
+      List<Group> byKind = new ArrayList<>();
+      for (String kind : List.of(BlockedRecord.LOCK, BlockedRecord.WAIT)) {
+        if (kinds.containsKey(kind)) {
+          byKind.add(group(kind, null, List.of(), kinds.get(kind)));
+        }
+      }
+      List<Group> byStack = new ArrayList<>();
+      stacks.forEach((k, v) -> byStack.add(group(k.get(0), k.get(1), k.subList(2, k.size()), v)));
+      byStack.sort(
+          Comparator.comparingDouble(Group::totalMillis)
+              .reversed()
+              .thenComparing(Group::kind)
+              .thenComparing(Group::method));
+      return new BlockedSummary(observedNanos, byKind, byStack);
+    }
+
+    private static Group group(String kind, String method, List<String> stack, List<Long> nanos) {
+      double[] ms = new double[nanos.size()];
+      double total = 0;
+      for (int i = 0; i < ms.length; i++) {
+        ms[i] = nanos.get(i) / 1e6;
+        total += ms[i];
+      }
+      Arrays.sort(ms);
+      return new Group(
+          kind,
+          method,
+          stack,
+          ms.length,
+          total,
+          GcSummary.percentile(ms, 50),
+          GcSummary.percentile(ms, 95),
+          ms[ms.length - 1]);
+    }
+  }
+}

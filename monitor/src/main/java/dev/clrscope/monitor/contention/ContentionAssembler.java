@@ -1,0 +1,217 @@
+package dev.clrscope.monitor.contention;
+
+import dev.clrscope.ipc.session.EventLevel;
+import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.RuntimeKeyword;
+import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.SessionRequest;
+import dev.clrscope.nettrace.StackTrace;
+import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.nettrace.events.RuntimePayload;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Pairs the runtime's contention and wait events of each thread into {@link BlockedRecord}s.
+ *
+ * <p>What .NET 10 sends: a contended {@code lock} (Monitor, which .NET 9+ builds on
+ * System.Threading.Lock, or a Lock itself) gives ContentionLockCreated once per lock, then per wait
+ * ContentionStart_V2 (LockID, the locked object, and the owner's OS thread id) and
+ * ContentionStop_V1 (DurationNs) on the waiting thread. Inside it, the lock blocks on a wait
+ * handle, which raises WaitHandleWaitStart/Stop too: those are the lock's own and are not counted
+ * again as waits. Other waits (WaitHandle.WaitOne and the like, Monitor.Wait, Thread.Join) give
+ * WaitHandleWaitStart (WaitSource, the object) and WaitHandleWaitStop, whose difference is the
+ * wait.
+ *
+ * <p>Not thread-safe: feed it from one thread.
+ */
+public final class ContentionAssembler implements EventConsumer {
+  private static final int CONTENTION_START = 81;
+  private static final int CONTENTION_STOP = 91;
+  private static final int WAIT_START = 301;
+  private static final int WAIT_STOP = 302;
+
+  /** The runtime's own frames above the waiting method. */
+  static final List<String> RUNTIME_NAMESPACES =
+      List.of("System.Threading.", "System.Diagnostics.Tracing.NativeRuntimeEventSource.");
+
+  private final MethodAddressMap methods;
+  private final long minNanos;
+  private final boolean keepStacks;
+  private final Consumer<BlockedRecord> sink;
+  private final Map<Long, Start> contending = new HashMap<>();
+  private final Map<Long, Start> waiting = new HashMap<>();
+  private final BlockedSummary.Accumulator summary = new BlockedSummary.Accumulator();
+
+  /** A start event waiting for its stop. */
+  private record Start(
+      Instant time,
+      long relativeNanos,
+      Long ownerThreadId,
+      Long lockId,
+      Long objectId,
+      String source,
+      StackTrace stack) {}
+
+  /**
+   * The live session that feeds an assembler: the runtime's Contention and WaitHandle keywords with
+   * stacks, and Jit for the names of methods compiled meanwhile, at Verbose (the wait events'
+   * level); with a rundown when attaching, so the summary names methods compiled before.
+   *
+   * <p>Live ordering, not global: the analysis pairs events of one thread only (a throw and its
+   * catch, a wait's start and stop), which live ordering keeps in order, and global ordering would
+   * hold the last events back until another thread's event (or the end) proves nothing older is to
+   * come, so a quiet process's last rows would not print until it stopped.
+   *
+   * @param rundown whether the runtime sends its rundown at the end
+   */
+  public static SessionRequest sessionRequest(boolean rundown) {
+    return SessionRequest.of(
+            new EventPipeSessionConfig(
+                16,
+                List.of(
+                    new EventPipeProvider(
+                        RuntimeEvents.RUNTIME_PROVIDER,
+                        RuntimeKeyword.maskOf(
+                            RuntimeKeyword.CONTENTION,
+                            RuntimeKeyword.WAIT_HANDLE,
+                            RuntimeKeyword.JIT),
+                        EventLevel.VERBOSE.value(),
+                        Map.of(),
+                        List.of())),
+                rundown ? EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD : 0,
+                true,
+                false),
+            "clrscope-contention-reader")
+        .withOrdering(SessionRequest.Ordering.LIVE);
+  }
+
+  /**
+   * An assembler.
+   *
+   * @param methods names methods; the assembler feeds it every event it gets
+   * @param minDuration shorter waits are left out of the records and the summary
+   * @param keepStacks whether records carry their call stacks
+   * @param sink takes each record
+   */
+  public ContentionAssembler(
+      MethodAddressMap methods,
+      Duration minDuration,
+      boolean keepStacks,
+      Consumer<BlockedRecord> sink) {
+    this.methods = methods;
+    this.minNanos = minDuration.toNanos();
+    this.keepStacks = keepStacks;
+    this.sink = sink;
+  }
+
+  @Override
+  public void accept(TraceEvent e) {
+    methods.accept(e);
+    if (!RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())) {
+      return;
+    }
+    long thread = e.threadId();
+    switch (e.eventId()) {
+      case CONTENTION_START -> {
+        Optional<RuntimePayload> p = RuntimeEvents.decode(e);
+        if (p.isPresent() && p.get() instanceof RuntimePayload.ContentionStart s) {
+          // V1 has no lock id or owner (decoded as 0).
+          contending.put(
+              thread,
+              new Start(
+                  e.timeUtc(),
+                  e.relativeNanos(),
+                  s.lockOwnerThreadId() == 0 ? null : s.lockOwnerThreadId(),
+                  s.lockId() == 0 ? null : s.lockId(),
+                  s.associatedObjectId() == 0 ? null : s.associatedObjectId(),
+                  (s.contentionFlags() & 1) != 0 ? "Native" : "Managed",
+                  e.stack()));
+        }
+      }
+      case CONTENTION_STOP -> {
+        Start s = contending.remove(thread);
+        Optional<RuntimePayload> p = RuntimeEvents.decode(e);
+        if (s != null && p.isPresent() && p.get() instanceof RuntimePayload.ContentionStop stop) {
+          long nanos =
+              stop.durationNs() > 0
+                  ? Math.round(stop.durationNs())
+                  : e.relativeNanos() - s.relativeNanos();
+          emit(BlockedRecord.LOCK, thread, s, nanos);
+        }
+      }
+      case WAIT_START -> {
+        if (contending.containsKey(thread)) {
+          return;
+        }
+        var f = EventFields.of(e);
+        Object object = f.get("AssociatedObjectID");
+        long objectId = object instanceof Number n ? n.longValue() : 0;
+        waiting.put(
+            thread,
+            new Start(
+                e.timeUtc(),
+                e.relativeNanos(),
+                null,
+                null,
+                objectId == 0 ? null : objectId,
+                waitSource(f.get("WaitSource")),
+                e.stack()));
+      }
+      case WAIT_STOP -> {
+        Start s = waiting.remove(thread);
+        if (s != null) {
+          emit(BlockedRecord.WAIT, thread, s, e.relativeNanos() - s.relativeNanos());
+        }
+      }
+      default -> {}
+    }
+  }
+
+  /** WaitHandleWaitStart's WaitSource (ClrEtwAll.man's WaitHandleWaitSourceMap). */
+  private static String waitSource(Object value) {
+    long v = value instanceof Number n ? n.longValue() : -1;
+    return v == 0 ? "Unknown" : v == 1 ? "MonitorWait" : String.valueOf(value);
+  }
+
+  private void emit(String kind, long thread, Start s, long nanos) {
+    if (nanos < minNanos) {
+      return;
+    }
+    String method = methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES);
+    summary.add(kind, s.stack(), nanos);
+    sink.accept(
+        new BlockedRecord(
+            kind,
+            s.time(),
+            s.relativeNanos(),
+            thread,
+            nanos,
+            s.ownerThreadId(),
+            s.lockId(),
+            s.objectId(),
+            s.source(),
+            method,
+            keepStacks ? methods.names(s.stack()) : List.of()));
+  }
+
+  /**
+   * The summary of every record handed out, with methods and stacks named from everything fed so
+   * far (call it after the stream ended, to have the rundown's names); grouped by whole stacks when
+   * records carry stacks, else by waiting method.
+   *
+   * @param observedNanos how long the session watched
+   */
+  public BlockedSummary summary(long observedNanos) {
+    return summary.build(methods, observedNanos, keepStacks);
+  }
+}

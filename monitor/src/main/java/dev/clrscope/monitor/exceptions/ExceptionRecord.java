@@ -1,0 +1,48 @@
+package dev.clrscope.monitor.exceptions;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One exception as the runtime threw it (ExceptionThrown_V1), with what became of it on its thread.
+ *
+ * @param time when it was thrown (the event's wall-clock time)
+ * @param relativeNanos when it was thrown, from the start of the trace
+ * @param threadId the OS thread that threw it
+ * @param type the exception's full type name
+ * @param message its message
+ * @param hresult its HRESULT
+ * @param flags the runtime's ExceptionFlags by name ({@link ExceptionFlag})
+ * @param throwSite the method that threw it: the first named frame outside the runtime's exception
+ *     dispatch, or a hex address when the method was not named yet ({@link
+ *     dev.clrscope.monitor.methods.MethodAddressMap#firstFrameOutside})
+ * @param stack the call stack, innermost first, as named when the record was made (hex for frames
+ *     not named yet); empty unless stacks were asked for
+ * @param caught whether a catch handler on the same thread was entered for it
+ * @param catchingMethod the method whose catch handler was entered, as the runtime names it
+ *     (ExceptionCatchStart's MethodName), or {@code null}
+ */
+public record ExceptionRecord(
+    Instant time,
+    long relativeNanos,
+    long threadId,
+    String type,
+    String message,
+    long hresult,
+    List<String> flags,
+    String throwSite,
+    List<String> stack,
+    boolean caught,
+    String catchingMethod) {
+
+  /** Copies the lists. */
+  public ExceptionRecord {
+    flags = List.copyOf(flags);
+    stack = List.copyOf(stack);
+  }
+
+  /** What became of it: {@code caught} or {@code uncaught}. */
+  public String handling() {
+    return caught ? "caught" : "uncaught";
+  }
+}
