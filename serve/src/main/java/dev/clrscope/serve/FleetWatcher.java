@@ -191,9 +191,25 @@ public final class FleetWatcher implements AutoCloseable {
     return out;
   }
 
+  /**
+   * A watched process and what its runtime said was wrong with the session.
+   *
+   * @param process who
+   * @param problem the runtime's complaint (another tool shares the metrics session with other
+   *     settings, a limit reached), or null
+   */
+  public record Watched(ProcessFacts process, String problem) {}
+
   /** The watched processes, by pid. */
-  public List<ProcessFacts> processes() {
-    return metrics().stream().map(ProcessMetrics::process).toList();
+  public List<Watched> processes() {
+    List<Watched> out = new ArrayList<>();
+    for (WatchedProcess w : watched.values()) {
+      if (!w.runner().hasEnded()) {
+        out.add(new Watched(w.facts(), w.problem()));
+      }
+    }
+    out.sort(Comparator.comparingLong(x -> x.process().pid()));
+    return out;
   }
 
   /** Stops every session (each ends at once: nothing of a counters session is worth a drain). */

@@ -111,16 +111,20 @@ public final class MetricsServer implements AutoCloseable {
     return true;
   }
 
-  private static byte[] processes(List<ProcessFacts> processes) throws IOException {
+  private static byte[] processes(List<FleetWatcher.Watched> processes) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartArray();
-      for (ProcessFacts p : processes) {
+      for (FleetWatcher.Watched w : processes) {
+        ProcessFacts p = w.process();
         g.writeStartObject();
         g.writeNumberField("pid", p.pid());
         g.writeStringField("name", p.name());
         g.writeStringField("runtimeVersion", p.runtimeVersion());
         g.writeStringField("commandLine", p.commandLine());
+        if (w.problem() != null) {
+          g.writeStringField("problem", w.problem());
+        }
         g.writeEndObject();
       }
       g.writeEndArray();

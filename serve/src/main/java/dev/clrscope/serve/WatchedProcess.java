@@ -5,6 +5,7 @@ import dev.clrscope.monitor.counters.CounterUpdate;
 import dev.clrscope.monitor.counters.Instrument;
 import dev.clrscope.monitor.counters.InstrumentType;
 import dev.clrscope.monitor.counters.Measurement;
+import dev.clrscope.monitor.counters.SessionProblem;
 import dev.clrscope.monitor.session.SessionRunner;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,12 +45,23 @@ final class WatchedProcess {
 
   /** Takes an update, on the session's reader thread. */
   synchronized void accept(CounterUpdate u) {
-    if (u instanceof Instrument i && i.type() != null && i.type() != InstrumentType.UNKNOWN) {
+    if (u instanceof SessionProblem p) {
+      problem = p.message();
+    } else if (u instanceof Instrument i
+        && i.type() != null
+        && i.type() != InstrumentType.UNKNOWN) {
       announced.put(i.provider() + "\u0000" + i.name(), i.type());
     } else if (u instanceof Measurement m && plan.wants(m)) {
       InstrumentType type = announced.getOrDefault(m.provider() + "\u0000" + m.name(), m.type());
       series.put(m.key(), SeriesState.next(series.get(m.key()), m, type));
     }
+  }
+
+  /** What the target said was wrong with the session (another tool's settings), or null. */
+  private String problem;
+
+  synchronized String problem() {
+    return problem;
   }
 
   /** The series as they stand. */

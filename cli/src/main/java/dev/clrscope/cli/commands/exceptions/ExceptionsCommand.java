@@ -2,10 +2,10 @@ package dev.clrscope.cli.commands.exceptions;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.commands.heap.HeapReportOptions;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
 import dev.clrscope.monitor.methods.MethodAddressMap;
@@ -49,7 +49,7 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    typePattern = type == null ? null : HeapReportOptions.pattern(spec, type);
+    typePattern = type == null ? null : TypeRegex.compile(spec, type);
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.heapwalk.GcDumpWriter;
@@ -67,7 +68,7 @@ abstract class HeapCommand extends AttachingCommand {
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected Pattern typePattern(String regex) {
-    return HeapReportOptions.pattern(spec, regex);
+    return TypeRegex.compile(spec, regex);
   }
 
   /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */

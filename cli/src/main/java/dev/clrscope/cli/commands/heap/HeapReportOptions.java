@@ -13,8 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -66,16 +64,6 @@ public final class HeapReportOptions {
     if (!List.of("retained", "size", "count").contains(sort.toLowerCase(Locale.ROOT))) {
       throw new ParameterException(
           mixee.commandLine(), "--sort takes retained, size or count, got " + sort);
-    }
-  }
-
-  /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
-  public static Pattern pattern(CommandSpec spec, String regex) {
-    try {
-      return Pattern.compile(regex);
-    } catch (PatternSyntaxException e) {
-      throw new ParameterException(
-          spec.commandLine(), "--type is not a regular expression: " + e.getDescription());
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.heap;
 
+import dev.clrscope.cli.options.TypeRegex;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -32,7 +33,7 @@ public final class TypeSelection {
       throw new ParameterException(mixee.commandLine(), "--top takes 0 or more, got " + top);
     }
     if (typeFilter != null) {
-      typePattern = HeapReportOptions.pattern(mixee, typeFilter);
+      typePattern = TypeRegex.compile(mixee, typeFilter);
     }
   }
 
