@@ -118,6 +118,25 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
    *
    * @param droppedMeans what dropped events mean for this command's output
    */
+  /**
+   * Says on stderr what is watched and how it ends: {@code Watching the GCs of process 42 for 10 s;
+   * Ctrl+C or Enter to stop.}
+   *
+   * @param what what is watched, with its article ({@code the GCs})
+   * @param duration the {@code --duration}, or null
+   */
+  protected void announceWatching(
+      String what, AttachedTarget attached, java.time.Duration duration) {
+    err()
+        .println(
+            "Watching "
+                + what
+                + " of "
+                + attached.describe()
+                + (duration == null ? "" : " for " + duration.toSeconds() + " s")
+                + "; Ctrl+C or Enter to stop.");
+  }
+
   protected void warnAboutStream(SessionResult result, String droppedMeans) {
     if (result.failure() != null) {
       warn("the trace stream broke off: " + result.failure().getMessage());

@@ -3,6 +3,7 @@ package dev.clrscope.cli.render;
 import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Writes records as they come, in one of four forms, each record printed and flushed at once:
@@ -122,6 +123,35 @@ public final class RecordStream<R> {
       default -> {}
     }
     out.flush();
+  }
+
+  /**
+   * Ends a live stream with its summary, where each form wants it: a table gets the summary's lines
+   * after a blank line, JSON Lines one more object (the summary's, with {@code stoppedBecause}),
+   * CSV its lines on {@code err}, so that the data stays one table.
+   *
+   * @param object the summary as a JSON object (a {@code "kind":"summary"} member first)
+   * @param lines prints the summary as text lines on the stream it is given
+   */
+  public void summary(
+      Map<String, Object> object,
+      String stoppedBecause,
+      PrintStream err,
+      Consumer<PrintStream> lines) {
+    start();
+    switch (form) {
+      case JSON_LINES, JSON_DOCUMENT -> {
+        Map<String, Object> o = new java.util.LinkedHashMap<>(object);
+        o.put("stoppedBecause", stoppedBecause);
+        out.println(JsonText.of(o));
+        out.flush();
+      }
+      case CSV -> lines.accept(err);
+      case TABLE -> {
+        out.println();
+        lines.accept(out);
+      }
+    }
   }
 
   /** {@link #start(Map, String)} with no head, the array named {@code records}. */

@@ -1,8 +1,5 @@
 package dev.clrscope.monitor.contention;
 
-import dev.clrscope.ipc.session.EventLevel;
-import dev.clrscope.ipc.session.EventPipeProvider;
-import dev.clrscope.ipc.session.EventPipeSessionConfig;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
@@ -65,34 +62,16 @@ public final class ContentionAssembler implements EventConsumer {
   /**
    * The live session that feeds an assembler: the runtime's Contention and WaitHandle keywords with
    * stacks, and Jit for the names of methods compiled meanwhile, at Verbose (the wait events'
-   * level); with a rundown when attaching, so the summary names methods compiled before.
-   *
-   * <p>Live ordering, not global: the analysis pairs events of one thread only (a throw and its
-   * catch, a wait's start and stop), which live ordering keeps in order, and global ordering would
-   * hold the last events back until another thread's event (or the end) proves nothing older is to
-   * come, so a quiet process's last rows would not print until it stopped.
+   * level); with a rundown when attaching, so the summary names methods compiled before. Live
+   * ordering: see {@link MethodAddressMap#namedStacksSession}.
    *
    * @param rundown whether the runtime sends its rundown at the end
    */
   public static SessionRequest sessionRequest(boolean rundown) {
-    return SessionRequest.of(
-            new EventPipeSessionConfig(
-                16,
-                List.of(
-                    new EventPipeProvider(
-                        RuntimeEvents.RUNTIME_PROVIDER,
-                        RuntimeKeyword.maskOf(
-                            RuntimeKeyword.CONTENTION,
-                            RuntimeKeyword.WAIT_HANDLE,
-                            RuntimeKeyword.JIT),
-                        EventLevel.VERBOSE.value(),
-                        Map.of(),
-                        List.of())),
-                rundown ? EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD : 0,
-                true,
-                false),
-            "clrscope-contention-reader")
-        .withOrdering(SessionRequest.Ordering.LIVE);
+    return MethodAddressMap.namedStacksSession(
+        RuntimeKeyword.maskOf(RuntimeKeyword.CONTENTION, RuntimeKeyword.WAIT_HANDLE),
+        rundown,
+        "clrscope-contention-reader");
   }
 
   /**

@@ -1,8 +1,5 @@
 package dev.clrscope.monitor.exceptions;
 
-import dev.clrscope.ipc.session.EventLevel;
-import dev.clrscope.ipc.session.EventPipeProvider;
-import dev.clrscope.ipc.session.EventPipeSessionConfig;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
@@ -80,31 +77,14 @@ public final class ExceptionAssembler implements EventConsumer {
    * The live session that feeds an assembler: the runtime's Exception keyword with stacks, and Jit
    * for the names of methods compiled while it runs, at Verbose (the runtime sends
    * MethodLoadVerbose, the events with names, only at Verbose); with a rundown, so methods compiled
-   * before are named in the summary.
-   *
-   * <p>Live ordering, not global: the analysis pairs events of one thread only (a throw and its
-   * catch, a wait's start and stop), which live ordering keeps in order, and global ordering would
-   * hold the last events back until another thread's event (or the end) proves nothing older is to
-   * come, so a quiet process's last rows would not print until it stopped.
+   * before are named in the summary. Live ordering: see {@link
+   * MethodAddressMap#namedStacksSession}.
    *
    * @param rundown whether the runtime sends its rundown (the methods it has code for) at the end
    */
   public static SessionRequest sessionRequest(boolean rundown) {
-    return SessionRequest.of(
-            new EventPipeSessionConfig(
-                16,
-                List.of(
-                    new EventPipeProvider(
-                        RuntimeEvents.RUNTIME_PROVIDER,
-                        RuntimeKeyword.maskOf(RuntimeKeyword.EXCEPTION, RuntimeKeyword.JIT),
-                        EventLevel.VERBOSE.value(),
-                        Map.of(),
-                        List.of())),
-                rundown ? EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD : 0,
-                true,
-                false),
-            "clrscope-exceptions-reader")
-        .withOrdering(SessionRequest.Ordering.LIVE);
+    return MethodAddressMap.namedStacksSession(
+        RuntimeKeyword.EXCEPTION.mask(), rundown, "clrscope-exceptions-reader");
   }
 
   /**

@@ -1,6 +1,11 @@
 package dev.clrscope.monitor.methods;
 
+import dev.clrscope.ipc.session.EventLevel;
+import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
@@ -26,6 +31,39 @@ import java.util.TreeMap;
  * session's reader thread, or read it once the session is over.
  */
 public final class MethodAddressMap implements EventConsumer {
+  /**
+   * A live session of runtime events whose stacks are to be named: the runtime provider with {@code
+   * keywords} and Jit (for the methods compiled while it runs) at Verbose (the runtime sends
+   * MethodLoadVerbose, the events with names, only at Verbose), stacks on; with the classic rundown
+   * at the end when {@code rundown}, so methods compiled before are named too.
+   *
+   * <p>Live ordering, not global: the analyses that use it pair events of one thread only (a throw
+   * and its catch, a wait's start and stop), which live ordering keeps in order, while global
+   * ordering would hold the last events back until another thread's event (or the end) proves
+   * nothing older is to come: a quiet process's last rows would not print until it stopped.
+   *
+   * @param keywords the runtime keywords of the events analysed
+   * @param readerName the name of the session's reader thread
+   */
+  public static SessionRequest namedStacksSession(
+      long keywords, boolean rundown, String readerName) {
+    return SessionRequest.of(
+            new EventPipeSessionConfig(
+                16,
+                List.of(
+                    new EventPipeProvider(
+                        RuntimeEvents.RUNTIME_PROVIDER,
+                        keywords | RuntimeKeyword.JIT.mask(),
+                        EventLevel.VERBOSE.value(),
+                        Map.of(),
+                        List.of())),
+                rundown ? EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD : 0,
+                true,
+                false),
+            readerName)
+        .withOrdering(SessionRequest.Ordering.LIVE);
+  }
+
   /** The event ids of MethodLoadVerbose/UnloadVerbose, and in the rundown DCStart/DCStopVerbose. */
   private static final int LOAD_VERBOSE = 143;
 

@@ -80,14 +80,7 @@ public final class ContentionCommand extends AttachingCommand {
             new StopSwitch(),
             true,
             session -> {
-              err()
-                  .println(
-                      "Watching the locks and waits of "
-                          + attached.describe()
-                          + (durationOption.duration() == null
-                              ? ""
-                              : " for " + durationOption.duration().toSeconds() + " s")
-                          + "; Ctrl+C or Enter to stop.");
+              announceWatching("the locks and waits", attached, durationOption.duration());
               output.header();
               return session.finish();
             },

@@ -2,7 +2,6 @@ package dev.clrscope.cli.commands.contention;
 
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Field;
-import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.RecordStream;
 import dev.clrscope.cli.render.Unit;
@@ -74,20 +73,7 @@ final class ContentionOutput {
 
   /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
   void summary(BlockedSummary s, String stoppedBecause) {
-    records.start();
-    switch (format) {
-      case json -> {
-        Map<String, Object> o = summaryObject(s);
-        o.put("stoppedBecause", stoppedBecause);
-        out.println(JsonText.of(o));
-        out.flush();
-      }
-      case csv -> summaryLines(err, s, stoppedBecause);
-      default -> {
-        out.println();
-        summaryLines(out, s, stoppedBecause);
-      }
-    }
+    records.summary(summaryObject(s), stoppedBecause, err, p -> summaryLines(p, s, stoppedBecause));
   }
 
   static Map<String, Object> summaryObject(BlockedSummary s) {

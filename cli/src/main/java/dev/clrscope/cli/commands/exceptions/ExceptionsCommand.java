@@ -91,14 +91,7 @@ public final class ExceptionsCommand extends AttachingCommand {
             new StopSwitch(),
             true,
             session -> {
-              err()
-                  .println(
-                      "Watching the exceptions of "
-                          + attached.describe()
-                          + (durationOption.duration() == null
-                              ? ""
-                              : " for " + durationOption.duration().toSeconds() + " s")
-                          + "; Ctrl+C or Enter to stop.");
+              announceWatching("the exceptions", attached, durationOption.duration());
               output.header();
               return session.finish();
             },

@@ -4,7 +4,6 @@ import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
-import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.RecordStream;
 import dev.clrscope.cli.render.Unit;
@@ -210,20 +209,7 @@ public final class GcOutput {
 
   /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
   public void summary(GcSummary s, String stoppedBecause) {
-    records.start();
-    switch (format) {
-      case json -> {
-        Map<String, Object> o = summaryObject(s);
-        o.put("stoppedBecause", stoppedBecause);
-        out.println(JsonText.of(o));
-        out.flush();
-      }
-      case csv -> summaryLines(err, s, stoppedBecause);
-      default -> {
-        out.println();
-        summaryLines(out, s, stoppedBecause);
-      }
-    }
+    records.summary(summaryObject(s), stoppedBecause, err, p -> summaryLines(p, s, stoppedBecause));
   }
 
   /** Short names, so all six fit the column: Conc, Compact, Promote, Demote, Cards, Elev. */

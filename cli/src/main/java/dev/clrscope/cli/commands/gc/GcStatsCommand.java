@@ -115,14 +115,7 @@ public final class GcStatsCommand extends AttachingCommand {
             session -> {
               // A launched child (or a runtime on a suspending port) starts only now, so its
               // first GC is already watched.
-              err()
-                  .println(
-                      "Watching the GCs of "
-                          + attached.describe()
-                          + (durationOption.duration() == null
-                              ? ""
-                              : " for " + durationOption.duration().toSeconds() + " s")
-                          + "; Ctrl+C or Enter to stop.");
+              announceWatching("the GCs", attached, durationOption.duration());
               output.header();
               return session.finish();
             },
