@@ -3,7 +3,7 @@ package dev.clrscope.cli.commands.exceptions;
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.StackedRecords;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.exceptions.ExceptionRecord;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
@@ -44,37 +44,26 @@ final class ExceptionsOutput {
     return new RecordSchema<>("exception", f);
   }
 
-  private final PrintStream out;
-  private final PrintStream err;
-  private final OutputFormat format;
-  private final boolean stacks;
-  private final RecordStream<ExceptionRecord> records;
+  private final StackedRecords<ExceptionRecord> records;
 
   ExceptionsOutput(PrintStream out, PrintStream err, OutputFormat format, boolean stacks) {
-    this.out = out;
-    this.err = err;
-    this.format = format;
-    this.stacks = stacks;
-    this.records = new RecordStream<>(out, schema(stacks), RecordStream.streaming(format));
+    this.records =
+        new StackedRecords<>(out, err, format, schema(stacks), stacks, ExceptionRecord::stack);
   }
 
-  /** Prints the header now, so a watcher sees the columns before the first exception. */
+  /** Prints the header now, so a watcher sees the columns before the first row. */
   void header() {
-    records.start();
+    records.header();
   }
 
-  /** Prints one exception. */
+  /** Prints one record. */
   void exception(ExceptionRecord r) {
     records.write(r);
-    if (stacks && format == OutputFormat.table) {
-      r.stack().forEach(frame -> out.println("    at " + frame));
-      out.flush();
-    }
   }
 
   /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
   void summary(ExceptionSummary s, String stoppedBecause) {
-    records.summary(summaryObject(s), stoppedBecause, err, p -> summaryLines(p, s, stoppedBecause));
+    records.summary(summaryObject(s), stoppedBecause, p -> summaryLines(p, s, stoppedBecause));
   }
 
   static Map<String, Object> summaryObject(ExceptionSummary s) {
