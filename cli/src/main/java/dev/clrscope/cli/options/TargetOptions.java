@@ -38,12 +38,20 @@ public final class TargetOptions {
   String diagnosticPort;
 
   @Option(
-      names = "--timeout",
+      names = {"-t", "--timeout"},
       paramLabel = "SECONDS",
       defaultValue = "10",
       description =
-          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s).")
+          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s);"
+              + " for dump-heap, as for dotnet-gcdump, also how long the whole snapshot may take.")
   int timeoutSeconds = 10;
+
+  /** {@code -t/--timeout} when the command line gives it, else null. */
+  public java.time.Duration timeoutGiven() {
+    return mixee.commandLine().getParseResult().hasMatchedOption("--timeout")
+        ? java.time.Duration.ofSeconds(timeoutSeconds)
+        : null;
+  }
 
   @Option(
       names = "--resume-runtime",

@@ -71,6 +71,18 @@ abstract class HeapCommand extends AttachingCommand {
     return TypeRegex.compile(spec, regex);
   }
 
+  /**
+   * How long the snapshot may take: {@code --duration}, else {@code -t/--timeout} when given (its
+   * meaning in dotnet-gcdump), else a minute.
+   */
+  Duration walkLimit() {
+    if (durationOption.duration() != null) {
+      return durationOption.duration();
+    }
+    Duration timeout = target.timeoutGiven();
+    return timeout != null ? timeout : DEFAULT_WAIT;
+  }
+
   /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */
   static long residentBytes(long pid) {
     if (pid <= 0) {
@@ -144,7 +156,7 @@ abstract class HeapCommand extends AttachingCommand {
             + buffer
             + " MB (the target holds up to that much memory while the walk's events wait)");
     SessionResult ended = result;
-    Duration wait = durationOption.duration() != null ? durationOption.duration() : DEFAULT_WAIT;
+    Duration wait = walkLimit();
     HeapSnapshot snapshot =
         builder
             .build()
@@ -186,7 +198,7 @@ abstract class HeapCommand extends AttachingCommand {
   /** One walk: a session that forces a GC and feeds its heap events to {@code builder}. */
   private SessionResult walk(AttachedTarget attached, HeapSnapshotBuilder builder, int bufferMb) {
     StopSwitch stop = new StopSwitch();
-    Duration wait = durationOption.duration() != null ? durationOption.duration() : DEFAULT_WAIT;
+    Duration wait = walkLimit();
     err()
         .println(
             "Walking the managed heap of " + attached.describe() + " (one forced full GC) ...");
