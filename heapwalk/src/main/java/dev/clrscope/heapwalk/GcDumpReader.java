@@ -232,17 +232,28 @@ public final class GcDumpReader {
   }
 
   /**
-   * A whole file ends with its trailer: the last i32 is the trailer's offset T, and at T an i32
-   * points back at the forward-reference table, before T. A file cut short has neither.
+   * A whole file ends with its trailer:
+   *
+   * <pre>
+   *  F: i32 count, count x i32 forward reference     (the forward-reference table)
+   *  T: i32 F                                       T = length - 8
+   *     i32 T                                       the file's last four bytes
+   * </pre>
+   *
+   * A file cut short has none; a cut that happens to end in numbers that point back into the file
+   * would need them to point exactly so.
    */
   private void requireTrailer() {
     int length = b.length;
     if (length >= 32) {
       int t = le32(length - 4);
-      if (t > 24 && t <= length - 8) {
+      if (t == length - 8) {
         int f = le32(t);
         if (f > 24 && f < t) {
-          return;
+          long count = le32(f) & 0xFFFFFFFFL;
+          if (f + 4 + 4 * count == t) {
+            return;
+          }
         }
       }
     }
