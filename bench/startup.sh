@@ -47,8 +47,26 @@ echo "machine: $(nproc) cores, $(java -version 2>&1 | head -1), .NET processes l
 printf '%-28s %8s %8s\n' "command (median of $runs)" "AppCDS" "no CDS"
 printf '%-28s %6s ms %5s ms\n' "clrscope --version" "$(median_ms "${with_cds[@]}" --version)" "$(median_ms "${without[@]}" --version)"
 printf '%-28s %6s ms %5s ms\n' "clrscope ps" "$(median_ms "${with_cds[@]}" ps)" "$(median_ms "${without[@]}" ps)"
-printf '%-28s %6s ms\n' "./clrscope --version" "$(median_ms ./clrscope --version)"
-printf '%-28s %6s ms\n' "./clrscope ps" "$(median_ms ./clrscope ps)"
-printf '%-28s %6s ms   (%s)\n' "dotnet-trace --version" "$(median_ms "$tools/dotnet-trace" --version)" \
+# The launcher and dotnet-trace in turns (one run of each, RUNS times), so that a change in the
+# machine's load falls on both alike.
+side_by_side() { # label args...
+  local ours=() theirs=()
+  for ((i = 0; i < runs; i++)); do
+    local t0 t1 t2
+    t0=$(date +%s%N)
+    ./clrscope "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    "$tools/dotnet-trace" "$@" >/dev/null 2>&1
+    t2=$(date +%s%N)
+    ours+=($(((t1 - t0) / 1000000)))
+    theirs+=($(((t2 - t1) / 1000000)))
+  done
+  printf '%-28s %6s ms %9s ms\n' "$*" "$(printf '%s\n' "${ours[@]}" | median)" \
+    "$(printf '%s\n' "${theirs[@]}" | median)"
+}
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
+echo
+printf '%-28s %9s %12s   (%s)\n' "in turns (median of $runs)" "./clrscope" "dotnet-trace" \
   "$("$tools/dotnet-trace" --version | cut -d+ -f1)"
-printf '%-28s %6s ms\n' "dotnet-trace ps" "$(median_ms "$tools/dotnet-trace" ps)"
+side_by_side --version
+side_by_side ps

@@ -49,6 +49,34 @@ class PsCommandTest {
     }
   }
 
+  /**
+   * A runtime with a TMPDIR of its own is found through the table of bound sockets, and a dead
+   * socket file with its pid in the default /tmp (a killed runtime's leftover) is not taken for it.
+   */
+  @Test
+  void findsARuntimeInItsOwnTmpdirAndPassesOverADeadSocketWithItsPid(@TempDir Path tmp)
+      throws IOException {
+    try (TargetProcess target =
+        TargetProcess.start(DotnetApps.TARGET_APP, List.of(), Map.of("TMPDIR", tmp.toString()))) {
+      target.ready();
+      Path dead = Path.of("/tmp", "dotnet-diagnostic-" + target.pid() + "-1-socket");
+      Files.deleteIfExists(dead);
+      Files.createFile(dead);
+      try {
+        CliResult ps = Clrscope.run(TIMEOUT, "ps", "--format", "json");
+        CliResult info = Clrscope.run(TIMEOUT, "info", "-p", Long.toString(target.pid()), "-v");
+
+        assertThat(ps.exitCode()).as("%s", ps).isZero();
+        assertThat(rowFor(ps.stdoutJson(), target.pid()).get("entrypoint").asText())
+            .isEqualTo("TargetApp");
+        assertThat(info.exitCode()).as("%s", info).isZero();
+        assertThat(info.stderr()).contains(tmp.toString()).doesNotContain(dead.toString());
+      } finally {
+        Files.deleteIfExists(dead);
+      }
+    }
+  }
+
   @Test
   void tableAndCsvShowTheSameProcess() {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {

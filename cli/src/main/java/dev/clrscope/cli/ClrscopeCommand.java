@@ -89,6 +89,22 @@ public final class ClrscopeCommand implements Runnable {
     return named;
   }
 
+  /**
+   * Lets the command named first start work that does not depend on its options before the command
+   * line is parsed: model building is most of a short command's start-up (see {@link
+   * PsCommand#startEarly}).
+   */
+  public static void startEarly(String... args) {
+    if (args.length > 0 && args[0].equals("ps")) {
+      PsCommand.startEarly(List.of(args).subList(1, args.length));
+    }
+  }
+
+  /** Drops work started early that the run did not use (its command line was a usage error). */
+  public static void forgetEarly() {
+    PsCommand.forgetEarly();
+  }
+
   /** The whole command tree: for help, completion and tests. */
   public static CommandLine fullCommandLine() {
     CommandLine cl = new CommandLine(new ClrscopeCommand());

@@ -54,6 +54,7 @@ public final class Main {
       return ExitCode.OK;
     }
     chooseLogProvider();
+    ClrscopeCommand.startEarly(args);
     CommandLine cl = ClrscopeCommand.commandLineFor(args);
     boolean[] logging = {false};
     cl.setParameterExceptionHandler(Main::usageError);
@@ -63,6 +64,7 @@ public final class Main {
     try {
       return checkOutput(cl, cl.execute(ColonValues.rewrite(cl, args)));
     } finally {
+      ClrscopeCommand.forgetEarly();
       if (logging[0]) {
         Logging.stop();
       }

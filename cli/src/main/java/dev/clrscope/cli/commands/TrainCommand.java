@@ -4,6 +4,9 @@ import dev.clrscope.cli.Main;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,17 +59,42 @@ public final class TrainCommand extends ClrscopeSubcommand {
     runs.add(List.of("-v", "info", "-p", "999999999", "--log-file", log.toString()));
     runs.add(List.of("ps", "--log-file", Path.of("clrscope-train-missing", "x.log").toString()));
     runs.add(List.of("ps"));
-    try {
-      System.setOut(sink);
-      System.setErr(sink);
-      for (List<String> run : runs) {
-        Main.run(run.toArray(String[]::new));
+    // A build machine seldom runs a .NET process, so `ps` above may have connected to none: a
+    // peer that accepts and hangs up has the client connect, send and read as `ps` does for every
+    // runtime it lists (the JDK's Unix-domain sockets, which seed a secure random generator on
+    // first use, and the IPC client), so those classes are archived too.
+    Path socket = Path.of("clrscope-train.sock");
+    Files.deleteIfExists(socket);
+    try (ServerSocketChannel peer = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      peer.bind(UnixDomainSocketAddress.of(socket));
+      Thread hangUp = new Thread(() -> acceptAndHangUp(peer), "clrscope-train-peer");
+      hangUp.setDaemon(true);
+      hangUp.start();
+      runs.add(List.of("info", "--diagnostic-port", socket + ",connect"));
+      try {
+        System.setOut(sink);
+        System.setErr(sink);
+        for (List<String> run : runs) {
+          Main.run(run.toArray(String[]::new));
+        }
+      } finally {
+        System.setOut(out);
+        System.setErr(err);
+        Files.deleteIfExists(log);
       }
     } finally {
-      System.setOut(out);
-      System.setErr(err);
-      Files.deleteIfExists(log);
+      Files.deleteIfExists(socket);
     }
     return 0;
+  }
+
+  private static void acceptAndHangUp(ServerSocketChannel peer) {
+    try {
+      while (true) {
+        peer.accept().close();
+      }
+    } catch (IOException e) {
+      // Closed when training ends.
+    }
   }
 }

@@ -42,7 +42,7 @@ class EndpointLocatorTest {
     final Path dir;
 
     FakeProcess(long pid) throws IOException {
-      dir = Files.createDirectories(proc.resolve(Long.toString(pid)));
+      dir = Files.createDirectories(proc.resolve(pid < 0 ? "self" : Long.toString(pid)));
     }
 
     FakeProcess status(String name, long... nspids) throws IOException {
@@ -284,6 +284,57 @@ class EndpointLocatorTest {
     assertThat(found.get(1).name()).isNull();
     assertThat(found.get(1).commandLine()).isNull();
     assertThat(found.get(3).commandLine()).isEqualTo("/opt/a/A");
+  }
+
+  /**
+   * With the namespace's socket table readable, a process of this network namespace is searched
+   * only when a bound socket names its pid (in its own pid namespace): a socket file nobody binds
+   * any longer is passed over; a process in another network namespace is searched in full.
+   */
+  @Test
+  void listSearchesOnlyPidsWithABoundSocketInThisNetworkNamespace() throws IOException {
+    long bound = 91_000_500L;
+    long stale = 91_000_510L;
+    long inner = 91_000_520L; // pid 7 in a pid namespace of its own, same network
+    long elsewhere = 91_000_530L; // another network namespace: not in our table
+    namespaces(
+        process(bound).status("Bound", bound).environ("TMPDIR=" + tmp), "net:[1]", "pid:[1]");
+    namespaces(
+        process(stale).status("Stale", stale).environ("TMPDIR=" + tmp), "net:[1]", "pid:[1]");
+    namespaces(
+        process(inner).status("Inner", inner, 7).environ("TMPDIR=" + tmp), "net:[1]", "pid:[2]");
+    namespaces(
+        process(elsewhere).status("Else", elsewhere).environ("TMPDIR=" + tmp),
+        "net:[3]",
+        "pid:[1]");
+    namespaces(new FakeProcess(-1), "net:[1]", "pid:[1]");
+    Path sBound = socket(tmp, bound, "1", 1_000);
+    socket(tmp, stale, "1", 1_000);
+    Path sInner = socket(tmp, 7, "1", 1_000);
+    Path sElsewhere = socket(tmp, elsewhere, "1", 1_000);
+    Files.createDirectories(proc.resolve("net"));
+    Files.writeString(
+        proc.resolve("net/unix"),
+        "Num       RefCount Protocol Flags    Type St Inode Path\n"
+            + "0000000000000000: 00000002 00000000 00010000 0001 01 11 "
+            + sBound
+            + "\n0000000000000000: 00000002 00000000 00010000 0001 01 12 /tmp/dotnet-diagnostic-7-1-socket\n"
+            + "0000000000000000: 00000003 00000000 00000000 0001 03 13 /run/systemd/notify\n"
+            + "0000000000000000: 00000002 00000000 00010000 0001 01 14 /tmp/dotnet-diagnostic-x-socket\n");
+
+    List<DotnetProcess> found = locator.list();
+
+    assertThat(found).extracting(DotnetProcess::pid).containsExactly(bound, inner, elsewhere);
+    assertThat(found)
+        .extracting(EndpointLocatorTest::endpointPath)
+        .containsExactly(sBound, sInner, sElsewhere);
+  }
+
+  /** Gives a fake process (pid -1: /proc/self) namespace links. */
+  private void namespaces(FakeProcess p, String net, String pid) throws IOException {
+    Path ns = Files.createDirectories(p.dir.resolve("ns"));
+    Files.createSymbolicLink(ns.resolve("net"), Path.of(net));
+    Files.createSymbolicLink(ns.resolve("pid"), Path.of(pid));
   }
 
   @Test
