@@ -16,9 +16,7 @@ import dev.clrscope.cli.commands.heap.DumpHeapCommand;
 import dev.clrscope.cli.commands.serve.ServeCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -76,17 +74,18 @@ public final class ClrscopeCommand implements Runnable {
     throw new ParameterException(spec.commandLine(), "choose a command");
   }
 
-  /** The subcommands by name and by alias. */
-  private static Map<String, Class<?>> byName() {
-    Map<String, Class<?>> named = new LinkedHashMap<>();
+  /**
+   * The subcommand with this name or alias, or {@code null}. Annotations are read in list order
+   * until one matches: each class read costs start-up, and the commonest commands come first.
+   */
+  private static Class<?> named(String name) {
     for (Class<?> c : SUBCOMMANDS) {
       Command command = c.getAnnotation(Command.class);
-      named.put(command.name(), c);
-      for (String alias : command.aliases()) {
-        named.put(alias, c);
+      if (command.name().equals(name) || List.of(command.aliases()).contains(name)) {
+        return c;
       }
     }
-    return named;
+    return null;
   }
 
   /**
@@ -120,11 +119,10 @@ public final class ClrscopeCommand implements Runnable {
    * argument names one (completion needs them all), none for the top-level version, else all.
    */
   public static CommandLine commandLineFor(String... args) {
-    Map<String, Class<?>> named = byName();
     String first = args.length > 0 ? args[0] : "";
-    if (named.containsKey(first) && !first.equals("generate-completion")) {
+    Class<?> c = first.isEmpty() || first.startsWith("-") ? null : named(first);
+    if (c != null && !first.equals("generate-completion")) {
       CommandLine cl = new CommandLine(new ClrscopeCommand());
-      Class<?> c = named.get(first);
       cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
       return cl;
     }
