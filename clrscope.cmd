@@ -10,9 +10,8 @@ if not exist "%jar%" (
 )
 set "java=java"
 if defined JAVA_HOME set "java=%JAVA_HOME%\bin\java"
-rem Commands that read whole trace files get the optimising compiler; the rest start sooner without,
-rem and with reflective calls kept native (see the Unix launcher).
-set "jit=-XX:TieredStopAtLevel=1 -Dsun.reflect.inflationThreshold=1000000"
+rem Commands that read whole trace files get the optimising compiler; the rest start sooner without.
+set "jit=-XX:TieredStopAtLevel=1"
 if /i "%~1 %~2"=="trace convert" set "jit=-XX:+TieredCompilation"
 if /i "%~1 %~2"=="trace stats" set "jit=-XX:+TieredCompilation"
 if /i "%~1 %~2"=="trace events" set "jit=-XX:+TieredCompilation"
