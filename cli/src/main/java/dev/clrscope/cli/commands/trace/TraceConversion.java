@@ -3,12 +3,12 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
 import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.symbols.FrameResolver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -87,9 +87,9 @@ public final class TraceConversion {
    */
   public static Result convert(
       Path trace, OutputStream out, ConversionFormat format, boolean allEvents) throws IOException {
-    MethodAddressMap methods;
+    FrameResolver frames;
     try {
-      methods = MethodAddressMap.read(trace);
+      frames = FrameResolver.forTrace(trace, false);
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     } catch (UncheckedIOException e) {
@@ -110,12 +110,12 @@ public final class TraceConversion {
             if (depth == 0) {
               continue;
             }
-            String[] frames = new String[depth];
+            String[] names = new String[depth];
             for (int i = 0; i < depth; i++) {
               // Stacks are innermost first; profiles want the root first.
-              frames[depth - 1 - i] = methods.name(e.stack().frame(i));
+              names[depth - 1 - i] = frames.name(e.stack().frame(i));
             }
-            w.sample(new StackSample(e.threadId(), ms, weightMs, Arrays.asList(frames)));
+            w.sample(new StackSample(e.threadId(), ms, weightMs, Arrays.asList(names)));
             samples++;
           } else {
             w.event(e, ms);
@@ -124,7 +124,7 @@ public final class TraceConversion {
         w.finish();
       }
       text.flush();
-      return new Result(samples, methods.size(), TraceFileInput.ReadEnding.of(reader));
+      return new Result(samples, frames.managed().size(), TraceFileInput.ReadEnding.of(reader));
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     }
