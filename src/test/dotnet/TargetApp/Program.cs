@@ -206,6 +206,12 @@ internal static class Program
                 case "wait" when words.Length == 2:
                     Monitored.Wait(Count(words[1]));
                     break;
+                case "spin" when words.Length == 2:
+                    Profiled.Spin(Count(words[1]));
+                    break;
+                case "allocate" when words.Length == 3:
+                    Profiled.Allocate(Count(words[1]), Count(words[2]));
+                    break;
                 case "spawn" when words.Length == 1:
                     Spawn();
                     break;

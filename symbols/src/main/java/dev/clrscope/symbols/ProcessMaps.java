@@ -54,6 +54,21 @@ public final class ProcessMaps {
     }
   }
 
+  /**
+   * Saves {@code mapsText} beside {@code trace} ({@link #sidecarOf}); a sidecar that cannot be
+   * written costs native names only, so failing to write it is not an error.
+   *
+   * @return whether it was written
+   */
+  public static boolean writeSidecar(Path trace, String mapsText) {
+    try {
+      Files.writeString(sidecarOf(trace), mapsText, StandardCharsets.UTF_8);
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
   /** The maps of a live process, or none when they cannot be read. */
   public static ProcessMaps ofProcess(long pid) {
     String text = snapshot(pid);

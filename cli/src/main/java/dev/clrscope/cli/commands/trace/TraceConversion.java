@@ -18,6 +18,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -128,6 +129,35 @@ public final class TraceConversion {
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Writes samples that are not a trace's own (allocation ticks, ...) as a flame graph: folded
+   * stacks, or speedscope for a {@code .json} file, through the writers {@code trace convert} uses.
+   *
+   * @param name the profile's name (speedscope)
+   */
+  public static void writeFlame(Path output, String name, List<StackSample> samples) {
+    ConversionFormat format =
+        output.getFileName() != null && output.getFileName().toString().endsWith(".json")
+            ? ConversionFormat.speedscope
+            : ConversionFormat.folded;
+    OutputFile.write(
+        output,
+        out -> {
+          Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+          try (ProfileWriter w =
+              format == ConversionFormat.folded
+                  ? new FoldedStacksWriter(text)
+                  : new SpeedscopeWriter(out, name)) {
+            for (StackSample s : samples) {
+              w.sample(s);
+            }
+            w.finish();
+          }
+          text.flush();
+          return null;
+        });
   }
 
   private static ProfileWriter writer(
