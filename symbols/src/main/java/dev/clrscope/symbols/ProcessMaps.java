@@ -97,7 +97,9 @@ public final class ProcessMaps {
     String[] p = new String[64];
     for (String line : text.split("\n", -1)) {
       String[] f = line.strip().split("\\s+", 6);
-      if (f.length < 6 || !f[5].startsWith("/")) {
+      // Files only: not [heap], [stack], anonymous memory, nor the memfd the runtime double-maps
+      // its JIT'd code through (/memfd:doublemapper), which is no module.
+      if (f.length < 6 || !f[5].startsWith("/") || f[5].startsWith("/memfd:")) {
         continue;
       }
       int dash = f[0].indexOf('-');

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.alloc;
 
+import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.trace.StackSample;
@@ -16,6 +17,7 @@ import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.PerfMap;
 import dev.clrscope.symbols.ProcessMaps;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -62,6 +64,17 @@ public final class AllocCommand extends AttachingCommand {
   protected void validate() {
     if (top < 1) {
       throw new ParameterException(spec.commandLine(), "--top must be 1 or more, not " + top);
+    }
+    // Said before the session, not after minutes of watching.
+    if (flame != null) {
+      Path parent = flame.toAbsolutePath().getParent();
+      if (Files.isDirectory(flame)) {
+        throw new CommandFailure("could not write " + flame + ": it is a directory");
+      }
+      if (parent != null && !Files.isDirectory(parent)) {
+        throw new CommandFailure(
+            "the directory " + parent + " does not exist: create it or choose another --flame");
+      }
     }
   }
 
