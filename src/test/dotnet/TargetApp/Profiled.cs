@@ -56,6 +56,44 @@ internal static class Profiled
     }
 
     /// <summary>
+    /// THREADS threads, each DEPTH frames deep in <see cref="Descend"/>, sleeping MS milliseconds
+    /// at the bottom: thread-time samples with deep stacks at no CPU cost (the symbol benchmark's
+    /// input, bench/report.sh).
+    /// </summary>
+    internal static void Deep(int threads, int depth, int ms)
+    {
+        var all = new List<Thread>();
+        for (int i = 0; i < threads; i++)
+        {
+            var t = new Thread(() => sink += Descend(depth, ms));
+            t.Start();
+            all.Add(t);
+        }
+        foreach (Thread t in all)
+        {
+            t.Join();
+        }
+        Program.Emit(w =>
+        {
+            w.WriteString("event", "deep");
+            w.WriteNumber("threads", threads);
+            w.WriteNumber("depth", depth);
+            w.WriteNumber("ms", ms);
+        });
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static long Descend(int depth, int ms)
+    {
+        if (depth <= 1)
+        {
+            Thread.Sleep(ms);
+            return 1;
+        }
+        return Descend(depth - 1, ms) + 1;
+    }
+
+    /// <summary>
     /// Allocates N <see cref="ProfiledWidget"/> objects in <see cref="MakeWidgets"/> and L large arrays
     /// (<c>byte[100000]</c>, on the large object heap) in <see cref="MakeLargeArrays"/>, keeping
     /// none of them.

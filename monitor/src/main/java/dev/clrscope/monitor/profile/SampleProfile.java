@@ -36,6 +36,7 @@ public final class SampleProfile implements EventConsumer {
 
   private long samples;
   private long cpu;
+  private long frameCount;
   private final Set<Long> threads = new HashSet<>();
 
   /**
@@ -63,6 +64,7 @@ public final class SampleProfile implements EventConsumer {
       cpu++;
     }
     threads.add(e.threadId());
+    frameCount += depth;
     long stamp = samples;
     for (int i = 0; i < depth; i++) {
       int id = frames.frameId(stack.frame(i));
@@ -104,7 +106,7 @@ public final class SampleProfile implements EventConsumer {
 
   /** The totals. */
   public SampleTotals totals() {
-    return new SampleTotals(samples, cpu, samples - cpu, threads.size());
+    return new SampleTotals(samples, cpu, samples - cpu, threads.size(), frameCount);
   }
 
   /**

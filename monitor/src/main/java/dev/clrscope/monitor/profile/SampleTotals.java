@@ -8,5 +8,6 @@ package dev.clrscope.monitor.profile;
  * @param external samples of a thread outside managed code: waiting, sleeping or in native code
  *     (type External); CPU plus external is the thread time
  * @param threads distinct threads sampled
+ * @param frames stack frames named (the samples' depths added up)
  */
-public record SampleTotals(long samples, long cpu, long external, int threads) {}
+public record SampleTotals(long samples, long cpu, long external, int threads, long frames) {}

@@ -153,6 +153,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
         doc.put("cpuSamples", totals.cpu());
         doc.put("externalSamples", totals.external());
         doc.put("threads", totals.threads());
+        doc.put("frames", totals.frames());
         doc.put("methods", table.objects());
         out().println(JsonText.of(doc));
         out().flush();
