@@ -26,6 +26,12 @@ public final class ProcessMaps {
   private final String[] paths;
   private final Map<String, ElfSymbols> symbols = new HashMap<>();
 
+  /**
+   * Where the process's files are seen from here: {@code /proc/PID/root} for a live process (its
+   * mount namespace: a container's libraries), or {@code null} to read the paths as they are.
+   */
+  private Path root;
+
   private ProcessMaps(long[] starts, long[] ends, long[] offsets, String[] paths) {
     this.starts = starts;
     this.ends = ends;
@@ -72,7 +78,12 @@ public final class ProcessMaps {
   /** The maps of a live process, or none when they cannot be read. */
   public static ProcessMaps ofProcess(long pid) {
     String text = snapshot(pid);
-    return text == null ? empty() : parse(text);
+    if (text == null) {
+      return empty();
+    }
+    ProcessMaps maps = parse(text);
+    maps.root = Path.of("/proc/" + pid + "/root");
+    return maps;
   }
 
   /** The maps saved beside {@code trace}, or none. */
@@ -162,9 +173,20 @@ public final class ProcessMaps {
     }
     String path = paths[i];
     String module = path.substring(path.lastIndexOf('/') + 1);
-    ElfSymbols elf = symbols.computeIfAbsent(path, x -> ElfSymbols.read(Path.of(x)));
+    ElfSymbols elf = symbols.computeIfAbsent(path, x -> ElfSymbols.read(file(x)));
     String symbol = elf.nameAtOffset(ip - starts[i] + offsets[i]);
     return module + "!" + (symbol != null ? symbol : FrameResolver.hex(ip));
+  }
+
+  /** The file at {@code path} as this process sees it: through the target's root if readable. */
+  private Path file(String path) {
+    if (root != null) {
+      Path inRoot = root.resolve(path.substring(1));
+      if (Files.isReadable(inRoot)) {
+        return inRoot;
+      }
+    }
+    return Path.of(path);
   }
 
   /** Number of file mappings. */

@@ -12,6 +12,7 @@ import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
+import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,22 @@ public final class MethodAddressMap implements EventConsumer {
 
   private final ManagedCodeMap code = new ManagedCodeMap();
 
+  /** Names what no method covers: the target's native modules, when known. */
+  private final FrameResolver frames;
+
+  /** Managed names only: what no method covers prints as {@code 0x...}. */
+  public MethodAddressMap() {
+    this(ProcessMaps.empty());
+  }
+
+  /**
+   * Managed names, and for what no method covers the module of the target mapped there ({@code
+   * libcoreclr.so!symbol}, {@code System.Private.CoreLib.dll!0x...}; see {@link FrameResolver}).
+   */
+  public MethodAddressMap(ProcessMaps maps) {
+    this.frames = new FrameResolver(code, null, maps, false);
+  }
+
   /** Reads every method event of a trace (leniently: a truncated trace gives what it has). */
   public static MethodAddressMap read(Path trace) {
     MethodAddressMap map = new MethodAddressMap();
@@ -93,10 +110,12 @@ public final class MethodAddressMap implements EventConsumer {
     return code.nameOrNull(ip);
   }
 
-  /** The method containing {@code ip}, or {@code 0x...} when no known method does. */
+  /**
+   * The frame name of {@code ip}: its method, else its module ({@code module!0x...}), else {@code
+   * 0x...}. Not cached: live, the map grows as methods arrive.
+   */
   public String name(long ip) {
-    String name = nameOrNull(ip);
-    return name != null ? name : hex(ip);
+    return frames.resolve(ip);
   }
 
   /** The names of a stack's frames, innermost first ({@link #name(long)} each). */
@@ -126,7 +145,7 @@ public final class MethodAddressMap implements EventConsumer {
       String name = nameOrNull(ip);
       if (name == null) {
         if (firstUnnamed == null) {
-          firstUnnamed = hex(ip);
+          firstUnnamed = name(ip);
         }
         continue;
       }
