@@ -206,6 +206,15 @@ internal static class Program
                 case "wait" when words.Length == 2:
                     Monitored.Wait(Count(words[1]));
                     break;
+                case "spin" when words.Length == 2:
+                    Profiled.Spin(Count(words[1]));
+                    break;
+                case "deep" when words.Length == 4:
+                    Profiled.Deep(Count(words[1]), Count(words[2]), Count(words[3]));
+                    break;
+                case "allocate" when words.Length == 3:
+                    Profiled.Allocate(Count(words[1]), Count(words[2]));
+                    break;
                 case "spawn" when words.Length == 1:
                     Spawn();
                     break;

@@ -7,6 +7,7 @@ import dev.clrscope.cli.commands.PerfMapCommand;
 import dev.clrscope.cli.commands.PsCommand;
 import dev.clrscope.cli.commands.ResumeCommand;
 import dev.clrscope.cli.commands.TrainCommand;
+import dev.clrscope.cli.commands.alloc.AllocCommand;
 import dev.clrscope.cli.commands.contention.ContentionCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.exceptions.ExceptionsCommand;
@@ -59,6 +60,7 @@ public final class ClrscopeCommand implements Runnable {
           FullGcCommand.class,
           ExceptionsCommand.class,
           ContentionCommand.class,
+          AllocCommand.class,
           DumpHeapCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,

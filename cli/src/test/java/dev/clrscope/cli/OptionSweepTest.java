@@ -99,7 +99,8 @@ class OptionSweepTest {
   /** The FILE a command needs as its first parameter, if it takes one. */
   private static List<String> parameters(String command) {
     return switch (command) {
-      case "trace convert", "trace stats", "trace events" -> List.of(golden().toString());
+      case "trace convert", "trace stats", "trace events", "trace report topN", "alloc" ->
+          List.of(golden().toString());
       default -> List.of();
     };
   }

@@ -10,19 +10,19 @@ import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
-import dev.clrscope.nettrace.events.RuntimePayload;
+import dev.clrscope.symbols.FrameResolver;
+import dev.clrscope.symbols.ManagedCodeMap;
+import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 
 /**
- * Instruction pointers to managed method names, from the method load events of a trace
- * (MethodLoadVerbose while it ran, MethodDCStart/StopVerbose in the rundown): each gives a method's
- * code start address and size. A name is {@code Namespace.Method}, as TraceEvent prints it (the
- * namespace being the full type name); an address no method covers stays a hex address.
+ * The method names of a live session's stacks: an {@link EventConsumer} that feeds the method load
+ * and rundown events to the symbols module's {@link ManagedCodeMap} (where the ranges and the
+ * naming live) and names frames from it. A name is {@code Namespace.Method}, as TraceEvent prints
+ * it (the namespace being the full type name); an address no method covers stays a hex address.
  *
  * <p>Fed live (it is an {@link EventConsumer}), it names what the session has seen so far: methods
  * compiled while it ran, and, once the rundown at the end has arrived, every method with code. Code
@@ -64,15 +64,23 @@ public final class MethodAddressMap implements EventConsumer {
         .withOrdering(SessionRequest.Ordering.LIVE);
   }
 
-  /** The event ids of MethodLoadVerbose/UnloadVerbose, and in the rundown DCStart/DCStopVerbose. */
-  private static final int LOAD_VERBOSE = 143;
+  private final ManagedCodeMap code = new ManagedCodeMap();
 
-  private static final int UNLOAD_VERBOSE = 144;
+  /** Names what no method covers: the target's native modules, when known. */
+  private final FrameResolver frames;
 
-  /** A method's code range. */
-  private record Range(long start, long size, String name) {}
+  /** Managed names only: what no method covers prints as {@code 0x...}. */
+  public MethodAddressMap() {
+    this(ProcessMaps.empty());
+  }
 
-  private final TreeMap<Long, Range> byStart = new TreeMap<>(Long::compareUnsigned);
+  /**
+   * Managed names, and for what no method covers the module of the target mapped there ({@code
+   * libcoreclr.so!symbol}, {@code System.Private.CoreLib.dll!0x...}; see {@link FrameResolver}).
+   */
+  public MethodAddressMap(ProcessMaps maps) {
+    this.frames = new FrameResolver(code, null, maps, false);
+  }
 
   /** Reads every method event of a trace (leniently: a truncated trace gives what it has). */
   public static MethodAddressMap read(Path trace) {
@@ -89,48 +97,25 @@ public final class MethodAddressMap implements EventConsumer {
   /** Takes the method range from {@code e} if it is a method load or rundown event. */
   @Override
   public void accept(TraceEvent e) {
-    int id = e.eventId();
-    if (id != LOAD_VERBOSE && id != UNLOAD_VERBOSE) {
-      return;
-    }
-    String provider = e.providerName();
-    if (!RuntimeEvents.RUNTIME_PROVIDER.equals(provider)
-        && !RuntimeEvents.RUNDOWN_PROVIDER.equals(provider)) {
-      return;
-    }
-    Optional<RuntimePayload> decoded;
-    try {
-      decoded = RuntimeEvents.decode(e);
-    } catch (RuntimeException ex) {
-      // One malformed payload loses one name, not the analysis.
-      return;
-    }
-    if (decoded.isPresent() && decoded.get() instanceof RuntimePayload.MethodLoadVerbose m) {
-      if (m.methodStartAddress() == 0 || m.methodSize() <= 0) {
-        return;
-      }
-      String ns = m.methodNamespace() == null ? "" : m.methodNamespace();
-      String name = ns.isEmpty() ? m.methodName() : ns + "." + m.methodName();
-      byStart.put(m.methodStartAddress(), new Range(m.methodStartAddress(), m.methodSize(), name));
-    }
+    code.accept(e);
+  }
+
+  /** The code map this feeds (the symbols module's, the one place methods are named). */
+  public ManagedCodeMap codeMap() {
+    return code;
   }
 
   /** The method containing {@code ip}, or {@code null} when no known method does. */
   public String nameOrNull(long ip) {
-    Map.Entry<Long, Range> e = byStart.floorEntry(ip);
-    if (e != null) {
-      Range r = e.getValue();
-      if (Long.compareUnsigned(ip - r.start(), r.size()) < 0) {
-        return r.name();
-      }
-    }
-    return null;
+    return code.nameOrNull(ip);
   }
 
-  /** The method containing {@code ip}, or {@code 0x...} when no known method does. */
+  /**
+   * The frame name of {@code ip}: its method, else its module ({@code module!0x...}), else {@code
+   * 0x...}. Not cached: live, the map grows as methods arrive.
+   */
   public String name(long ip) {
-    String name = nameOrNull(ip);
-    return name != null ? name : hex(ip);
+    return frames.resolve(ip);
   }
 
   /** The names of a stack's frames, innermost first ({@link #name(long)} each). */
@@ -160,7 +145,7 @@ public final class MethodAddressMap implements EventConsumer {
       String name = nameOrNull(ip);
       if (name == null) {
         if (firstUnnamed == null) {
-          firstUnnamed = hex(ip);
+          firstUnnamed = name(ip);
         }
         continue;
       }
@@ -177,11 +162,11 @@ public final class MethodAddressMap implements EventConsumer {
 
   /** How an unnamed frame prints: {@code 0x} and the address in lower-case hex. */
   public static String hex(long ip) {
-    return "0x" + Long.toHexString(ip);
+    return FrameResolver.hex(ip);
   }
 
   /** Number of known methods. */
   public int size() {
-    return byStart.size();
+    return code.size();
   }
 }

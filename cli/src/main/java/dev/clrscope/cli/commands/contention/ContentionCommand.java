@@ -11,6 +11,7 @@ import dev.clrscope.monitor.contention.ContentionAssembler;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -56,7 +57,7 @@ public final class ContentionCommand extends AttachingCommand {
   @Override
   protected int runWithoutTarget() {
     Path file = target.traceFile();
-    MethodAddressMap methods = new MethodAddressMap();
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
     TraceFileInput.feed(file, methods);
     ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
     output.header();
@@ -72,7 +73,11 @@ public final class ContentionCommand extends AttachingCommand {
   protected int run(AttachedTarget attached) {
     ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
     ContentionAssembler assembler =
-        new ContentionAssembler(new MethodAddressMap(), minDuration, stacks, output::blocked);
+        new ContentionAssembler(
+            new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())),
+            minDuration,
+            stacks,
+            output::blocked);
     SessionResult result =
         watch(
             attached,

@@ -11,6 +11,7 @@ import dev.clrscope.monitor.exceptions.ExceptionSummary;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
@@ -69,7 +70,7 @@ public final class ExceptionsCommand extends AttachingCommand {
   @Override
   protected int runWithoutTarget() {
     Path file = target.traceFile();
-    MethodAddressMap methods = new MethodAddressMap();
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
     TraceFileInput.feed(file, methods);
     ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
     output.header();
@@ -83,7 +84,8 @@ public final class ExceptionsCommand extends AttachingCommand {
   @Override
   protected int run(AttachedTarget attached) {
     ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
-    ExceptionAssembler assembler = assembler(new MethodAddressMap(), output);
+    ExceptionAssembler assembler =
+        assembler(new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())), output);
     SessionResult result =
         watch(
             attached,

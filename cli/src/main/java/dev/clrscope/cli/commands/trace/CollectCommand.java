@@ -20,6 +20,7 @@ import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.StoppingEvent;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEnding;
+import dev.clrscope.symbols.ProcessMaps;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -243,6 +244,9 @@ public final class CollectCommand extends AttachingCommand {
     boolean launched = targetSpec instanceof TargetSpec.Launch;
     StopSwitch stop = new StopSwitch();
     SessionResult result;
+    // The target's mappings, for naming native frames later (symbols/ProcessMaps): taken when the
+    // session starts and again when it ends, if the target is still there then.
+    String[] maps = new String[1];
     try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
       result =
           watch(
@@ -271,7 +275,13 @@ public final class CollectCommand extends AttachingCommand {
                             ? "Press Ctrl+C to stop (a second Ctrl+C abandons the rundown)."
                             : "Press Enter or Ctrl+C to stop (a second Ctrl+C abandons the"
                                 + " rundown).");
-                return record(session);
+                maps[0] = attached.pid() > 0 ? ProcessMaps.snapshot(attached.pid()) : null;
+                SessionResult recorded = record(session);
+                String atEnd = attached.pid() > 0 ? ProcessMaps.snapshot(attached.pid()) : null;
+                if (atEnd != null) {
+                  maps[0] = atEnd;
+                }
+                return recorded;
               },
               stoppingEvent == null ? event -> {} : stoppingEvent.consumer(stop));
     } catch (IOException e) {
@@ -285,6 +295,9 @@ public final class CollectCommand extends AttachingCommand {
       throw OutputFile.failure(file, result.recordingError());
     }
     finish(file, result);
+    if (maps[0] != null) {
+      ProcessMaps.writeSidecar(file, maps[0]);
+    }
     out().println(file);
     if (conversion != null) {
       Path converted = TraceFileNames.convertedName(file, conversion);

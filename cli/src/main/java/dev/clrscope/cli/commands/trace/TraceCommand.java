@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
       ConvertCommand.class,
       StatsCommand.class,
       EventsCommand.class,
+      ReportCommand.class,
       ListProfilesCommand.class
     })
 public final class TraceCommand implements Runnable {
@@ -24,6 +25,7 @@ public final class TraceCommand implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(
-        spec.commandLine(), "choose a command: collect, convert, stats, events or list-profiles");
+        spec.commandLine(),
+        "choose a command: collect, convert, stats, events, report or list-profiles");
   }
 }

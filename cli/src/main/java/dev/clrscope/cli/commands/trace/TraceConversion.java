@@ -3,12 +3,12 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
 import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.symbols.FrameResolver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -18,6 +18,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -87,9 +88,9 @@ public final class TraceConversion {
    */
   public static Result convert(
       Path trace, OutputStream out, ConversionFormat format, boolean allEvents) throws IOException {
-    MethodAddressMap methods;
+    FrameResolver frames;
     try {
-      methods = MethodAddressMap.read(trace);
+      frames = FrameResolver.forTrace(trace, false);
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     } catch (UncheckedIOException e) {
@@ -110,12 +111,12 @@ public final class TraceConversion {
             if (depth == 0) {
               continue;
             }
-            String[] frames = new String[depth];
+            String[] names = new String[depth];
             for (int i = 0; i < depth; i++) {
               // Stacks are innermost first; profiles want the root first.
-              frames[depth - 1 - i] = methods.name(e.stack().frame(i));
+              names[depth - 1 - i] = frames.name(e.stack().frame(i));
             }
-            w.sample(new StackSample(e.threadId(), ms, weightMs, Arrays.asList(frames)));
+            w.sample(new StackSample(e.threadId(), ms, weightMs, Arrays.asList(names)));
             samples++;
           } else {
             w.event(e, ms);
@@ -124,10 +125,39 @@ public final class TraceConversion {
         w.finish();
       }
       text.flush();
-      return new Result(samples, methods.size(), TraceFileInput.ReadEnding.of(reader));
+      return new Result(samples, frames.managed().size(), TraceFileInput.ReadEnding.of(reader));
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Writes samples that are not a trace's own (allocation ticks, ...) as a flame graph: folded
+   * stacks, or speedscope for a {@code .json} file, through the writers {@code trace convert} uses.
+   *
+   * @param name the profile's name (speedscope)
+   */
+  public static void writeFlame(Path output, String name, List<StackSample> samples) {
+    ConversionFormat format =
+        output.getFileName() != null && output.getFileName().toString().endsWith(".json")
+            ? ConversionFormat.speedscope
+            : ConversionFormat.folded;
+    OutputFile.write(
+        output,
+        out -> {
+          Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+          try (ProfileWriter w =
+              format == ConversionFormat.folded
+                  ? new FoldedStacksWriter(text)
+                  : new SpeedscopeWriter(out, name)) {
+            for (StackSample s : samples) {
+              w.sample(s);
+            }
+            w.finish();
+          }
+          text.flush();
+          return null;
+        });
   }
 
   private static ProfileWriter writer(

@@ -1,0 +1,144 @@
+package dev.clrscope.cli.commands.alloc;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.commands.trace.StackSample;
+import dev.clrscope.cli.commands.trace.TraceConversion;
+import dev.clrscope.cli.commands.trace.TraceFileInput;
+import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.monitor.alloc.AllocationSampler;
+import dev.clrscope.monitor.alloc.AllocationSummary;
+import dev.clrscope.monitor.alloc.StackAllocations;
+import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.symbols.FrameResolver;
+import dev.clrscope.symbols.PerfMap;
+import dev.clrscope.symbols.ProcessMaps;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code clrscope alloc}: what a process allocates, by type and by call stack, sampled. */
+@Command(
+    name = "alloc",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Sample what a process allocates through the runtime's allocation ticks (one about every"
+          + " 100 KB a thread allocates, on the object that crossed the mark, with its stack):"
+          + " the top types by estimated bytes (ticks, the sampled objects' sizes, the bytes the"
+          + " ticks stand for), large-object-heap allocations apart, and the top allocating call"
+          + " stacks. Runs until Ctrl+C, Enter, --duration or the target's exit. Give"
+          + " FILE.nettrace instead of a target to read a saved trace (one recorded with"
+          + " `trace collect --clrevents gc --clreventlevel verbose`)."
+    })
+public final class AllocCommand extends AttachingCommand {
+  @Mixin FormatOption format;
+
+  @Mixin DurationOption durationOption;
+
+  @Option(
+      names = "--top",
+      paramLabel = "N",
+      defaultValue = "5",
+      description = "How many call stacks to show per heap (default: ${DEFAULT-VALUE}).")
+  int top;
+
+  @Option(
+      names = "--flame",
+      paramLabel = "FILE",
+      description =
+          "Also write the allocating stacks as a flame graph, weighted by ticks: speedscope for"
+              + " a FILE ending in .json, else folded stacks (flamegraph.pl).")
+  Path flame;
+
+  @Override
+  protected void validate() {
+    if (top < 1) {
+      throw new ParameterException(spec.commandLine(), "--top must be 1 or more, not " + top);
+    }
+    // Said before the session, not after minutes of watching.
+    if (flame != null) {
+      Path parent = flame.toAbsolutePath().getParent();
+      if (Files.isDirectory(flame)) {
+        throw new CommandFailure("could not write " + flame + ": it is a directory");
+      }
+      if (parent != null && !Files.isDirectory(parent)) {
+        throw new CommandFailure(
+            "the directory " + parent + " does not exist: create it or choose another --flame");
+      }
+    }
+  }
+
+  @Override
+  protected boolean needsTarget() {
+    return target.traceFile() == null;
+  }
+
+  @Override
+  protected int runWithoutTarget() {
+    Path file = target.traceFile();
+    FrameResolver frames = FrameResolver.forTrace(file, false);
+    AllocationSampler sampler = new AllocationSampler();
+    TraceFileInput.Fed fed = TraceFileInput.feed(file, sampler);
+    fed.ending().warnings("analysed").forEach(this::warn);
+    return report(sampler, frames, file.getFileName().toString());
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    MethodAddressMap methods = new MethodAddressMap();
+    AllocationSampler sampler = new AllocationSampler();
+    // The target's native modules now, while it is there; named at the end.
+    ProcessMaps maps =
+        attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty();
+    SessionResult result =
+        watch(
+            attached,
+            AllocationSampler.sessionRequest().withDuration(durationOption.duration()),
+            new StopSwitch(),
+            true,
+            session -> {
+              announceWatching("the allocations", attached, durationOption.duration());
+              return session.finish();
+            },
+            methods,
+            sampler);
+    warnAboutStream(result, "some allocation ticks are missing");
+    PerfMap perf = attached.pid() > 0 ? PerfMap.forProcess(attached.pid()) : null;
+    FrameResolver frames = new FrameResolver(methods.codeMap(), perf, maps, false);
+    return report(sampler, frames, "process " + attached.pid());
+  }
+
+  private int report(AllocationSampler sampler, FrameResolver frames, String name) {
+    AllocationSummary s = sampler.summary(frames, top);
+    if (s.ticks() == 0) {
+      warn(
+          "no allocation ticks were seen: the process allocated less than about 100 KB, or the"
+              + " trace was not recorded with the GC keyword at verbose level");
+    }
+    new AllocOutput(out(), format.format()).print(s);
+    if (flame != null) {
+      List<StackSample> samples = new ArrayList<>();
+      for (StackAllocations st : sampler.allStacks(frames)) {
+        List<String> rootFirst = new ArrayList<>(st.frames());
+        Collections.reverse(rootFirst);
+        rootFirst.add("[" + st.topType() + (st.large() ? " (large)" : "") + "]");
+        for (long i = 0; i < st.ticks(); i++) {
+          samples.add(new StackSample(0, 0, 1, rootFirst));
+        }
+      }
+      TraceConversion.writeFlame(flame, "allocations of " + name, samples);
+      err().println("Flame graph: " + flame);
+    }
+    return 0;
+  }
+}

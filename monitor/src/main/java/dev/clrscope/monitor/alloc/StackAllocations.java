@@ -1,0 +1,15 @@
+package dev.clrscope.monitor.alloc;
+
+import java.util.List;
+
+/**
+ * One allocating call stack.
+ *
+ * @param frames frame names, innermost first
+ * @param large whether these are large-object-heap allocations
+ * @param topType the type most of its ticks allocated
+ * @param ticks allocation ticks with this stack
+ * @param estimatedBytes the bytes those ticks stand for
+ */
+public record StackAllocations(
+    List<String> frames, boolean large, String topType, long ticks, long estimatedBytes) {}
