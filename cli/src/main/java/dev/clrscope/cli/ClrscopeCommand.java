@@ -13,6 +13,7 @@ import dev.clrscope.cli.commands.exceptions.ExceptionsCommand;
 import dev.clrscope.cli.commands.gc.FullGcCommand;
 import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
+import dev.clrscope.cli.commands.http.HttpCommand;
 import dev.clrscope.cli.commands.serve.ServeCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
@@ -61,6 +62,7 @@ public final class ClrscopeCommand implements Runnable {
           FullGcCommand.class,
           ExceptionsCommand.class,
           ContentionCommand.class,
+          HttpCommand.class,
           DumpHeapCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
