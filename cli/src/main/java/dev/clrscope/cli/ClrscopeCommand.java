@@ -15,6 +15,7 @@ import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
 import dev.clrscope.cli.commands.http.HttpCommand;
 import dev.clrscope.cli.commands.serve.ServeCommand;
+import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
 import java.util.LinkedHashMap;
@@ -63,6 +64,7 @@ public final class ClrscopeCommand implements Runnable {
           ExceptionsCommand.class,
           ContentionCommand.class,
           HttpCommand.class,
+          StartupCommand.class,
           DumpHeapCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
