@@ -167,6 +167,9 @@ internal static class HttpTraffic
             {
                 response.StatusCode = 200;
                 byte[] body = "ok"u8.ToArray();
+                // Known length: headers and body go out together (chunked, the body's packet
+                // waits out the client's delayed ACK, ~40 ms a request).
+                response.ContentLength64 = body.Length;
                 response.OutputStream.Write(body);
             }
             else
