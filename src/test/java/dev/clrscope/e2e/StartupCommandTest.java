@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code clrscope startup} launching TargetApp, which exits by itself with a code of its own. */
 class StartupCommandTest {
@@ -78,6 +80,50 @@ class StartupCommandTest {
     }
     assertThat(rows.get("type")).isGreaterThan(100);
     assertThat(summary.get("byKind").get(0).get("slowest")).hasSize(10);
+  }
+
+  @Test
+  void aRuntimeWaitingOnADiagnosticPortIsWatchedFromItsStart(@TempDir Path dir) throws Exception {
+    Path port = dir.resolve("startup.sock");
+    try (RunningCli cli =
+        Clrscope.start(
+            Map.of(),
+            Clrscope.root(),
+            "startup",
+            "--format",
+            "json",
+            "--timeout",
+            "30",
+            "--diagnostic-port",
+            port.toString())) {
+      // The runtime waits at startup for this port: its ready line proves clrscope resumed it.
+      try (TargetProcess target =
+          TargetProcess.start(
+              DotnetApps.TARGET_APP,
+              List.of(),
+              Map.of("DOTNET_DiagnosticPorts", port.toString()))) {
+        target.send("exit 5");
+        CliResult result = cli.await(TIMEOUT);
+
+        // Not clrscope's child: its exit code is the command's own.
+        assertThat(result.exitCode()).as("%s", result).isZero();
+        assertThat(result.stderr()).contains("Watching the start of process " + target.pid());
+        List<JsonNode> lines = new ArrayList<>();
+        for (String l : result.stdoutLines()) {
+          lines.add(JSON.readTree(l));
+        }
+        assertThat(lines)
+            .filteredOn(l -> l.get("kind").asText().equals("assembly"))
+            .anySatisfy(
+                l -> {
+                  assertThat(l.get("name").asText()).isEqualTo("TargetApp");
+                  assertThat(l.get("detail").asText()).isEqualTo(target.ready().assemblyPath());
+                });
+        JsonNode summary = lines.get(lines.size() - 1);
+        assertThat(summary.get("mainMethod").asText()).isEqualTo("TargetApp.Program.Main");
+        assertThat(summary.get("stoppedBecause").asText()).isEqualTo("the target exited");
+      }
+    }
   }
 
   @Test
