@@ -40,9 +40,13 @@ import java.util.function.Consumer;
  * its own ActivityId. Events of no request (a server's own DNS lookups, an HttpListener's accepts)
  * are passed over.
  *
- * <p>A record is handed out at its RequestStop. The session reads in live order: the runtime writes
- * each flush's events in timestamp order across threads, so a request's events, all older than its
- * stop, have been read by then.
+ * <p>A record is handed out at its RequestStop. The session reads in live order: the runtime
+ * flushes about every 100 ms, writing each thread's run of events in turn, and the reader puts each
+ * block's events in timestamp order. A flush of these events fits one block (100 KB) unless the
+ * process sends more than about 1 MB of them a second; then a request's events on another thread of
+ * the same flush may come after its stop: such a phase is missed (and a start read after its own
+ * stop loses its request). Global order would not, but would hold a quiet process's last rows until
+ * the session ends.
  *
  * <p>Not thread-safe: feed it from one thread.
  */
