@@ -102,6 +102,7 @@ class StartupCommandTest {
               DotnetApps.TARGET_APP,
               List.of(),
               Map.of("DOTNET_DiagnosticPorts", port.toString()))) {
+        JsonNode gcs = target.send("gc 2");
         target.send("exit 5");
         CliResult result = cli.await(TIMEOUT);
 
@@ -119,6 +120,12 @@ class StartupCommandTest {
                   assertThat(l.get("name").asText()).isEqualTo("TargetApp");
                   assertThat(l.get("detail").asText()).isEqualTo(target.ready().assemblyPath());
                 });
+        // The app's two induced gen2 GCs, each a row.
+        assertThat(lines)
+            .filteredOn(l -> l.get("kind").asText().equals("gc"))
+            .filteredOn(l -> l.get("detail").asText().equals("Induced"))
+            .hasSize(gcs.get("induced").asInt())
+            .allSatisfy(l -> assertThat(l.get("name").asText()).isEqualTo("gen 2"));
         JsonNode summary = lines.get(lines.size() - 1);
         assertThat(summary.get("mainMethod").asText()).isEqualTo("TargetApp.Program.Main");
         assertThat(summary.get("stoppedBecause").asText()).isEqualTo("the target exited");
