@@ -1,8 +1,7 @@
 package dev.clrscope.monitor.http;
 
-import dev.clrscope.monitor.gc.GcSummary;
+import dev.clrscope.monitor.DurationSample;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -56,11 +55,8 @@ public record HttpSummary(
   static final class Accumulator {
     private record Key(String host, String status) {}
 
-    private static final Comparator<Key> ORDER =
-        Comparator.comparing(Key::host).thenComparing(Key::status);
-
-    private final Map<Key, long[]> durations = new TreeMap<>(ORDER);
-    private final Map<Key, Integer> sizes = new TreeMap<>(ORDER);
+    private final Map<Key, DurationSample> durations =
+        new TreeMap<>(Comparator.comparing(Key::host).thenComparing(Key::status));
     private long requests;
     private long failed;
     private long redirects;
@@ -71,35 +67,19 @@ public record HttpSummary(
         failed++;
       }
       redirects += r.redirects().size();
-      Key k = new Key(r.host(), r.outcome());
-      long[] values = durations.get(k);
-      int n = sizes.getOrDefault(k, 0);
-      if (values == null || n == values.length) {
-        values = values == null ? new long[16] : Arrays.copyOf(values, n * 2);
-        durations.put(k, values);
-      }
-      values[n] = r.durationNanos();
-      sizes.put(k, n + 1);
+      durations
+          .computeIfAbsent(new Key(r.host(), r.outcome()), k -> new DurationSample())
+          .add(r.durationNanos());
     }
 
     HttpSummary build(long observedNanos) {
       List<Group> groups = new ArrayList<>();
       durations.forEach(
-          (k, values) -> {
-            int n = sizes.get(k);
-            double[] ms = new double[n];
-            for (int i = 0; i < n; i++) {
-              ms[i] = values[i] / 1e6;
-            }
-            Arrays.sort(ms);
+          (k, sample) -> {
+            DurationSample.Stats s = sample.stats();
             groups.add(
                 new Group(
-                    k.host(),
-                    k.status(),
-                    n,
-                    GcSummary.percentile(ms, 50),
-                    GcSummary.percentile(ms, 95),
-                    ms[n - 1]));
+                    k.host(), k.status(), s.count(), s.p50Millis(), s.p95Millis(), s.maxMillis()));
           });
       return new HttpSummary(requests, failed, redirects, observedNanos, groups);
     }
