@@ -224,19 +224,15 @@ public final class HttpAssembler implements EventConsumer {
     }
   }
 
-  /** A phase given by {@code <prefix>Start}/{@code <prefix>Stop} (the other providers). */
+  /**
+   * A phase given by {@code <prefix>Start}/{@code <prefix>Stop} (the other providers). A failure
+   * (ConnectFailed, HandshakeFailed) comes before its Stop, which times the phase.
+   */
   private void startOrStop(TraceEvent e, String name, String prefix, HttpPhase phase) {
-    if (!name.startsWith(prefix)) {
-      return;
-    }
-    String rest = name.substring(prefix.length());
-    if (rest.equals("Start")) {
+    if (name.equals(prefix + "Start")) {
       start(e, phase);
-    } else if (rest.equals("Stop") || rest.equals("Failed")) {
-      // ConnectFailed and HandshakeFailed come before their Stop; the Stop times the phase.
-      if (rest.equals("Stop")) {
-        stop(e);
-      }
+    } else if (name.equals(prefix + "Stop")) {
+      stop(e);
     }
   }
 

@@ -59,12 +59,18 @@ public record StartupSummary(
       this.top = top;
     }
 
-    void add(StartupRecord r, boolean countsInTotal, boolean mainSeen) {
+    /**
+     * Counts an item.
+     *
+     * @param countsInTotal whether its time adds to the total (not a type load inside another)
+     * @param afterMain whether it started once Main had been reached
+     */
+    void add(StartupRecord r, boolean countsInTotal, boolean afterMain) {
       count++;
       if (countsInTotal) {
         totalNanos += r.durationNanos();
       }
-      if (!mainSeen) {
+      if (!afterMain) {
         beforeMain++;
       }
       if (top <= 0) {

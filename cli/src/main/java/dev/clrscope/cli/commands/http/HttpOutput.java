@@ -55,7 +55,7 @@ final class HttpOutput {
     return new RecordSchema<>("request", f);
   }
 
-  /** The phase's table heading: its key without {@code Ms}, upper case ({@code DNS_MS}). */
+  /** The phase's table heading. */
   private static String heading(HttpPhase p) {
     return switch (p) {
       case DNS -> "DNS_MS";
