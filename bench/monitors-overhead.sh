@@ -5,13 +5,14 @@
 # side by side with dotnet-trace recording the same providers to a file in the same run.
 # The load is TargetApp's `throw-load RATE SECONDS` / `http-load RATE SECONDS` (paced each
 # millisecond). dotnet-trace comes from NuGet into bench/target/dotnet-tools when missing.
-# Usage: bench/monitors-overhead.sh [SECONDS] [SAMPLE_SECONDS]
-#        (after `mvn -q -DskipTests package`; default 60 s per run, a sample every 10 s)
+# Usage: bench/monitors-overhead.sh [SECONDS] [SAMPLE_SECONDS] [all|exceptions|http]
+#        (after `mvn -q -DskipTests package`; default 60 s per run, a sample every 10 s, all runs)
 set -euo pipefail
 # (Background jobs of a script ignore SIGINT, so the tools are stopped with SIGTERM.)
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 every=${2:-10}
+which=${3:-all}
 app=src/test/target/apps/TargetApp/TargetApp.dll
 [ -f "$app" ] && [ -f cli/target/clrscope.jar ] || { echo "build first: mvn -q -DskipTests package" >&2; exit 1; }
 tck=$(getconf CLK_TCK)
@@ -79,11 +80,13 @@ echo
 echo "| run | CPU % of one core, whole run | CPU % each ${every} s | RSS MB each ${every} s |"
 echo "|---|---|---|---|"
 for rate in 1000 10000; do
+  [ "$which" = http ] && break
   run "clrscope exceptions, $rate exceptions/s" "throw-load $rate" \
     ./clrscope exceptions -p PID --format json
   run "dotnet-trace (same providers), $rate exceptions/s" "throw-load $rate" \
     "$tools/dotnet-trace" collect -p PID --providers "$exceptions_providers" -o "$work/t.nettrace"
 done
+[ "$which" = exceptions ] && exit 0
 run "clrscope http, 1000 requests/s" "http-load 1000" ./clrscope http -p PID --format json
 run "dotnet-trace (same providers), 1000 requests/s" "http-load 1000" \
   "$tools/dotnet-trace" collect -p PID --providers "$http_providers" -o "$work/t.nettrace"

@@ -15,6 +15,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
 /**
@@ -40,13 +41,14 @@ import java.util.function.Consumer;
  * its own ActivityId. Events of no request (a server's own DNS lookups, an HttpListener's accepts)
  * are passed over.
  *
- * <p>A record is handed out at its RequestStop. The session reads in live order: the runtime
- * flushes about every 100 ms, writing each thread's run of events in turn, and the reader puts each
- * block's events in timestamp order. A flush of these events fits one block (100 KB) unless the
- * process sends more than about 1 MB of them a second; then a request's events on another thread of
- * the same flush may come after its stop: such a phase is missed (and a start read after its own
- * stop loses its request). Global order would not, but would hold a quiet process's last rows until
- * the session ends.
+ * <p>Order: the session reads in live order, and the runtime writes each flush (about every 100 ms)
+ * thread by thread, so a request's events on several threads may come out of time order. But the
+ * first event of each thread's run in a flush is flagged sorted: every older event has been written
+ * before it. So the assembler holds System.Net's events back and takes them in time order up to the
+ * newest sorted event seen (its watermark), and a request, whose stop is its last event, is handed
+ * out complete. So that a quiet process's last requests are not held until the session ends, {@link
+ * #sessionRequest} also turns on System.Net.Http's EventCounters every second: their events, on a
+ * timer thread, flag a fresh watermark in every flush that has them.
  *
  * <p>Not thread-safe: feed it from one thread.
  */
@@ -74,6 +76,18 @@ public final class HttpAssembler implements EventConsumer {
   private final Map<Guid, Phase> phases = bounded();
   private final Map<Long, String> connectionVersions = bounded();
   private final HttpSummary.Accumulator summary = new HttpSummary.Accumulator();
+  private final PriorityQueue<Held> held = new PriorityQueue<>();
+  private long arrivals;
+  private long watermark = Long.MIN_VALUE;
+
+  /** An event held back until the watermark passes it; ties keep their order of arrival. */
+  private record Held(TraceEvent event, long arrival) implements Comparable<Held> {
+    @Override
+    public int compareTo(Held o) {
+      int c = Long.compare(event.relativeNanos(), o.event.relativeNanos());
+      return c != 0 ? c : Long.compare(arrival, o.arrival);
+    }
+  }
 
   /** A request between its start and its stop. */
   private static final class Request {
@@ -125,7 +139,11 @@ public final class HttpAssembler implements EventConsumer {
   public static SessionRequest sessionRequest() {
     int informational = EventLevel.INFORMATIONAL.value();
     List<EventPipeProvider> providers = new ArrayList<>();
-    for (String p : List.of(HTTP_PROVIDER, DNS_PROVIDER, SOCKETS_PROVIDER, SECURITY_PROVIDER)) {
+    // System.Net.Http's EventCounters, every second: the heartbeat that moves the watermark.
+    providers.add(
+        new EventPipeProvider(
+            HTTP_PROVIDER, 0, informational, Map.of("EventCounterIntervalSec", "1"), List.of()));
+    for (String p : List.of(DNS_PROVIDER, SOCKETS_PROVIDER, SECURITY_PROVIDER)) {
       providers.add(new EventPipeProvider(p, 0, informational, Map.of(), List.of()));
     }
     providers.add(
@@ -149,6 +167,35 @@ public final class HttpAssembler implements EventConsumer {
 
   @Override
   public void accept(TraceEvent e) {
+    if (e.isSorted() && e.relativeNanos() > watermark) {
+      watermark = e.relativeNanos();
+    }
+    switch (e.providerName()) {
+      case HTTP_PROVIDER, DNS_PROVIDER, SOCKETS_PROVIDER, SECURITY_PROVIDER -> {
+        held.add(new Held(e, arrivals++));
+        if (held.size() > MAX_OPEN) {
+          // No watermark comes (a writer that flags nothing): take the oldest anyway.
+          take(held.poll().event());
+        }
+      }
+      default -> {}
+    }
+    // Every event older than the newest sorted one has been read.
+    while (!held.isEmpty() && held.peek().event().relativeNanos() < watermark) {
+      take(held.poll().event());
+    }
+  }
+
+  /** Takes every event still held, in time order. */
+  @Override
+  public void streamEnded() {
+    while (!held.isEmpty()) {
+      take(held.poll().event());
+    }
+  }
+
+  /** One event, in time order. */
+  private void take(TraceEvent e) {
     String provider = e.providerName();
     String name = e.eventName();
     switch (provider) {

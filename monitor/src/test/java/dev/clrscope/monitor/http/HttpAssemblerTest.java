@@ -25,9 +25,13 @@ class HttpAssemblerTest {
   private final List<HttpRecord> out = new ArrayList<>();
 
   private HttpAssembler feed() throws IOException {
+    return feed(false);
+  }
+
+  private HttpAssembler feed(boolean live) throws IOException {
     HttpAssembler a = new HttpAssembler(false, out::add);
     try (InputStream in = HttpAssemblerTest.class.getResourceAsStream(TRACE);
-        NetTraceReader r = NetTraceReader.open(in)) {
+        NetTraceReader r = live ? NetTraceReader.openLive(in, false) : NetTraceReader.open(in)) {
       TraceEvent e;
       while ((e = r.next()) != null) {
         a.accept(e);
@@ -91,5 +95,25 @@ class HttpAssemblerTest {
     HttpSummary.Group ok = s.byHostAndStatus().get(1);
     assertThat(ok.maxMillis()).isEqualTo(out.get(1).durationMillis());
     assertThat(ok.p50Millis()).isEqualTo(out.get(3).durationMillis());
+  }
+
+  @Test
+  void inTheOrderALiveSessionReadsTheSameRecordsComeOut() throws IOException {
+    feed(false);
+    List<HttpRecord> global = List.copyOf(out);
+    out.clear();
+    List<HttpRecord> live = new ArrayList<>();
+    HttpAssembler a = new HttpAssembler(false, live::add);
+    try (InputStream in = HttpAssemblerTest.class.getResourceAsStream(TRACE);
+        NetTraceReader r = NetTraceReader.openLive(in, false)) {
+      TraceEvent e;
+      while ((e = r.next()) != null) {
+        a.accept(e);
+      }
+      // Before the end, the watermark has let every request but those of the last flush out.
+      assertThat(live).isNotEmpty();
+    }
+    a.streamEnded();
+    assertThat(live).isEqualTo(global);
   }
 }
