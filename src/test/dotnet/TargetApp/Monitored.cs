@@ -48,6 +48,38 @@ internal static class Monitored
         });
     }
 
+    /// <summary>The message of the <see cref="WidgetFailure"/> that <c>crash</c> leaves unhandled.</summary>
+    internal const string CrashMessage = "unhandled widget failure";
+
+    /// <summary>How long the unhandled-exception handler of <c>crash</c> waits before the process dies.</summary>
+    internal const int CrashFlushMs = 500;
+
+    /// <summary>
+    /// Says what it is about to throw, then throws a <see cref="WidgetFailure"/> from
+    /// <see cref="ThrowUnhandled"/> that nothing catches: the process dies of it.
+    /// </summary>
+    internal static void Crash()
+    {
+        Program.Emit(w =>
+        {
+            w.WriteString("event", "crash");
+            w.WriteString("type", typeof(WidgetFailure).FullName);
+            w.WriteString("message", CrashMessage);
+            w.WriteString("method", "TargetApp.Monitored.ThrowUnhandled");
+        });
+        // The runtime aborts the process without flushing its EventPipe buffers, so the events of
+        // its last ~0.1 s would never reach a session. A handler that takes a while (as one that
+        // logs the crash does) lets the runtime's flush (every 100 ms) send them first.
+        AppDomain.CurrentDomain.UnhandledException += (_, _) => Thread.Sleep(CrashFlushMs);
+        ThrowUnhandled();
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void ThrowUnhandled()
+    {
+        throw new WidgetFailure(CrashMessage, -1);
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowWidgetFailure(int i)
     {

@@ -215,6 +215,21 @@ internal static class Program
                 case "allocate" when words.Length == 3:
                     Profiled.Allocate(Count(words[1]), Count(words[2]));
                     break;
+                case "http" when words.Length == 2:
+                    HttpTraffic.Requests(Count(words[1]));
+                    break;
+                case "http-fail" when words.Length == 1:
+                    HttpTraffic.Failing();
+                    break;
+                case "http-load" when words.Length == 3:
+                    HttpTraffic.Load(Count(words[1]), Count(words[2]));
+                    break;
+                case "throw-load" when words.Length == 3:
+                    ThrowLoad(Count(words[1]), Count(words[2]));
+                    break;
+                case "crash" when words.Length == 1:
+                    Monitored.Crash();
+                    break;
                 case "spawn" when words.Length == 1:
                     Spawn();
                     break;
@@ -418,6 +433,37 @@ internal static class Program
             w.WriteString("type", typeof(InvalidOperationException).FullName);
             w.WriteString("message", ThrownMessage);
             w.WriteNumber("thrown", caught);
+        });
+    }
+
+    /// <summary>For benchmarks: about RATE caught exceptions a second for SECONDS seconds.</summary>
+    private static void ThrowLoad(int rate, int seconds)
+    {
+        var clock = Stopwatch.StartNew();
+        long thrown = 0;
+        long total = (long)rate * seconds;
+        while (thrown < total)
+        {
+            try
+            {
+                throw new InvalidOperationException(ThrownMessage);
+            }
+            catch (InvalidOperationException)
+            {
+                thrown++;
+            }
+            // Paced in batches of a millisecond's worth: the thrown-th is due at thrown / rate s.
+            long aheadMs = thrown * 1000 / rate - clock.ElapsedMilliseconds;
+            if (aheadMs > 0)
+            {
+                Thread.Sleep((int)aheadMs);
+            }
+        }
+        Emit(w =>
+        {
+            w.WriteString("event", "throw-load");
+            w.WriteNumber("thrown", thrown);
+            w.WriteNumber("seconds", clock.Elapsed.TotalSeconds);
         });
     }
 

@@ -201,6 +201,50 @@ class MonitorCommandsTest {
   }
 
   @Test
+  void anExceptionThatKillsALaunchedAppIsUnhandledAndItsExitCodePassesThrough() throws Exception {
+    List<String> args = new ArrayList<>(List.of("exceptions", "--format", "json", "--"));
+    args.addAll(DotnetApps.command(DotnetApps.TARGET_APP));
+    try (RunningCli cli = Clrscope.start(Map.of(), Clrscope.root(), args.toArray(String[]::new))) {
+      cli.awaitReady(TIMEOUT);
+      cli.sendLine("fail 2");
+      cli.awaitLine(l -> l.contains("\"event\":\"fail\""), TIMEOUT);
+      cli.sendLine("crash");
+      CliResult result = cli.await(TIMEOUT);
+      // The runtime aborts on an unhandled exception: SIGABRT, which a shell reports as 128 + 6.
+      assertThat(result.exitCode()).as("%s", result).isEqualTo(134);
+      assertThat(result.stderr())
+          .contains("Unhandled exception. TargetApp.WidgetFailure: unhandled widget failure");
+
+      List<JsonNode> lines = new ArrayList<>();
+      JsonNode crash = null;
+      for (String l : result.stdoutLines()) {
+        JsonNode node = JSON.readTree(l);
+        if (node.has("kind")) {
+          lines.add(node);
+        } else if (node.get("event").asText().equals("crash")) {
+          crash = node;
+        }
+      }
+      assertThat(crash).as("%s", result).isNotNull();
+      List<JsonNode> rows = kind(lines, "exception");
+      assertThat(rows)
+          .extracting(r -> r.get("handling").asText())
+          .containsExactly("caught", "caught", "unhandled");
+      JsonNode fatal = rows.get(2);
+      assertThat(fatal.get("type").asText()).isEqualTo(crash.get("type").asText());
+      assertThat(fatal.get("message").asText()).isEqualTo(crash.get("message").asText());
+      assertThat(fatal.get("throwSite").asText()).isEqualTo(crash.get("method").asText());
+      assertThat(fatal.get("catchingMethod").isNull()).isTrue();
+
+      JsonNode summary = lines.get(lines.size() - 1);
+      assertThat(summary.get("exceptions").asInt()).isEqualTo(3);
+      assertThat(summary.get("uncaught").asInt()).isEqualTo(1);
+      assertThat(summary.get("unhandled").asInt()).isEqualTo(1);
+      assertThat(summary.get("stoppedBecause").asText()).isEqualTo("the target exited");
+    }
+  }
+
+  @Test
   void aSavedTraceIsReadWithEveryFrameNamed() throws Exception {
     CliResult exceptions = Clrscope.run(TIMEOUT, "exceptions", SAVED.toString(), "--stacks");
     assertThat(exceptions.exitCode()).as("%s", exceptions).isZero();

@@ -14,7 +14,9 @@ import dev.clrscope.cli.commands.exceptions.ExceptionsCommand;
 import dev.clrscope.cli.commands.gc.FullGcCommand;
 import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
+import dev.clrscope.cli.commands.http.HttpCommand;
 import dev.clrscope.cli.commands.serve.ServeCommand;
+import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
 import java.util.List;
@@ -61,6 +63,8 @@ public final class ClrscopeCommand implements Runnable {
           ExceptionsCommand.class,
           ContentionCommand.class,
           AllocCommand.class,
+          HttpCommand.class,
+          StartupCommand.class,
           DumpHeapCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,

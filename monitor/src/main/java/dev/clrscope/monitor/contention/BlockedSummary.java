@@ -1,10 +1,9 @@
 package dev.clrscope.monitor.contention;
 
-import dev.clrscope.monitor.gc.GcSummary;
+import dev.clrscope.monitor.DurationSample;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.StackTrace;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -59,10 +58,10 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
   static final class Accumulator {
     private record Key(String kind, StackTrace stack) {}
 
-    private final Map<Key, List<Long>> durations = new LinkedHashMap<>();
+    private final Map<Key, DurationSample> durations = new LinkedHashMap<>();
 
     void add(String kind, StackTrace stack, long nanos) {
-      durations.computeIfAbsent(new Key(kind, stack), k -> new ArrayList<>()).add(nanos);
+      durations.computeIfAbsent(new Key(kind, stack), k -> new DurationSample()).add(nanos);
     }
 
     /**
@@ -71,11 +70,11 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
      * @param wholeStacks group by the whole waiting stack; else by the waiting method alone
      */
     BlockedSummary build(MethodAddressMap methods, long observedNanos, boolean wholeStacks) {
-      Map<String, List<Long>> kinds = new LinkedHashMap<>();
-      Map<List<String>, List<Long>> stacks = new HashMap<>();
-      for (Map.Entry<Key, List<Long>> e : durations.entrySet()) {
+      Map<String, DurationSample> kinds = new LinkedHashMap<>();
+      Map<List<String>, DurationSample> stacks = new HashMap<>();
+      for (Map.Entry<Key, DurationSample> e : durations.entrySet()) {
         String kind = e.getKey().kind();
-        kinds.computeIfAbsent(kind, k -> new ArrayList<>()).addAll(e.getValue());
+        kinds.computeIfAbsent(kind, k -> new DurationSample()).addAll(e.getValue());
         StackTrace stack = e.getKey().stack();
         String method = methods.firstFrameOutside(stack, ContentionAssembler.RUNTIME_NAMESPACES);
         List<String> key = new ArrayList<>();
@@ -84,7 +83,7 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
         if (wholeStacks) {
           key.addAll(methods.names(stack));
         }
-        stacks.computeIfAbsent(key, k -> new ArrayList<>()).addAll(e.getValue());
+        stacks.computeIfAbsent(key, k -> new DurationSample()).addAll(e.getValue());
       }
       List<Group> byKind = new ArrayList<>();
       for (String kind : List.of(BlockedRecord.LOCK, BlockedRecord.WAIT)) {
@@ -102,23 +101,18 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
       return new BlockedSummary(observedNanos, byKind, byStack);
     }
 
-    private static Group group(String kind, String method, List<String> stack, List<Long> nanos) {
-      double[] ms = new double[nanos.size()];
-      double total = 0;
-      for (int i = 0; i < ms.length; i++) {
-        ms[i] = nanos.get(i) / 1e6;
-        total += ms[i];
-      }
-      Arrays.sort(ms);
+    private static Group group(
+        String kind, String method, List<String> stack, DurationSample sample) {
+      DurationSample.Stats s = sample.stats();
       return new Group(
           kind,
           method,
           stack,
-          ms.length,
-          total,
-          GcSummary.percentile(ms, 50),
-          GcSummary.percentile(ms, 95),
-          ms[ms.length - 1]);
+          s.count(),
+          s.totalMillis(),
+          s.p50Millis(),
+          s.p95Millis(),
+          s.maxMillis());
     }
   }
 }

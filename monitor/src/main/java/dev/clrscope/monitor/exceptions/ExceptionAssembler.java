@@ -61,6 +61,7 @@ public final class ExceptionAssembler implements EventConsumer {
   private final Map<SiteKey, Long> bySite = new LinkedHashMap<>();
   private long count;
   private long uncaught;
+  private long unhandled;
 
   /** An exception thrown and not yet caught. */
   private record Thrown(
@@ -144,14 +145,28 @@ public final class ExceptionAssembler implements EventConsumer {
   /** Hands out every exception still in flight, as uncaught, oldest first. */
   @Override
   public void streamEnded() {
+    streamEnded(false);
+  }
+
+  /**
+   * Hands out every exception still in flight, oldest first: as unhandled when the stream ended by
+   * itself (the target exited with them in flight: nothing caught them, and one of them is what
+   * ended it), else as uncaught (the session stopped before their catch).
+   */
+  @Override
+  public void streamEnded(boolean endedByItself) {
     List<Thrown> left = new ArrayList<>();
     inFlight.values().forEach(left::addAll);
     inFlight.clear();
     left.sort(Comparator.comparingLong(Thrown::relativeNanos));
-    left.forEach(t -> emit(t, null));
+    left.forEach(t -> emit(t, null, endedByItself));
   }
 
   private void emit(Thrown t, String catchingMethod) {
+    emit(t, catchingMethod, false);
+  }
+
+  private void emit(Thrown t, String catchingMethod, boolean unhandled) {
     RuntimePayload.ExceptionThrown x = t.payload();
     String type = x.exceptionType();
     if (!typeFilter.test(type)) {
@@ -160,6 +175,9 @@ public final class ExceptionAssembler implements EventConsumer {
     count++;
     if (catchingMethod == null) {
       uncaught++;
+      if (unhandled) {
+        this.unhandled++;
+      }
     }
     bySite.merge(new SiteKey(type, t.stack()), 1L, Long::sum);
     String site =
@@ -178,6 +196,7 @@ public final class ExceptionAssembler implements EventConsumer {
             site,
             keepStacks ? methods.names(t.stack()) : List.of(),
             catchingMethod != null,
+            catchingMethod == null && unhandled,
             catchingMethod));
   }
 
@@ -205,6 +224,11 @@ public final class ExceptionAssembler implements EventConsumer {
             .thenComparing(ExceptionSummary.SiteCount::type)
             .thenComparing(ExceptionSummary.SiteCount::throwSite));
     return new ExceptionSummary(
-        count, uncaught, observedNanos, ExceptionSummary.descending(byType), bySiteCounts);
+        count,
+        uncaught,
+        unhandled,
+        observedNanos,
+        ExceptionSummary.descending(byType),
+        bySiteCounts);
   }
 }

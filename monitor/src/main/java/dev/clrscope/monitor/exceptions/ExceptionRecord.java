@@ -19,6 +19,8 @@ import java.util.List;
  * @param stack the call stack, innermost first, as named when the record was made (hex for frames
  *     not named yet); empty unless stacks were asked for
  * @param caught whether a catch handler on the same thread was entered for it
+ * @param unhandled whether it was still in flight when the target exited: no handler took it and it
+ *     ended its thread, and with it the process (a live session that the target's exit ended)
  * @param catchingMethod the method whose catch handler was entered, as the runtime names it
  *     (ExceptionCatchStart's MethodName), or {@code null}
  */
@@ -33,6 +35,7 @@ public record ExceptionRecord(
     String throwSite,
     List<String> stack,
     boolean caught,
+    boolean unhandled,
     String catchingMethod) {
 
   /** Copies the lists. */
@@ -41,8 +44,11 @@ public record ExceptionRecord(
     stack = List.copyOf(stack);
   }
 
-  /** What became of it: {@code caught} or {@code uncaught}. */
+  /**
+   * What became of it: {@code caught}, {@code unhandled} (the target died with it in flight) or
+   * {@code uncaught} (no catch seen while watched).
+   */
   public String handling() {
-    return caught ? "caught" : "uncaught";
+    return caught ? "caught" : unhandled ? "unhandled" : "uncaught";
   }
 }

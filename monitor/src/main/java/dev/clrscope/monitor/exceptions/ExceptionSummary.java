@@ -10,6 +10,8 @@ import java.util.Map;
  *
  * @param exceptions how many were thrown (of the types asked for)
  * @param uncaught how many of them no catch handler on their thread was seen to take
+ * @param unhandled how many of those were in flight when the target exited (see {@link
+ *     ExceptionRecord#unhandled})
  * @param observedNanos how long the session watched
  * @param byType count per exception type, most first
  * @param byThrowSite count per type and throw site, most first
@@ -17,6 +19,7 @@ import java.util.Map;
 public record ExceptionSummary(
     long exceptions,
     long uncaught,
+    long unhandled,
     long observedNanos,
     Map<String, Long> byType,
     List<SiteCount> byThrowSite) {

@@ -17,4 +17,13 @@ public interface EventConsumer {
    * returns.
    */
   default void streamEnded() {}
+
+  /**
+   * {@link #streamEnded()}, saying whether the stream ended by itself (the target exited, or
+   * another tool stopped the session) rather than because clrscope stopped it. The session runner
+   * calls this one; by default it calls {@link #streamEnded()}.
+   */
+  default void streamEnded(boolean endedByItself) {
+    streamEnded();
+  }
 }

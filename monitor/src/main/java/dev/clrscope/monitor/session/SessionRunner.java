@@ -153,8 +153,9 @@ public final class SessionRunner implements AutoCloseable {
     } finally {
       drainRecording();
       try {
+        boolean byItself = !stop.isStopRequested();
         for (EventConsumer c : consumers) {
-          c.streamEnded();
+          c.streamEnded(byItself);
         }
       } catch (RuntimeException e) {
         if (bug == null) {

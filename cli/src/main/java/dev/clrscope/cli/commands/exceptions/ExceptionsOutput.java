@@ -28,7 +28,7 @@ final class ExceptionsOutput {
     f.add(Field.of("threadId", "THREAD", 7, Unit.COUNT, ExceptionRecord::threadId));
     f.add(Field.of("type", "TYPE", 32, Unit.TEXT, ExceptionRecord::type));
     f.add(Field.of("throwSite", "THROW SITE", 40, Unit.TEXT, ExceptionRecord::throwSite));
-    f.add(Field.of("handling", "HANDLING", 8, Unit.TEXT, ExceptionRecord::handling));
+    f.add(Field.of("handling", "HANDLING", 9, Unit.TEXT, ExceptionRecord::handling));
     f.add(
         Field.<ExceptionRecord>data("catchingMethod", Unit.TEXT, ExceptionRecord::catchingMethod));
     f.add(Field.<ExceptionRecord>data("flags", Unit.WORDS, ExceptionRecord::flags));
@@ -71,6 +71,7 @@ final class ExceptionsOutput {
     o.put("kind", "summary");
     o.put("exceptions", s.exceptions());
     o.put("uncaught", s.uncaught());
+    o.put("unhandled", s.unhandled());
     o.put("observedSeconds", s.observedNanos() / 1e9);
     o.put("perSecond", s.perSecond());
     o.put("byType", s.byType());
@@ -99,7 +100,8 @@ final class ExceptionsOutput {
             + (s.perSecond() == null ? "" : String.format(Locale.ROOT, " (%.2f/s)", s.perSecond()))
             + ", "
             + s.uncaught()
-            + " uncaught");
+            + " uncaught"
+            + (s.unhandled() == 0 ? "" : " (" + s.unhandled() + " unhandled: the target died)"));
     if (!s.byType().isEmpty()) {
       p.println("By type");
       s.byType().forEach((type, n) -> p.println(String.format(Locale.ROOT, "%8d  %s", n, type)));

@@ -1,0 +1,77 @@
+package dev.clrscope.cli.commands.http;
+
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.commands.trace.TraceFileInput;
+import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.monitor.http.HttpAssembler;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code clrscope http}: every HttpClient request a process makes, with its phases. */
+@Command(
+    name = "http",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Watch the HTTP requests a process makes with HttpClient: one row per request as it ends"
+          + " (URL with its query redacted, status, duration and its phases: DNS, connect, TLS,"
+          + " waiting for a connection, sending, response headers and content; HTTP version,"
+          + " redirects followed, failures with their reason), and a summary when it stops"
+          + " (Ctrl+C, Enter, --duration, or the target exiting): per host and status the count,"
+          + " p50, p95 and max. Give FILE.nettrace instead of a target to read a saved trace"
+          + " (recorded with the System.Net.* providers and TplEventSource:0x80)."
+    })
+public final class HttpCommand extends AttachingCommand {
+  @Mixin FormatOption format;
+
+  @Mixin DurationOption durationOption;
+
+  @Option(
+      names = "--show-query",
+      description =
+          "Show query strings as the runtime gives them. By default they print as ?*; the"
+              + " runtime itself redacts them to ?* unless the app turned that off"
+              + " (System.Net.Http.DisableUriRedaction).")
+  boolean showQuery;
+
+  @Override
+  protected boolean needsTarget() {
+    return target.traceFile() == null;
+  }
+
+  @Override
+  protected int runWithoutTarget() {
+    HttpOutput output = new HttpOutput(out(), err(), format.format());
+    output.header();
+    HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
+    TraceFileInput.Fed fed = TraceFileInput.feed(target.traceFile(), assembler);
+    output.summary(assembler.summary(fed.spanNanos()), null);
+    fed.ending().warnings("analysed").forEach(this::warn);
+    return 0;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    HttpOutput output = new HttpOutput(out(), err(), format.format());
+    HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
+    SessionResult result =
+        watch(
+            attached,
+            HttpAssembler.sessionRequest().withDuration(durationOption.duration()),
+            new StopSwitch(),
+            true,
+            session -> {
+              announceWatching("the HTTP requests", attached, durationOption.duration());
+              output.header();
+              return session.finish();
+            },
+            assembler);
+    warnAboutStream(result, "some requests are missing");
+    output.summary(assembler.summary(result.observedNanos()), result.stopReason());
+    return 0;
+  }
+}

@@ -1,0 +1,105 @@
+package dev.clrscope.cli.commands.startup;
+
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.commands.trace.TraceFileInput;
+import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.monitor.startup.StartupAssembler;
+import java.time.Duration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** {@code clrscope startup}: a process's time line from the runtime's start to Main and beyond. */
+@Command(
+    name = "startup",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Watch a process start: launch it (-- COMMAND) or take a runtime that waits at startup"
+          + " (--diagnostic-port), and print its time line from the start of the runtime to Main"
+          + " and on, until it exits or --duration (default 10 s; a launched app still running is"
+          + " then ended): assembly loads (name, time, duration, path), GCs, the moment Main is"
+          + " reached, with --all every method compiled and type loaded; and a summary: time to"
+          + " Main, per kind the count and time spent, the slowest items. Exits with the launched"
+          + " app's exit code. Give FILE.nettrace instead of a target to read a saved trace."
+    })
+public final class StartupCommand extends AttachingCommand {
+  /** How long a start is watched when no --duration is given. */
+  static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
+
+  @Mixin FormatOption format;
+
+  @Mixin DurationOption durationOption;
+
+  @Option(
+      names = "--all",
+      description =
+          "A row for every method compiled and every type loaded too (there are thousands).")
+  boolean all;
+
+  @Option(
+      names = "--top",
+      paramLabel = "N",
+      description = "How many of the slowest items of each kind the summary lists (default: 10).")
+  int top = 10;
+
+  @Override
+  protected void validate() {
+    if (top < 0 || top > 1000) {
+      throw new ParameterException(spec.commandLine(), "--top takes 0 to 1000, got " + top);
+    }
+    if (target.isChosen() && target.traceFile() == null) {
+      TargetSpec chosen = target.spec();
+      if (chosen instanceof TargetSpec.ByPid || chosen instanceof TargetSpec.ByName) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "startup watches a process from its start: launch it with -- COMMAND, or give"
+                + " --diagnostic-port for a runtime that waits at startup (DOTNET_DiagnosticPorts)");
+      }
+    }
+  }
+
+  @Override
+  protected boolean needsTarget() {
+    return target.traceFile() == null;
+  }
+
+  @Override
+  protected int runWithoutTarget() {
+    StartupOutput output = new StartupOutput(out(), err(), format.format());
+    output.header();
+    StartupAssembler assembler = new StartupAssembler(all, top, output::item);
+    TraceFileInput.Fed fed = TraceFileInput.feed(target.traceFile(), assembler);
+    output.summary(assembler.summary(fed.spanNanos()), null);
+    fed.ending().warnings("analysed").forEach(this::warn);
+    return 0;
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    Duration window =
+        durationOption.duration() == null ? DEFAULT_WINDOW : durationOption.duration();
+    StartupOutput output = new StartupOutput(out(), err(), format.format());
+    StartupAssembler assembler = new StartupAssembler(all, top, output::item);
+    SessionResult result =
+        watch(
+            attached,
+            StartupAssembler.sessionRequest().withDuration(window),
+            new StopSwitch(),
+            true,
+            session -> {
+              announceWatching("the start", attached, window);
+              output.header();
+              return session.finish();
+            },
+            assembler);
+    warnAboutStream(result, "some items are missing");
+    output.summary(assembler.summary(result.observedNanos()), result.stopReason());
+    return 0;
+  }
+}

@@ -1,0 +1,119 @@
+package dev.clrscope.monitor.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.nettrace.TraceEvent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Requests from a real .NET 10 trace: TargetApp's {@code http 4} (two GETs of {@code
+ * /ok?i=K&token=…} answered 200, {@code /missing} 404, {@code /redirect} 302 to {@code
+ * /ok?i=redirected}) and {@code http-fail} (a connect refused), recorded with {@code trace collect
+ * --no-rundown --providers
+ * System.Net.Http:0:4,System.Net.NameResolution:0:4,System.Net.Sockets:0:4,
+ * System.Net.Security:0:4,System.Threading.Tasks.TplEventSource:0x80:4}.
+ */
+class HttpAssemblerTest {
+  private static final String TRACE = "/dev/clrscope/monitor/http/net10-http.nettrace";
+  private static final String ROOT = "http://localhost:39069/";
+
+  private final List<HttpRecord> out = new ArrayList<>();
+
+  private HttpAssembler feed() throws IOException {
+    return feed(false);
+  }
+
+  private HttpAssembler feed(boolean live) throws IOException {
+    HttpAssembler a = new HttpAssembler(false, out::add);
+    try (InputStream in = HttpAssemblerTest.class.getResourceAsStream(TRACE);
+        NetTraceReader r = live ? NetTraceReader.openLive(in, false) : NetTraceReader.open(in)) {
+      TraceEvent e;
+      while ((e = r.next()) != null) {
+        a.accept(e);
+      }
+    }
+    a.streamEnded();
+    return a;
+  }
+
+  @Test
+  void everyRequestIsOneRecordWithItsStatusPhasesAndRedirect() throws IOException {
+    HttpAssembler a = feed();
+
+    assertThat(out)
+        .extracting(HttpRecord::url)
+        .containsExactly(
+            ROOT + "ok?*",
+            ROOT + "ok?*",
+            ROOT + "missing",
+            ROOT + "redirect",
+            "http://127.0.0.1:36705/closed");
+    assertThat(out)
+        .extracting(HttpRecord::outcome)
+        .containsExactly("200", "200", "404", "200", "failed");
+    HttpRecord first = out.get(0);
+    // The request that opened the connection: resolved localhost, connected, waited for it.
+    assertThat(first.phases())
+        .containsOnlyKeys(
+            HttpPhase.DNS,
+            HttpPhase.CONNECT,
+            HttpPhase.QUEUE,
+            HttpPhase.REQUEST,
+            HttpPhase.RESPONSE_HEADERS,
+            HttpPhase.RESPONSE_CONTENT);
+    assertThat(first.phaseMillis(HttpPhase.QUEUE)).isEqualTo(15.6968);
+    assertThat(first.durationNanos()).isEqualTo(40_092_328L);
+    assertThat(first.version()).isEqualTo("1.1");
+    assertThat(first.connectionId()).isZero();
+    // Later ones reuse the pooled connection: no DNS, no connect.
+    assertThat(out.get(1).phases())
+        .containsOnlyKeys(
+            HttpPhase.REQUEST, HttpPhase.RESPONSE_HEADERS, HttpPhase.RESPONSE_CONTENT);
+
+    assertThat(out.get(3).redirects())
+        .containsExactly(new HttpRecord.Redirect(302, ROOT + "redirect", ROOT + "ok?*"));
+    assertThat(out.subList(0, 3)).allSatisfy(r -> assertThat(r.redirects()).isEmpty());
+
+    HttpRecord failed = out.get(4);
+    assertThat(failed.status()).isNull();
+    assertThat(failed.failure()).isEqualTo("Connection refused (127.0.0.1:36705)");
+    assertThat(failed.phases()).containsKey(HttpPhase.CONNECT).doesNotContainKey(HttpPhase.DNS);
+
+    HttpSummary s = a.summary(1_000_000_000L);
+    assertThat(s.requests()).isEqualTo(5);
+    assertThat(s.failed()).isEqualTo(1);
+    assertThat(s.redirects()).isEqualTo(1);
+    assertThat(s.byHostAndStatus())
+        .extracting(g -> g.host() + " " + g.status() + " " + g.count())
+        .containsExactly(
+            "127.0.0.1:36705 failed 1", "localhost:39069 200 3", "localhost:39069 404 1");
+    HttpSummary.Group ok = s.byHostAndStatus().get(1);
+    assertThat(ok.maxMillis()).isEqualTo(out.get(1).durationMillis());
+    assertThat(ok.p50Millis()).isEqualTo(out.get(3).durationMillis());
+  }
+
+  @Test
+  void inTheOrderALiveSessionReadsTheSameRecordsComeOut() throws IOException {
+    feed(false);
+    List<HttpRecord> global = List.copyOf(out);
+    out.clear();
+    List<HttpRecord> live = new ArrayList<>();
+    HttpAssembler a = new HttpAssembler(false, live::add);
+    try (InputStream in = HttpAssemblerTest.class.getResourceAsStream(TRACE);
+        NetTraceReader r = NetTraceReader.openLive(in, false)) {
+      TraceEvent e;
+      while ((e = r.next()) != null) {
+        a.accept(e);
+      }
+      // Before the end, the watermark has let every request but those of the last flush out.
+      assertThat(live).isNotEmpty();
+    }
+    a.streamEnded();
+    assertThat(live).isEqualTo(global);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.clrscope.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code clrscope http} against TargetApp's {@code http N} (HttpClient requests to an HttpListener
+ * of its own: N - 2 answered 200, one 404, one 302 redirect) and {@code http-fail} (a request to a
+ * port nobody listens on); src/test/dotnet/TargetApp/HttpTraffic.cs.
+ */
+class HttpCommandTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static List<JsonNode> json(CliResult result) throws IOException {
+    List<JsonNode> lines = new ArrayList<>();
+    for (String l : result.stdoutLines()) {
+      if (!l.startsWith("{\"event\"")) {
+        lines.add(JSON.readTree(l));
+      }
+    }
+    return lines;
+  }
+
+  /** The URL as the runtime gives it by default: its query string redacted to {@code ?*}. */
+  private static String redacted(String url) {
+    int q = url.indexOf('?');
+    return q < 0 ? url : url.substring(0, q) + "?*";
+  }
+
+  @Test
+  void everyRequestWithItsStatusPhasesRedirectAndFailure() throws Exception {
+    int n = 6;
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                Clrscope.root(),
+                "http",
+                "-p",
+                Long.toString(target.pid()),
+                "--format",
+                "json")) {
+      await()
+          .atMost(TIMEOUT)
+          .until(
+              () -> {
+                assertThat(cli.process().isAlive()).as("%s", cli.stderr()).isTrue();
+                return cli.stderr().contains("Watching the HTTP requests");
+              });
+      JsonNode answer = target.send("http " + n);
+      JsonNode failing = target.send("http-fail");
+      for (int i = 0; i < n + 1; i++) {
+        cli.awaitLine(l -> l.contains("\"kind\":\"request\""), TIMEOUT);
+      }
+      cli.interrupt();
+      CliResult result = cli.await(TIMEOUT);
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      // The secret in the query strings never shows.
+      assertThat(result.stdout()).doesNotContain("s3cret");
+
+      List<JsonNode> lines = json(result);
+      List<JsonNode> rows =
+          lines.stream().filter(l -> l.get("kind").asText().equals("request")).toList();
+      assertThat(rows).hasSize(n + 1);
+      JsonNode asked = answer.get("requests");
+      String host = answer.get("root").asText().replaceAll("^http://|/$", "");
+      for (int i = 0; i < n; i++) {
+        JsonNode row = rows.get(i);
+        assertThat(row.get("url").asText()).isEqualTo(redacted(asked.get(i).get("url").asText()));
+        assertThat(row.get("status").asInt()).isEqualTo(asked.get(i).get("status").asInt());
+        assertThat(row.get("host").asText()).isEqualTo(host);
+        assertThat(row.get("version").asText()).isEqualTo("1.1");
+        assertThat(row.get("failure").isNull()).isTrue();
+        assertThat(row.get("durationMs").asDouble()).isPositive();
+        assertThat(row.get("responseHeadersMs").asDouble()).isPositive();
+      }
+      assertThat(rows.subList(0, n))
+          .extracting(r -> r.get("status").asInt())
+          .containsExactly(200, 200, 200, 200, 404, 200);
+      // The first request opened the connection: it resolved localhost and connected.
+      assertThat(rows.get(0).get("dnsMs").asDouble()).isPositive();
+      assertThat(rows.get(0).get("connectMs").asDouble()).isPositive();
+      assertThat(rows.get(0).get("queueMs").asDouble()).isPositive();
+      // Every phase lies within the request.
+      for (String phase : List.of("dnsMs", "connectMs", "requestMs", "responseHeadersMs")) {
+        assertThat(rows.get(0).get(phase).asDouble())
+            .isLessThan(rows.get(0).get("durationMs").asDouble());
+      }
+      assertThat(rows.subList(0, n - 1)).allSatisfy(r -> assertThat(r.get("redirects")).isEmpty());
+      JsonNode redirects = rows.get(n - 1).get("redirects");
+      assertThat(redirects).hasSize(1);
+      assertThat(redirects.get(0).get("status").asInt()).isEqualTo(302);
+      assertThat(redirects.get(0).get("from").asText())
+          .isEqualTo(answer.get("redirectFrom").asText());
+      assertThat(redirects.get(0).get("to").asText())
+          .isEqualTo(redacted(answer.get("redirectTo").asText()));
+
+      JsonNode failed = rows.get(n);
+      assertThat(failed.get("url").asText()).isEqualTo(failing.get("url").asText());
+      assertThat(failed.get("status").isNull()).isTrue();
+      assertThat(failed.get("failure").asText()).isEqualTo(failing.get("message").asText());
+
+      JsonNode summary = lines.get(lines.size() - 1);
+      assertThat(summary.get("kind").asText()).isEqualTo("summary");
+      assertThat(summary.get("requests").asInt()).isEqualTo(n + 1);
+      assertThat(summary.get("failed").asInt()).isEqualTo(1);
+      assertThat(summary.get("redirects").asInt()).isEqualTo(1);
+      String failedHost = failing.get("url").asText().replaceAll("^http://|/closed$", "");
+      List<String> groups = new ArrayList<>();
+      summary
+          .get("byHostAndStatus")
+          .forEach(
+              g ->
+                  groups.add(
+                      g.get("host").asText()
+                          + " "
+                          + g.get("status").asText()
+                          + " "
+                          + g.get("count").asInt()));
+      assertThat(groups)
+          .containsExactly(failedHost + " failed 1", host + " 200 5", host + " 404 1");
+      assertThat(summary.get("stoppedBecause").asText()).isEqualTo("SIGINT");
+    }
+  }
+
+  @Test
+  void queryStringsShowOnlyWhenAskedAndTheAppDoesNotRedactThem() throws Exception {
+    // The runtime redacts query strings itself unless the app turns that off.
+    Map<String, String> unredacted = Map.of("DOTNET_SYSTEM_NET_HTTP_DISABLEURIREDACTION", "true");
+    for (boolean show : List.of(true, false)) {
+      try (TargetProcess target =
+          TargetProcess.start(DotnetApps.TARGET_APP, List.of(), unredacted)) {
+        List<String> args = new ArrayList<>(List.of("http", "-p", Long.toString(target.pid())));
+        if (show) {
+          args.add("--show-query");
+        }
+        args.addAll(List.of("--format", "csv"));
+        try (RunningCli cli =
+            Clrscope.start(Map.of(), Clrscope.root(), args.toArray(String[]::new))) {
+          cli.awaitLine(l -> l.startsWith("time,status,durationMs,"), TIMEOUT);
+          JsonNode answer = target.send("http 3");
+          String first = answer.get("requests").get(0).get("url").asText();
+          String line = cli.awaitLine(l -> l.contains("/ok?"), TIMEOUT);
+          assertThat(line).endsWith("," + (show ? first : redacted(first)));
+          cli.interrupt();
+          CliResult result = cli.await(TIMEOUT);
+          assertThat(result.exitCode()).as("%s", result).isZero();
+          assertThat(result.stderr()).contains("Requests  3 (");
+        }
+      }
+    }
+  }
+}
