@@ -121,6 +121,10 @@ class OptionSweepTest {
     if (command.equals("serve") && !option.equals("--listen")) {
       args.add("--listen=127.0.0.1:0");
     }
+    // Nor may it open a metrics session in another engineer's process: it watches none.
+    if (command.equals("serve") && !option.equals("--process-id") && !option.equals("--name")) {
+      args.add("--name=clrscope-option-sweep-matches-nothing");
+    }
     Future<CliRun> run = runner.submit(() -> CliRun.of(args.toArray(String[]::new)));
     CliRun r = run.get(60, TimeUnit.SECONDS);
     assertThat(r.exit()).as("%s\n%s", args, r.err()).isIn(0, 1, 2);

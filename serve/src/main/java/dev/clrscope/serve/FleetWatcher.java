@@ -25,11 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every .NET process of the host (the discovery {@code ps} uses, containers included), each with
- * one counters session through the {@link SessionRunner}: a process that appears is attached at the
- * next look, one that is gone (its stream ended, or it is no longer listed) is dropped with its
- * series, so nothing stale is exposed. A process that cannot be attached (another user's, a runtime
- * that refuses) is tried again after a while, not at every look.
+ * Every .NET process of the host (the discovery {@code ps} uses, containers included), or those a
+ * {@link ProcessSelection} names, each with one counters session through the {@link SessionRunner}:
+ * a process that appears is attached at the next look, one that is gone (its stream ended, or it is
+ * no longer listed) is dropped with its series, so nothing stale is exposed. A process that cannot
+ * be attached (another user's, a runtime that refuses) is tried again after a while, not at every
+ * look.
  */
 public final class FleetWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FleetWatcher.class);
@@ -48,13 +49,15 @@ public final class FleetWatcher implements AutoCloseable {
    * @param maxHistograms the runtime's histogram limit per session
    * @param maxTimeSeries its time-series limit
    * @param lookEvery how often the host's processes are listed
+   * @param selection which of them are watched ({@code -p}, {@code -n}; all by default)
    */
   public record Request(
       List<CounterRequest> counters,
       double refreshSeconds,
       int maxHistograms,
       int maxTimeSeries,
-      Duration lookEvery) {
+      Duration lookEvery,
+      ProcessSelection selection) {
     /** Copies the list. */
     public Request {
       counters = List.copyOf(counters);
@@ -99,7 +102,9 @@ public final class FleetWatcher implements AutoCloseable {
   synchronized void look() {
     Map<Long, DotnetProcess> now = new HashMap<>();
     for (DotnetProcess p : locator.list()) {
-      now.put(p.pid(), p);
+      if (request.selection().selects(p)) {
+        now.put(p.pid(), p);
+      }
     }
     for (WatchedProcess w : new ArrayList<>(watched.values())) {
       long pid = w.facts().pid();

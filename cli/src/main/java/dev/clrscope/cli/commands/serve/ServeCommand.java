@@ -3,11 +3,13 @@ package dev.clrscope.cli.commands.serve;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.counters.CounterOptions;
+import dev.clrscope.cli.options.ProcessSelectionOptions;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.serve.FleetWatcher;
 import dev.clrscope.serve.MetricsServer;
+import dev.clrscope.serve.ProcessSelection;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -29,7 +31,8 @@ import picocli.CommandLine.ParameterException;
     name = "serve",
     sortOptions = false,
     description = {
-      "Watch every .NET process of this host and serve their counters to Prometheus:"
+      "Watch every .NET process of this host (or those -p/-n select) and serve their counters"
+          + " to Prometheus:"
           + " GET /metrics (the text exposition format, every series labelled with pid, name and"
           + " runtime_version) and GET /processes (JSON). Processes that start are picked up,"
           + " those that exit are dropped with their series. Loopback only unless --token-file"
@@ -62,6 +65,8 @@ public final class ServeCommand extends ClrscopeSubcommand {
               + " ${DEFAULT-VALUE}).")
   double discoverySeconds;
 
+  @Mixin ProcessSelectionOptions targets;
+
   @Mixin CounterOptions counters;
 
   /** The refresh interval a fleet needs: Prometheus scrapes every 15 s or so. */
@@ -70,6 +75,7 @@ public final class ServeCommand extends ClrscopeSubcommand {
   @Override
   public Integer call() throws IOException, InterruptedException {
     counters.validate();
+    ProcessSelection selection = targets.selection();
     if (!(discoverySeconds >= 0.1) || discoverySeconds > 3600) {
       throw new ParameterException(
           spec.commandLine(),
@@ -91,7 +97,8 @@ public final class ServeCommand extends ClrscopeSubcommand {
             counters.refreshSecondsOr(DEFAULT_REFRESH_SECONDS),
             counters.maxHistograms(),
             counters.maxTimeSeries(),
-            Duration.ofMillis((long) (discoverySeconds * 1000)));
+            Duration.ofMillis((long) (discoverySeconds * 1000)),
+            selection);
     StopSwitch stop = new StopSwitch();
     try (FleetWatcher watcher = new FleetWatcher(new EndpointLocator(), request);
         MetricsServer server = bind(address, watcher, token);
@@ -101,12 +108,13 @@ public final class ServeCommand extends ClrscopeSubcommand {
       InetSocketAddress bound = server.address();
       err()
           .printf(
-              "Serving http://%s:%d/metrics and /processes%s; watching %d .NET processes."
+              "Serving http://%s:%d/metrics and /processes%s; watching %d .NET processes%s."
                   + " Ctrl+C or SIGTERM stops.%n",
               host(bound),
               bound.getPort(),
               token == null ? "" : " (bearer token required)",
-              watcher.processes().size());
+              watcher.processes().size(),
+              selection.isAll() ? "" : " (only " + selection.describe() + ")");
       err().flush();
       stop.stopAfter(counters.duration());
       while (!stop.awaitStop(Duration.ofSeconds(1))) {
