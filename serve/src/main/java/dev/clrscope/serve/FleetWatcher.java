@@ -9,6 +9,7 @@ import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterRequest;
+import dev.clrscope.monitor.counters.Measurement;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import java.time.Duration;
@@ -64,8 +65,16 @@ public final class FleetWatcher implements AutoCloseable {
     }
   }
 
+  /** Hears every measurement of every watched process (the collection rules). */
+  @FunctionalInterface
+  public interface MeasurementListener {
+    /** Called on the process's session thread: must return quickly. */
+    void measured(DotnetProcess process, Measurement m);
+  }
+
   private final EndpointLocator locator;
   private final Request request;
+  private volatile MeasurementListener listener;
   private final Map<Long, WatchedProcess> watched = new ConcurrentHashMap<>();
   private final Map<Long, Long> failedAt = new HashMap<>();
   private final ScheduledExecutorService looker =
@@ -80,6 +89,11 @@ public final class FleetWatcher implements AutoCloseable {
   public FleetWatcher(EndpointLocator locator, Request request) {
     this.locator = locator;
     this.request = request;
+  }
+
+  /** Sets who hears the measurements (before {@link #start()}). */
+  public void listen(MeasurementListener l) {
+    this.listener = l;
   }
 
   /** Looks now, then every {@link Request#lookEvery()}. */
@@ -151,7 +165,18 @@ public final class FleetWatcher implements AutoCloseable {
     WatchedProcess w = new WatchedProcess(facts, plan);
     w.attach(
         SessionRunner.start(
-            client, plan.sessionRequest(), new StopSwitch(), new CounterFeed(plan, w::accept)));
+            client,
+            plan.sessionRequest(),
+            new StopSwitch(),
+            new CounterFeed(
+                plan,
+                u -> {
+                  w.accept(u);
+                  MeasurementListener l = listener;
+                  if (l != null && u instanceof Measurement m && plan.wants(m)) {
+                    l.measured(p, m);
+                  }
+                })));
     watched.put(p.pid(), w);
     log.info("watching process {} ({}, .NET {})", p.pid(), facts.name(), version);
   }

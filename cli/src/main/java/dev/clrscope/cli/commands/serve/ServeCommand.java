@@ -6,17 +6,28 @@ import dev.clrscope.cli.commands.counters.CounterOptions;
 import dev.clrscope.cli.options.ProcessSelectionOptions;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.counters.CounterRequest;
+import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.serve.ArtifactCollector;
+import dev.clrscope.serve.CollectionRule;
 import dev.clrscope.serve.FleetWatcher;
 import dev.clrscope.serve.MetricsServer;
 import dev.clrscope.serve.ProcessSelection;
+import dev.clrscope.serve.RuleEngine;
+import dev.clrscope.serve.RulesFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -65,6 +76,24 @@ public final class ServeCommand extends ClrscopeSubcommand {
               + " ${DEFAULT-VALUE}).")
   double discoverySeconds;
 
+  @Option(
+      names = "--artifacts",
+      paramLabel = "DIR",
+      description =
+          "Where POST /gcdump, /trace and /dump and the rules write (made 0700, files 0600);"
+              + " given, a .gcdump or trace is kept there after it is sent. Default: a fresh"
+              + " directory under the system's temporary one, holding dumps only.")
+  Path artifactDir;
+
+  @Option(
+      names = "--rules",
+      paramLabel = "FILE",
+      description =
+          "Collection rules (JSON; see docs/serve.md): when a counter of a process stays above a"
+              + " threshold for a while, collect a trace, gcdump or dump, at most once per"
+              + " cool-down. GET /rules shows them and their firings.")
+  Path rulesFile;
+
   @Mixin ProcessSelectionOptions targets;
 
   @Mixin CounterOptions counters;
@@ -91,18 +120,29 @@ public final class ServeCommand extends ClrscopeSubcommand {
               + " is not a loopback address: anyone who can reach it could read this host's"
               + " processes; give --token-file FILE (a bearer token), or listen on 127.0.0.1");
     }
+    List<CollectionRule> rules = rules();
     FleetWatcher.Request request =
         new FleetWatcher.Request(
-            counters.requests(),
+            withRuleCounters(counters.requests(), rules),
             counters.refreshSecondsOr(DEFAULT_REFRESH_SECONDS),
             counters.maxHistograms(),
             counters.maxTimeSeries(),
             Duration.ofMillis((long) (discoverySeconds * 1000)),
             selection);
+    boolean keep = artifactDir != null;
+    Path dir = keep ? artifactDir : defaultArtifactDir();
     StopSwitch stop = new StopSwitch();
     try (FleetWatcher watcher = new FleetWatcher(new EndpointLocator(), request);
-        MetricsServer server = bind(address, watcher, token);
+        ArtifactCollector collector = collector(dir, selection);
+        RuleCollectors ruleCollectors = new RuleCollectors(rules, collector, selection);
+        RuleEngine engine =
+            new RuleEngine(rules, ruleCollectors.byRule, line -> say("clrscope serve: " + line));
+        MetricsServer server =
+            bind(address, watcher, token, collector, keep, rules.isEmpty() ? null : engine);
         StopSignals signals = StopSignals.install(stop, false, signal -> {})) {
+      if (!rules.isEmpty()) {
+        watcher.listen(engine);
+      }
       watcher.start();
       server.start();
       InetSocketAddress bound = server.address();
@@ -115,19 +155,144 @@ public final class ServeCommand extends ClrscopeSubcommand {
               token == null ? "" : " (bearer token required)",
               watcher.processes().size(),
               selection.isAll() ? "" : " (only " + selection.describe() + ")");
+      err()
+          .println(
+              (token == null
+                      ? "Artifact endpoints off (they need --token-file)"
+                      : "POST /gcdump, /trace, /dump write into " + collector.directory())
+                  + (rules.isEmpty() ? "" : "; " + rules.size() + " collection rule(s), GET /rules")
+                  + ".");
       err().flush();
       stop.stopAfter(counters.duration());
       while (!stop.awaitStop(Duration.ofSeconds(1))) {
         // The watcher and the server work on their own threads.
       }
       err().println("Stopping (" + stop.reason() + "): sessions closed.");
+    } finally {
+      removeIfEmpty(keep ? null : dir);
     }
     return 0;
   }
 
-  private MetricsServer bind(InetSocketAddress address, FleetWatcher watcher, String token) {
+  private synchronized void say(String line) {
+    err().println(line);
+    err().flush();
+  }
+
+  /** The rules of {@code --rules}, or none; an unusable file is a usage error. */
+  private List<CollectionRule> rules() {
+    if (rulesFile == null) {
+      return List.of();
+    }
     try {
-      return new MetricsServer(address, watcher, token);
+      return RulesFile.read(rulesFile);
+    } catch (RulesFile.Invalid e) {
+      throw new ParameterException(spec.commandLine(), "--rules " + e.getMessage());
+    }
+  }
+
+  /**
+   * The {@code --counters} requests, with each rule's provider added when they leave it out (a rule
+   * needs its counter published); a provider asked for with a list of counters must list the
+   * rule's.
+   */
+  private List<CounterRequest> withRuleCounters(
+      List<CounterRequest> requests, List<CollectionRule> rules) {
+    List<CounterRequest> out = new ArrayList<>(requests);
+    for (CollectionRule r : rules) {
+      CounterRequest same =
+          out.stream()
+              .filter(c -> c.provider().equalsIgnoreCase(r.provider()))
+              .findFirst()
+              .orElse(null);
+      if (same == null) {
+        out.add(new CounterRequest(r.provider(), CounterSource.ANY, List.of()));
+      } else if (!same.wants(r.counter())) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--rules "
+                + rulesFile
+                + ": rule "
+                + r.name()
+                + " watches "
+                + r.counter()
+                + " of "
+                + r.provider()
+                + ", which --counters leaves out; add it to the provider's list");
+      }
+    }
+    return out;
+  }
+
+  private ArtifactCollector collector(Path dir, ProcessSelection selection) {
+    try {
+      return new ArtifactCollector(new EndpointLocator(), selection, dir);
+    } catch (IOException | UnsupportedOperationException e) {
+      throw new CommandFailure(
+          "cannot make the artifact directory "
+              + dir
+              + " (0700): "
+              + e.getMessage()
+              + "; choose another --artifacts DIR");
+    }
+  }
+
+  /** A collector per rule: the rule's own {@code into} directory, or serve's. */
+  private final class RuleCollectors implements AutoCloseable {
+    final Map<CollectionRule, ArtifactCollector> byRule = new HashMap<>();
+    private final List<ArtifactCollector> own = new ArrayList<>();
+
+    RuleCollectors(
+        List<CollectionRule> rules, ArtifactCollector serves, ProcessSelection selection) {
+      Map<Path, ArtifactCollector> byDir = new HashMap<>();
+      for (CollectionRule r : rules) {
+        if (r.into() == null) {
+          byRule.put(r, serves);
+          continue;
+        }
+        ArtifactCollector c = byDir.get(r.into());
+        if (c == null) {
+          c = collector(r.into(), selection);
+          byDir.put(r.into(), c);
+          own.add(c);
+        }
+        byRule.put(r, c);
+      }
+    }
+
+    @Override
+    public void close() {
+      own.forEach(ArtifactCollector::close);
+    }
+  }
+
+  /** A fresh 0700 directory under the system's temporary one. */
+  private static Path defaultArtifactDir() throws IOException {
+    return Files.createTempDirectory(
+        "clrscope-serve-",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+  }
+
+  private static void removeIfEmpty(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // It holds dumps: they stay, where /dump said they are.
+    }
+  }
+
+  private MetricsServer bind(
+      InetSocketAddress address,
+      FleetWatcher watcher,
+      String token,
+      ArtifactCollector collector,
+      boolean keep,
+      RuleEngine engine) {
+    try {
+      return new MetricsServer(address, watcher, token, collector, keep, engine);
     } catch (IOException e) {
       throw new CommandFailure(
           "cannot listen on "
