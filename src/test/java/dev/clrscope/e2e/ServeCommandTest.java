@@ -217,7 +217,9 @@ class ServeCommandTest {
       HttpResponse<String> missing = get("http://127.0.0.1:" + port + "/nope", "s3cret-token");
       assertThat(missing.statusCode()).isEqualTo(404);
       assertThat(JSON.readTree(missing.body()).path("error").asText())
-          .isEqualTo("no such endpoint: /nope (there are /metrics and /processes)");
+          .isEqualTo(
+              "no such endpoint: /nope (there are GET /metrics, /processes, /rules and POST"
+                  + " /gcdump, /trace, /dump)");
       serve.interrupt();
       assertThat(serve.await(TIMEOUT).exitCode()).isZero();
     }

@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +74,7 @@ public final class ArtifactCollector implements AutoCloseable {
   private final EndpointLocator locator;
   private final ProcessSelection selection;
   private final Path dir;
+  private final Consumer<String> announce;
 
   /** At most this many collections at once: each is a session in a live process. */
   private final Semaphore slots = new Semaphore(2);
@@ -84,12 +86,15 @@ public final class ArtifactCollector implements AutoCloseable {
 
   /**
    * A collector writing into {@code dir}, created 0700 if missing (an existing one must be a
-   * directory; its permissions are set to 0700).
+   * directory; its permissions are set to 0700). Each collection is said on {@code announce} as it
+   * starts and ends (serve's stderr).
    *
    * @throws IOException if it cannot be created or restricted
    */
-  public ArtifactCollector(EndpointLocator locator, ProcessSelection selection, Path dir)
+  public ArtifactCollector(
+      EndpointLocator locator, ProcessSelection selection, Path dir, Consumer<String> announce)
       throws IOException {
+    this.announce = announce;
     this.locator = locator;
     this.selection = selection;
     this.dir = dir.toAbsolutePath().normalize();
@@ -120,7 +125,7 @@ public final class ArtifactCollector implements AutoCloseable {
 
                     @Override
                     public void warn(String line) {
-                      log.warn("gcdump of {}: {}", pid, line);
+                      announce.accept("gcdump of process " + pid + ": " + line);
                     }
                   },
                   "process " + pid,
@@ -180,6 +185,13 @@ public final class ArtifactCollector implements AutoCloseable {
                           .withDrainTimeout(RUNDOWN_LIMIT)
                           .withRecording(out);
                   try (SessionRunner session = SessionRunner.start(client, request, stop)) {
+                    announce.accept(
+                        "trace of process "
+                            + pid
+                            + ": recording for "
+                            + DurationText.show(duration)
+                            + " into "
+                            + file);
                     r = session.finish();
                   }
                 }
@@ -312,23 +324,38 @@ public final class ArtifactCollector implements AutoCloseable {
     try {
       DiagnosticsClient client =
           new DiagnosticsClient(new EndpointConnectionSource(process.endpoint()), CONNECT_TIMEOUT);
-      log.info("collecting a {} of process {} ({})", what, pid, process.name());
+      announce.accept(what + " of process " + pid + ": collecting");
       Artifact a = collection.run(process, client, stop);
-      log.info("{} of process {}: {} ({} bytes)", what, pid, a.file(), a.bytes());
+      announce.accept(
+          what + " of process " + pid + ": wrote " + a.file() + " (" + a.bytes() + " bytes)");
       return a;
     } catch (IOException e) {
-      throw new ArtifactProblem(
-          500, "writing the " + what + " into " + dir + " failed: " + e.getMessage());
+      throw failed(
+          what,
+          pid,
+          new ArtifactProblem(
+              500, "writing the " + what + " into " + dir + " failed: " + e.getMessage()));
     } catch (InterruptedException e) {
-      throw new ArtifactProblem(503, "serve is stopping: the " + what + " was abandoned");
+      throw failed(
+          what, pid, new ArtifactProblem(503, "serve is stopping: the " + what + " was abandoned"));
     } catch (DiagnosticsException e) {
-      throw new ArtifactProblem(
-          409, "process " + pid + " refused the " + what + ": " + e.getMessage());
+      throw failed(
+          what,
+          pid,
+          new ArtifactProblem(
+              409, "process " + pid + " refused the " + what + ": " + e.getMessage()));
+    } catch (ArtifactProblem e) {
+      throw failed(what, pid, e);
     } finally {
       inFlight.remove(self);
       Thread.interrupted();
       slots.release();
     }
+  }
+
+  private ArtifactProblem failed(String what, long pid, ArtifactProblem p) {
+    announce.accept(what + " of process " + pid + ": failed: " + p.getMessage());
+    return p;
   }
 
   /** The selected .NET process {@code pid}, or a 404. */

@@ -85,7 +85,9 @@ public final class MetricsServer implements AutoCloseable {
       "there are GET /metrics, /processes, /rules and POST /gcdump, /trace, /dump";
 
   private void handle(HttpExchange x) throws IOException {
-    try (x) {
+    // Not try-with-resources: its catch blocks would run after the exchange is closed, too late
+    // to answer.
+    try {
       String path = x.getRequestURI().getPath();
       boolean artifact = ARTIFACT_PATHS.contains(path);
       if (artifact && token == null) {
@@ -140,6 +142,8 @@ public final class MetricsServer implements AutoCloseable {
       // A bug: the client gets a 500 and a line, the log the trace; the server goes on.
       log.error("{} {} failed", x.getRequestMethod(), x.getRequestURI(), e);
       error(x, 500, "internal error: " + e);
+    } finally {
+      x.close();
     }
   }
 

@@ -167,6 +167,11 @@ public final class ServeCommand extends ClrscopeSubcommand {
       while (!stop.awaitStop(Duration.ofSeconds(1))) {
         // The watcher and the server work on their own threads.
       }
+      // Artifacts in flight first, while the server can still send them: a trace ends early but
+      // whole, a heap walk is abandoned, unfinished files are removed.
+      engine.close();
+      ruleCollectors.close();
+      collector.close();
       err().println("Stopping (" + stop.reason() + "): sessions closed.");
     } finally {
       removeIfEmpty(keep ? null : dir);
@@ -226,7 +231,8 @@ public final class ServeCommand extends ClrscopeSubcommand {
 
   private ArtifactCollector collector(Path dir, ProcessSelection selection) {
     try {
-      return new ArtifactCollector(new EndpointLocator(), selection, dir);
+      return new ArtifactCollector(
+          new EndpointLocator(), selection, dir, line -> say("clrscope serve: " + line));
     } catch (IOException | UnsupportedOperationException e) {
       throw new CommandFailure(
           "cannot make the artifact directory "
