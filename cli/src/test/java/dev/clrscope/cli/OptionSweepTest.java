@@ -88,7 +88,10 @@ class OptionSweepTest {
 
   private static boolean pathLike(OptionSpec o) {
     String label = o.paramLabel().toUpperCase(Locale.ROOT);
-    return label.contains("FILE") || label.contains("OUT") || label.contains("PATH");
+    return label.contains("FILE")
+        || label.contains("OUT")
+        || label.contains("PATH")
+        || label.equals("DIR");
   }
 
   private static List<String> pathValues() {

@@ -14,7 +14,7 @@ import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.SessionPlan;
-import dev.clrscope.nettrace.TraceEnding;
+import dev.clrscope.monitor.trace.TraceRecording;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -54,9 +54,6 @@ public final class ArtifactCollector implements AutoCloseable {
 
   /** How long a heap walk may take, as {@code dump-heap}'s default. */
   private static final Duration WALK_LIMIT = Duration.ofSeconds(60);
-
-  /** A trace's buffer, as {@code trace collect}'s default. */
-  private static final int TRACE_BUFFER_MB = 256;
 
   /** How long the rundown of a trace may take once it stops. */
   private static final Duration RUNDOWN_LIMIT = Duration.ofSeconds(30);
@@ -180,7 +177,8 @@ public final class ArtifactCollector implements AutoCloseable {
                 SessionResult r;
                 try (OutputStream out = new BufferedOutputStream(create(partial), 1 << 16)) {
                   SessionRequest request =
-                      SessionRequest.of(plan.toConfig(TRACE_BUFFER_MB), "clrscope-serve-trace")
+                      SessionRequest.of(
+                              plan.toConfig(SessionPlan.DEFAULT_BUFFER_MB), "clrscope-serve-trace")
                           .withDuration(duration)
                           .withDrainTimeout(RUNDOWN_LIMIT)
                           .withRecording(out);
@@ -198,18 +196,13 @@ public final class ArtifactCollector implements AutoCloseable {
                 if (r.recordingError() != null) {
                   throw r.recordingError();
                 }
-                if (!r.reachedEnd()) {
-                  if (r.header() == null) {
-                    throw new ArtifactProblem(
-                        409,
-                        "the session of process "
-                            + pid
-                            + " ended before the runtime sent the trace header: nothing was"
-                            + " recorded");
-                  }
+                try {
                   // Cut off (the target exited, the rundown was abandoned): every whole block is
                   // kept, as trace collect keeps it.
-                  TraceEnding.endAt(partial, r.completeBytes(), r.header().formatVersion());
+                  TraceRecording.complete(partial, r);
+                } catch (TraceRecording.NothingRecorded e) {
+                  throw new ArtifactProblem(
+                      409, "process " + pid + ": " + e.getMessage() + "; nothing was recorded");
                 }
               },
               "application/octet-stream",

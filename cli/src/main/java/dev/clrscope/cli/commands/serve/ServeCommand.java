@@ -273,10 +273,19 @@ public final class ServeCommand extends ClrscopeSubcommand {
   }
 
   /** A fresh 0700 directory under the system's temporary one. */
-  private static Path defaultArtifactDir() throws IOException {
-    return Files.createTempDirectory(
-        "clrscope-serve-",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+  private static Path defaultArtifactDir() {
+    try {
+      return Files.createTempDirectory(
+          "clrscope-serve-",
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (IOException e) {
+      throw new CommandFailure(
+          "cannot make an artifact directory under "
+              + System.getProperty("java.io.tmpdir")
+              + ": "
+              + e.getMessage()
+              + "; give --artifacts DIR");
+    }
   }
 
   private static void removeIfEmpty(Path dir) {
