@@ -278,6 +278,41 @@ class ServeArtifactsTest {
   }
 
   @Test
+  void aDumpOfAnotherUsersProcessIsWrittenThroughADirectoryOfItsOwnThenTakenBack(@TempDir Path dir)
+      throws Exception {
+    // serve runs as root (as CI does), the app as nobody: the runtime writes as nobody.
+    assertThat(System.getProperty("user.name")).as("this test switches users").isEqualTo("root");
+    List<String> command =
+        new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+    command.addAll(DotnetApps.command(DotnetApps.TARGET_APP));
+    try (TargetProcess app =
+            TargetProcess.startCommand(
+                "TargetApp as nobody", command, Map.of("DOTNET_CLI_HOME", "/tmp", "HOME", "/tmp"));
+        RunningCli serve = serve(dir, app.pid(), "--token-file", "token", "--artifacts", "art")) {
+      assertThat((Integer) Files.getAttribute(Path.of("/proc/" + app.pid()), "unix:uid"))
+          .isEqualTo(65534);
+      HttpResponse<byte[]> r = post(base(serve) + "/dump?pid=" + app.pid() + "&type=mini", TOKEN);
+      assertThat(r.statusCode()).as("%s", body(r)).isEqualTo(200);
+      Path core = Path.of(JSON.readTree(r.body()).path("path").asText());
+      try {
+        assertThat(core.getParent()).isEqualTo(dir.resolve("art"));
+        assertThat((Integer) Files.getAttribute(core, "unix:uid")).isZero();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(core)))
+            .isEqualTo("rw-------");
+        assertThat(Files.size(core)).isPositive();
+      } finally {
+        Files.deleteIfExists(core);
+      }
+      try (Stream<Path> tmp = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+        assertThat(tmp.map(p -> p.getFileName().toString()))
+            .noneMatch(n -> n.startsWith("clrscope-dump-" + app.pid() + "-"));
+      }
+      serve.signal("TERM");
+      assertThat(serve.await(TIMEOUT).exitCode()).isZero();
+    }
+  }
+
+  @Test
   void aRuleFiresOnceWithinItsCoolDownWhenTheGaugeStaysAboveItsThreshold(@TempDir Path dir)
       throws Exception {
     Path rules = dir.resolve("rules.json");

@@ -19,6 +19,7 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -240,8 +241,14 @@ public final class ArtifactCollector implements AutoCloseable {
                       + targetUid
                       + " or as root");
             }
-            writeDir = Files.createTempDirectory(dir, "dump-" + pid + "-");
-            Files.setPosixFilePermissions(writeDir, PosixFilePermissions.fromString("rwx------"));
+            // Beside, not inside, the artifact directory: the target's user could not pass
+            // through serve's 0700 directory to reach it.
+            writeDir =
+                Files.createTempDirectory(
+                    Path.of(System.getProperty("java.io.tmpdir")),
+                    "clrscope-dump-" + pid + "-",
+                    PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx------")));
             Files.setAttribute(writeDir, "unix:uid", targetUid);
           }
           Path written = writeDir.resolve(name + ".partial");
@@ -261,7 +268,12 @@ public final class ArtifactCollector implements AutoCloseable {
               Files.setAttribute(written, "unix:uid", 0);
             }
             Files.setPosixFilePermissions(written, PosixFilePermissions.fromString("rw-------"));
-            Files.move(written, file, StandardCopyOption.ATOMIC_MOVE);
+            try {
+              Files.move(written, file, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+              // The temporary directory is on another file system: copied, then removed.
+              Files.move(written, file);
+            }
             return new Artifact(file, name, "application/octet-stream", Files.size(file), pid);
           } catch (DiagnosticsException e) {
             throw new ArtifactProblem(

@@ -36,7 +36,7 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
    * @param at when it fired
    * @param value the counter's value then
    * @param file the artifact's path once written, or null
-   * @param error why none was written, or null
+   * @param error why none was written, or null (both null: still collecting)
    */
   public record Firing(long pid, Instant at, double value, String file, String error) {}
 
@@ -119,11 +119,29 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
             + rule.collect().name().toLowerCase(java.util.Locale.ROOT)
             + "; next firing for this process not before "
             + DurationText.show(rule.coolDown()));
-    Instant at = Instant.now();
-    collecting.execute(() -> collect(rule, pid, at, value));
+    Firing pending = new Firing(pid, Instant.now(), value, null, null);
+    keep(rule, null, pending);
+    collecting.execute(() -> collect(rule, pending));
   }
 
-  private void collect(CollectionRule rule, long pid, Instant at, double value) {
+  /** Adds {@code firing} to the rule's list, in place of {@code replaced} when that is there. */
+  private synchronized void keep(CollectionRule rule, Firing replaced, Firing firing) {
+    List<Firing> l = firings.computeIfAbsent(rule, r -> new ArrayList<>());
+    int i = replaced == null ? -1 : l.indexOf(replaced);
+    if (i >= 0) {
+      l.set(i, firing);
+      return;
+    }
+    l.add(firing);
+    if (l.size() > KEPT_FIRINGS) {
+      l.remove(0);
+    }
+  }
+
+  private void collect(CollectionRule rule, Firing pending) {
+    long pid = pending.pid();
+    Instant at = pending.at();
+    double value = pending.value();
     ArtifactCollector c = collectors.get(rule);
     Firing f;
     try {
@@ -139,13 +157,7 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
       f = new Firing(pid, at, value, null, e.getMessage());
       announce.accept("rule " + rule.name() + ": no artifact: " + e.getMessage());
     }
-    synchronized (this) {
-      List<Firing> l = firings.computeIfAbsent(rule, r -> new ArrayList<>());
-      l.add(f);
-      if (l.size() > KEPT_FIRINGS) {
-        l.remove(0);
-      }
-    }
+    keep(rule, pending, f);
   }
 
   /** {@code GET /rules}: every rule, what it watches, and its last firings. */
@@ -176,6 +188,9 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
           }
           if (f.error() != null) {
             g.writeStringField("error", f.error());
+          }
+          if (f.file() == null && f.error() == null) {
+            g.writeBooleanField("collecting", true);
           }
           g.writeEndObject();
         }
