@@ -198,6 +198,46 @@ class ServeCommandTest {
   }
 
   @Test
+  void dashPWatchesOnlyTheProcessesItNamesAndLeavesTheOthersMetricsSessionFree(@TempDir Path dir)
+      throws Exception {
+    try (TargetProcess mine = countersApp();
+        TargetProcess other = countersApp();
+        RunningCli serve = serve(dir, "-p", Long.toString(mine.pid()), "--duration", "60s")) {
+      int port = port(serve);
+      assertThat(serve.stderr()).contains("(only pid " + mine.pid() + ")");
+      await()
+          .atMost(TIMEOUT)
+          .until(
+              () ->
+                  get("http://127.0.0.1:" + port + "/metrics", null)
+                      .body()
+                      .contains("clrscope_demo_queue_length{pid=\"" + mine.pid() + "\""));
+      JsonNode processes =
+          JSON.readTree(get("http://127.0.0.1:" + port + "/processes", null).body());
+      assertThat(processes.findValues("pid").stream().map(JsonNode::asLong))
+          .containsExactly(mine.pid());
+      // The other app's metrics session is free: counters with another refresh interval work.
+      CliResult counters =
+          Clrscope.run(
+              TIMEOUT,
+              "counters",
+              "collect",
+              "-p",
+              Long.toString(other.pid()),
+              "--counters",
+              "Clrscope.Demo[clrscope.demo.queue.length]",
+              "--refresh-interval",
+              "2",
+              "--duration",
+              "5s");
+      assertThat(counters.exitCode()).as("%s", counters).isZero();
+      assertThat(counters.stdout()).contains("clrscope.demo.queue.length");
+      serve.interrupt();
+      assertThat(serve.await(TIMEOUT).exitCode()).isZero();
+    }
+  }
+
+  @Test
   void withATokenEveryRequestMustCarryIt(@TempDir Path dir) throws Exception {
     Path tokenFile = dir.resolve("token");
     Files.writeString(tokenFile, "s3cret-token\n");

@@ -109,7 +109,7 @@ public final class ArtifactCollector implements AutoCloseable {
   public Artifact gcdump(long pid) {
     return collect(
         pid,
-        "gcdump",
+        CollectionRule.Kind.GCDUMP,
         (process, client, stop) -> {
           Path file = dir.resolve(stamp(process) + ".gcdump");
           HeapWalk walk =
@@ -169,7 +169,7 @@ public final class ArtifactCollector implements AutoCloseable {
     }
     return collect(
         pid,
-        "trace",
+        CollectionRule.Kind.TRACE,
         (process, client, stop) -> {
           Path file = dir.resolve(stamp(process) + ".nettrace");
           return whole(
@@ -219,7 +219,7 @@ public final class ArtifactCollector implements AutoCloseable {
   public Artifact dump(long pid, DumpType type) {
     return collect(
         pid,
-        "dump",
+        CollectionRule.Kind.DUMP,
         (process, client, stop) -> {
           String name = "core_" + stamp(process).replace(".", "_");
           Path file = dir.resolve(name);
@@ -276,14 +276,21 @@ public final class ArtifactCollector implements AutoCloseable {
             }
             return new Artifact(file, name, "application/octet-stream", Files.size(file), pid);
           } catch (DiagnosticsException e) {
+            boolean cannotCreate = String.valueOf(e.getMessage()).contains("Could not create");
             throw new ArtifactProblem(
                 409,
                 "the runtime of process "
                     + pid
                     + " could not write the dump ("
-                    + e.getMessage()
-                    + "); createdump needs ptrace rights over the target (the same user, or"
-                    + " root; SYS_PTRACE in a container)");
+                    + e.getMessage().replace('\n', ' ')
+                    + (cannotCreate
+                        ? "); the target's user (uid "
+                            + targetUid
+                            + ") cannot write into "
+                            + writeDir
+                            + ": a target in another container sees another file system"
+                        : "); createdump needs ptrace rights over the target (the same user, or"
+                            + " root; SYS_PTRACE in a container)"));
           } finally {
             Files.deleteIfExists(written);
             if (!writeDir.equals(dir)) {
@@ -306,7 +313,8 @@ public final class ArtifactCollector implements AutoCloseable {
     void write(Path partial) throws IOException, InterruptedException;
   }
 
-  private Artifact collect(long pid, String what, Collection collection) {
+  private Artifact collect(long pid, CollectionRule.Kind kind, Collection collection) {
+    String what = kind.name().toLowerCase(Locale.ROOT);
     if (closing) {
       throw new ArtifactProblem(503, "serve is stopping");
     }
@@ -321,7 +329,7 @@ public final class ArtifactCollector implements AutoCloseable {
         self,
         () -> {
           stop.request("serve is stopping");
-          if (!what.equals("trace") && !what.equals("dump")) {
+          if (kind == CollectionRule.Kind.GCDUMP) {
             // A heap walk cut short is worth nothing: it is abandoned at once.
             self.interrupt();
           }
