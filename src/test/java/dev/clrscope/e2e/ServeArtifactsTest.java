@@ -386,6 +386,33 @@ class ServeArtifactsTest {
   }
 
   @Test
+  void anArtifactDirectoryOpenToOthersIsRefusedNotChanged(@TempDir Path dir) throws Exception {
+    Path shared = Files.createDirectory(dir.resolve("shared"));
+    Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxr-xr-x"));
+    CliResult r =
+        Clrscope.run(
+            TIMEOUT,
+            "serve",
+            "-p",
+            Long.toString(ProcessHandle.current().pid()),
+            "--artifacts",
+            shared.toString(),
+            "--duration",
+            "5s");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    assertThat(r.stderr())
+        .contains(
+            "clrscope serve: cannot use the artifact directory "
+                + shared
+                + ": "
+                + shared
+                + " is open to others (rwxr-xr-x); artifacts hold the processes' memory: chmod 700"
+                + " it, or name a new directory");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(shared)))
+        .isEqualTo("rwxr-xr-x");
+  }
+
+  @Test
   void sigtermDuringATraceEndsItWholeAndLeavesNoPartialFile(@TempDir Path dir) throws Exception {
     Path art = dir.resolve("art");
     try (TargetProcess app = TargetProcess.start(DotnetApps.TARGET_APP);

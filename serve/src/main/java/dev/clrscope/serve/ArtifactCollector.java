@@ -24,6 +24,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -32,6 +33,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
@@ -83,8 +85,8 @@ public final class ArtifactCollector implements AutoCloseable {
   private volatile boolean closing;
 
   /**
-   * A collector writing into {@code dir}, created 0700 if missing (an existing one must be a
-   * directory; its permissions are set to 0700). Each collection is said on {@code announce} as it
+   * A collector writing into {@code dir}, created 0700 if missing; an existing one must be open to
+   * its owner only (it is refused, not changed). Each collection is said on {@code announce} as it
    * starts and ends (serve's stderr).
    *
    * @throws IOException if it cannot be created or restricted
@@ -96,8 +98,27 @@ public final class ArtifactCollector implements AutoCloseable {
     this.locator = locator;
     this.selection = selection;
     this.dir = dir.toAbsolutePath().normalize();
-    Files.createDirectories(this.dir);
-    Files.setPosixFilePermissions(this.dir, PosixFilePermissions.fromString("rwx------"));
+    if (Files.isDirectory(this.dir)) {
+      // An existing directory is the user's: refused, not changed, when others may use it.
+      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(this.dir);
+      mode.removeAll(
+          Set.of(
+              PosixFilePermission.OWNER_READ,
+              PosixFilePermission.OWNER_WRITE,
+              PosixFilePermission.OWNER_EXECUTE));
+      if (!mode.isEmpty()) {
+        throw new IOException(
+            this.dir
+                + " is open to others ("
+                + PosixFilePermissions.toString(Files.getPosixFilePermissions(this.dir))
+                + "); artifacts hold the processes' memory: chmod 700 it, or name a new"
+                + " directory");
+      }
+    } else {
+      Files.createDirectories(
+          this.dir,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
   }
 
   /** The artifact directory. */

@@ -4,6 +4,7 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.counters.CounterOptions;
 import dev.clrscope.cli.options.ProcessSelectionOptions;
+import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.monitor.counters.CounterRequest;
@@ -80,7 +81,8 @@ public final class ServeCommand extends ClrscopeSubcommand {
       names = "--artifacts",
       paramLabel = "DIR",
       description =
-          "Where POST /gcdump, /trace and /dump and the rules write (made 0700, files 0600);"
+          "Where POST /gcdump, /trace and /dump and the rules write (made 0700 if new; an"
+              + " existing one must be open to its owner only; files 0600);"
               + " given, a .gcdump or trace is kept there after it is sent. Default: a fresh"
               + " directory under the system's temporary one, holding dumps only.")
   Path artifactDir;
@@ -129,6 +131,9 @@ public final class ServeCommand extends ClrscopeSubcommand {
             counters.maxTimeSeries(),
             Duration.ofMillis((long) (discoverySeconds * 1000)),
             selection);
+    if (artifactDir != null && artifactDir.toString().isBlank()) {
+      throw new ParameterException(spec.commandLine(), "--artifacts takes a directory, got none");
+    }
     boolean keep = artifactDir != null;
     Path dir = keep ? artifactDir : defaultArtifactDir();
     StopSwitch stop = new StopSwitch();
@@ -233,13 +238,15 @@ public final class ServeCommand extends ClrscopeSubcommand {
     try {
       return new ArtifactCollector(
           new EndpointLocator(), selection, dir, line -> say("clrscope serve: " + line));
-    } catch (IOException | UnsupportedOperationException e) {
+    } catch (IOException e) {
+      // Our own refusal (open to others) says it all; the file system's, its reason.
+      String why = e.getClass() == IOException.class ? e.getMessage() : IoErrors.reason(e);
+      throw new CommandFailure("cannot use the artifact directory " + dir + ": " + why);
+    } catch (UnsupportedOperationException e) {
       throw new CommandFailure(
-          "cannot make the artifact directory "
+          "cannot use the artifact directory "
               + dir
-              + " (0700): "
-              + e.getMessage()
-              + "; choose another --artifacts DIR");
+              + ": its file system has no POSIX permissions (needed for 0700/0600)");
     }
   }
 
