@@ -3,10 +3,13 @@ package dev.clrscope.serve;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.clrscope.ipc.discovery.DotnetProcess;
+import dev.clrscope.monitor.counters.CounterRequest;
+import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.Measurement;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Runs the collection rules on the counters the watcher sees: per rule and process, how long the
@@ -57,18 +61,69 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
   private final Map<String, Long> firedAt = new HashMap<>();
   private final Map<CollectionRule, List<Firing>> firings = new HashMap<>();
 
+  /** The collectors the engine opened for rules' own directories, closed with it. */
+  private final List<ArtifactCollector> own = new ArrayList<>();
+
   /**
    * @param rules the rules
-   * @param collectors each rule's collector (its {@code into} directory, or serve's)
+   * @param serves serve's collector, for the rules without an {@code into} directory
+   * @param open opens a collector on a rule's {@code into} directory (one per directory)
    * @param announce where a firing is said (serve's stderr)
    */
   public RuleEngine(
       List<CollectionRule> rules,
-      Map<CollectionRule, ArtifactCollector> collectors,
+      ArtifactCollector serves,
+      Function<Path, ArtifactCollector> open,
       Consumer<String> announce) {
     this.rules = List.copyOf(rules);
-    this.collectors = Map.copyOf(collectors);
     this.announce = announce;
+    Map<CollectionRule, ArtifactCollector> byRule = new HashMap<>();
+    Map<Path, ArtifactCollector> byDir = new HashMap<>();
+    for (CollectionRule r : rules) {
+      ArtifactCollector c = serves;
+      if (r.into() != null) {
+        c = byDir.get(r.into());
+        if (c == null) {
+          c = open.apply(r.into());
+          byDir.put(r.into(), c);
+          own.add(c);
+        }
+      }
+      byRule.put(r, c);
+    }
+    this.collectors = Map.copyOf(byRule);
+  }
+
+  /**
+   * The counters the sessions must ask for: {@code requests} with each rule's provider added when
+   * they leave it out.
+   *
+   * @throws IllegalArgumentException when a provider is asked for with a list of counters that
+   *     leaves a rule's out
+   */
+  public static List<CounterRequest> counters(
+      List<CounterRequest> requests, List<CollectionRule> rules) {
+    List<CounterRequest> out = new ArrayList<>(requests);
+    for (CollectionRule r : rules) {
+      CounterRequest same =
+          out.stream()
+              .filter(c -> c.provider().equalsIgnoreCase(r.provider()))
+              .findFirst()
+              .orElse(null);
+      if (same == null) {
+        out.add(new CounterRequest(r.provider(), CounterSource.ANY, List.of()));
+      } else if (!same.wants(r.counter())) {
+        throw new IllegalArgumentException(
+            "rule "
+                + r.name()
+                + " watches "
+                + r.counter()
+                + " of "
+                + r.provider()
+                + ", which --counters leaves out; add it to the provider's list");
+      }
+    }
+    return out;
   }
 
   @Override
@@ -205,9 +260,13 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
     return out.toByteArray();
   }
 
-  /** Stops taking firings; a collection in flight is stopped by its collector's close. */
+  /**
+   * Stops taking firings, then closes the collectors of the rules' own directories (which stops
+   * their collections in flight); serve's own collector is its caller's to close.
+   */
   @Override
   public void close() {
     collecting.shutdownNow();
+    own.forEach(ArtifactCollector::close);
   }
 }

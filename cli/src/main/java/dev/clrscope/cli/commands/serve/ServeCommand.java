@@ -8,7 +8,6 @@ import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.monitor.counters.CounterRequest;
-import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.serve.ArtifactCollector;
 import dev.clrscope.serve.CollectionRule;
@@ -25,10 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -139,9 +135,12 @@ public final class ServeCommand extends ClrscopeSubcommand {
     StopSwitch stop = new StopSwitch();
     try (FleetWatcher watcher = new FleetWatcher(new EndpointLocator(), request);
         ArtifactCollector collector = collector(dir, selection);
-        RuleCollectors ruleCollectors = new RuleCollectors(rules, collector, selection);
         RuleEngine engine =
-            new RuleEngine(rules, ruleCollectors.byRule, line -> say("clrscope serve: " + line));
+            new RuleEngine(
+                rules,
+                collector,
+                into -> collector(into, selection),
+                line -> say("clrscope serve: " + line));
         MetricsServer server =
             bind(address, watcher, token, collector, keep, rules.isEmpty() ? null : engine);
         StopSignals signals = StopSignals.install(stop, false, signal -> {})) {
@@ -175,7 +174,6 @@ public final class ServeCommand extends ClrscopeSubcommand {
       // Artifacts in flight first, while the server can still send them: a trace ends early but
       // whole, a heap walk is abandoned, unfinished files are removed.
       engine.close();
-      ruleCollectors.close();
       collector.close();
       err().println("Stopping (" + stop.reason() + "): sessions closed.");
     } finally {
@@ -201,37 +199,15 @@ public final class ServeCommand extends ClrscopeSubcommand {
     }
   }
 
-  /**
-   * The {@code --counters} requests, with each rule's provider added when they leave it out (a rule
-   * needs its counter published); a provider asked for with a list of counters must list the
-   * rule's.
-   */
+  /** The {@code --counters} requests with what the rules need. */
   private List<CounterRequest> withRuleCounters(
       List<CounterRequest> requests, List<CollectionRule> rules) {
-    List<CounterRequest> out = new ArrayList<>(requests);
-    for (CollectionRule r : rules) {
-      CounterRequest same =
-          out.stream()
-              .filter(c -> c.provider().equalsIgnoreCase(r.provider()))
-              .findFirst()
-              .orElse(null);
-      if (same == null) {
-        out.add(new CounterRequest(r.provider(), CounterSource.ANY, List.of()));
-      } else if (!same.wants(r.counter())) {
-        throw new ParameterException(
-            spec.commandLine(),
-            "--rules "
-                + rulesFile
-                + ": rule "
-                + r.name()
-                + " watches "
-                + r.counter()
-                + " of "
-                + r.provider()
-                + ", which --counters leaves out; add it to the provider's list");
-      }
+    try {
+      return RuleEngine.counters(requests, rules);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--rules " + rulesFile + ": " + e.getMessage());
     }
-    return out;
   }
 
   private ArtifactCollector collector(Path dir, ProcessSelection selection) {
@@ -247,35 +223,6 @@ public final class ServeCommand extends ClrscopeSubcommand {
           "cannot use the artifact directory "
               + dir
               + ": its file system has no POSIX permissions (needed for 0700/0600)");
-    }
-  }
-
-  /** A collector per rule: the rule's own {@code into} directory, or serve's. */
-  private final class RuleCollectors implements AutoCloseable {
-    final Map<CollectionRule, ArtifactCollector> byRule = new HashMap<>();
-    private final List<ArtifactCollector> own = new ArrayList<>();
-
-    RuleCollectors(
-        List<CollectionRule> rules, ArtifactCollector serves, ProcessSelection selection) {
-      Map<Path, ArtifactCollector> byDir = new HashMap<>();
-      for (CollectionRule r : rules) {
-        if (r.into() == null) {
-          byRule.put(r, serves);
-          continue;
-        }
-        ArtifactCollector c = byDir.get(r.into());
-        if (c == null) {
-          c = collector(r.into(), selection);
-          byDir.put(r.into(), c);
-          own.add(c);
-        }
-        byRule.put(r, c);
-      }
-    }
-
-    @Override
-    public void close() {
-      own.forEach(ArtifactCollector::close);
     }
   }
 
