@@ -33,6 +33,10 @@ import org.junit.jupiter.api.io.TempDir;
 class ServeCommandTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A pid that is no .NET process (this JVM's): serve then watches nothing. */
+  private static final String NOT_DOTNET = Long.toString(ProcessHandle.current().pid());
+
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final Pattern SERVING = Pattern.compile("Serving http://127\\.0\\.0\\.1:(\\d+)/");
@@ -41,7 +45,12 @@ class ServeCommandTest {
     return TargetProcess.start("CountersApp", List.of("--no-stdin"), Map.of());
   }
 
+  /**
+   * serve watching only what {@code extra} selects (-p/-n): other engineers' apps on this machine
+   * must not get a metrics session from a test.
+   */
   private static RunningCli serve(Path dir, String... extra) {
+    assertThat(List.of(extra)).as("a serve test names its own apps").containsAnyOf("-p", "-n");
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -111,7 +120,7 @@ class ServeCommandTest {
         .as("Prometheus (Debian's prometheus package; .ci/run installs it)")
         .exists();
     TargetProcess app = countersApp();
-    try (RunningCli serve = serve(dir)) {
+    try (RunningCli serve = serve(dir, "-p", Long.toString(app.pid()))) {
       int port = port(serve);
       int prometheusPort = freePort();
       Path config = dir.resolve("prometheus.yml");
@@ -189,10 +198,51 @@ class ServeCommandTest {
   }
 
   @Test
+  void dashPWatchesOnlyTheProcessesItNamesAndLeavesTheOthersMetricsSessionFree(@TempDir Path dir)
+      throws Exception {
+    try (TargetProcess mine = countersApp();
+        TargetProcess other = countersApp();
+        RunningCli serve = serve(dir, "-p", Long.toString(mine.pid()), "--duration", "60s")) {
+      int port = port(serve);
+      assertThat(serve.stderr()).contains("(only pid " + mine.pid() + ")");
+      await()
+          .atMost(TIMEOUT)
+          .until(
+              () ->
+                  get("http://127.0.0.1:" + port + "/metrics", null)
+                      .body()
+                      .contains("clrscope_demo_queue_length{pid=\"" + mine.pid() + "\""));
+      JsonNode processes =
+          JSON.readTree(get("http://127.0.0.1:" + port + "/processes", null).body());
+      assertThat(processes.findValues("pid").stream().map(JsonNode::asLong))
+          .containsExactly(mine.pid());
+      // The other app's metrics session is free: counters with another refresh interval work.
+      CliResult counters =
+          Clrscope.run(
+              TIMEOUT,
+              "counters",
+              "collect",
+              "-p",
+              Long.toString(other.pid()),
+              "--counters",
+              "Clrscope.Demo[clrscope.demo.queue.length]",
+              "--refresh-interval",
+              "2",
+              "--duration",
+              "5s");
+      assertThat(counters.exitCode()).as("%s", counters).isZero();
+      assertThat(counters.stdout()).contains("clrscope.demo.queue.length");
+      serve.interrupt();
+      assertThat(serve.await(TIMEOUT).exitCode()).isZero();
+    }
+  }
+
+  @Test
   void withATokenEveryRequestMustCarryIt(@TempDir Path dir) throws Exception {
     Path tokenFile = dir.resolve("token");
     Files.writeString(tokenFile, "s3cret-token\n");
-    try (RunningCli serve = serve(dir, "--token-file", tokenFile.toString(), "--duration", "60s")) {
+    try (RunningCli serve =
+        serve(dir, "-p", NOT_DOTNET, "--token-file", tokenFile.toString(), "--duration", "60s")) {
       int port = port(serve);
       String metrics = "http://127.0.0.1:" + port + "/metrics";
       HttpResponse<String> none = get(metrics, null);
@@ -207,7 +257,9 @@ class ServeCommandTest {
       HttpResponse<String> missing = get("http://127.0.0.1:" + port + "/nope", "s3cret-token");
       assertThat(missing.statusCode()).isEqualTo(404);
       assertThat(JSON.readTree(missing.body()).path("error").asText())
-          .isEqualTo("no such endpoint: /nope (there are /metrics and /processes)");
+          .isEqualTo(
+              "no such endpoint: /nope (there are GET /metrics, /processes, /rules and POST"
+                  + " /gcdump, /trace, /dump)");
       serve.interrupt();
       assertThat(serve.await(TIMEOUT).exitCode()).isZero();
     }
@@ -215,12 +267,15 @@ class ServeCommandTest {
 
   @Test
   void aNonLoopbackAddressWithoutATokenIsAUsageError(@TempDir Path dir) {
-    CliResult r = Clrscope.run(TIMEOUT, "serve", "--listen", "0.0.0.0:0", "--duration", "5s");
+    CliResult r =
+        Clrscope.run(
+            TIMEOUT, "serve", "-p", NOT_DOTNET, "--listen", "0.0.0.0:0", "--duration", "5s");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(2);
     assertThat(r.stderr())
         .contains("--listen 0.0.0.0:0 is not a loopback address")
         .contains("give --token-file FILE");
-    CliResult port = Clrscope.run(TIMEOUT, "serve", "--listen", "127.0.0.1:99999");
+    CliResult port =
+        Clrscope.run(TIMEOUT, "serve", "-p", NOT_DOTNET, "--listen", "127.0.0.1:99999");
     assertThat(port.exitCode()).isEqualTo(2);
     assertThat(port.stderr()).contains("the port must be from 0 to 65535");
   }

@@ -88,7 +88,10 @@ class OptionSweepTest {
 
   private static boolean pathLike(OptionSpec o) {
     String label = o.paramLabel().toUpperCase(Locale.ROOT);
-    return label.contains("FILE") || label.contains("OUT") || label.contains("PATH");
+    return label.contains("FILE")
+        || label.contains("OUT")
+        || label.contains("PATH")
+        || label.equals("DIR");
   }
 
   private static List<String> pathValues() {
@@ -121,6 +124,10 @@ class OptionSweepTest {
     }
     if (command.equals("serve") && !option.equals("--listen")) {
       args.add("--listen=127.0.0.1:0");
+    }
+    // Nor may it open a metrics session in another engineer's process: it watches none.
+    if (command.equals("serve") && !option.equals("--process-id") && !option.equals("--name")) {
+      args.add("--name=clrscope-option-sweep-matches-nothing");
     }
     Future<CliRun> run = runner.submit(() -> CliRun.of(args.toArray(String[]::new)));
     CliRun r = run.get(60, TimeUnit.SECONDS);

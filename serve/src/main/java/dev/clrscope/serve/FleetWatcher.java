@@ -9,6 +9,7 @@ import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterRequest;
+import dev.clrscope.monitor.counters.Measurement;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import java.time.Duration;
@@ -25,11 +26,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every .NET process of the host (the discovery {@code ps} uses, containers included), each with
- * one counters session through the {@link SessionRunner}: a process that appears is attached at the
- * next look, one that is gone (its stream ended, or it is no longer listed) is dropped with its
- * series, so nothing stale is exposed. A process that cannot be attached (another user's, a runtime
- * that refuses) is tried again after a while, not at every look.
+ * Every .NET process of the host (the discovery {@code ps} uses, containers included), or those a
+ * {@link ProcessSelection} names, each with one counters session through the {@link SessionRunner}:
+ * a process that appears is attached at the next look, one that is gone (its stream ended, or it is
+ * no longer listed) is dropped with its series, so nothing stale is exposed. A process that cannot
+ * be attached (another user's, a runtime that refuses) is tried again after a while, not at every
+ * look.
  */
 public final class FleetWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(FleetWatcher.class);
@@ -48,21 +50,31 @@ public final class FleetWatcher implements AutoCloseable {
    * @param maxHistograms the runtime's histogram limit per session
    * @param maxTimeSeries its time-series limit
    * @param lookEvery how often the host's processes are listed
+   * @param selection which of them are watched ({@code -p}, {@code -n}; all by default)
    */
   public record Request(
       List<CounterRequest> counters,
       double refreshSeconds,
       int maxHistograms,
       int maxTimeSeries,
-      Duration lookEvery) {
+      Duration lookEvery,
+      ProcessSelection selection) {
     /** Copies the list. */
     public Request {
       counters = List.copyOf(counters);
     }
   }
 
+  /** Hears every measurement of every watched process (the collection rules). */
+  @FunctionalInterface
+  public interface MeasurementListener {
+    /** Called on the process's session thread: must return quickly. */
+    void measured(DotnetProcess process, Measurement m);
+  }
+
   private final EndpointLocator locator;
   private final Request request;
+  private volatile MeasurementListener listener;
   private final Map<Long, WatchedProcess> watched = new ConcurrentHashMap<>();
   private final Map<Long, Long> failedAt = new HashMap<>();
   private final ScheduledExecutorService looker =
@@ -77,6 +89,11 @@ public final class FleetWatcher implements AutoCloseable {
   public FleetWatcher(EndpointLocator locator, Request request) {
     this.locator = locator;
     this.request = request;
+  }
+
+  /** Sets who hears the measurements (before {@link #start()}). */
+  public void listen(MeasurementListener l) {
+    this.listener = l;
   }
 
   /** Looks now, then every {@link Request#lookEvery()}. */
@@ -99,7 +116,9 @@ public final class FleetWatcher implements AutoCloseable {
   synchronized void look() {
     Map<Long, DotnetProcess> now = new HashMap<>();
     for (DotnetProcess p : locator.list()) {
-      now.put(p.pid(), p);
+      if (request.selection().selects(p)) {
+        now.put(p.pid(), p);
+      }
     }
     for (WatchedProcess w : new ArrayList<>(watched.values())) {
       long pid = w.facts().pid();
@@ -146,7 +165,18 @@ public final class FleetWatcher implements AutoCloseable {
     WatchedProcess w = new WatchedProcess(facts, plan);
     w.attach(
         SessionRunner.start(
-            client, plan.sessionRequest(), new StopSwitch(), new CounterFeed(plan, w::accept)));
+            client,
+            plan.sessionRequest(),
+            new StopSwitch(),
+            new CounterFeed(
+                plan,
+                u -> {
+                  w.accept(u);
+                  MeasurementListener l = listener;
+                  if (l != null && u instanceof Measurement m && plan.wants(m)) {
+                    l.measured(p, m);
+                  }
+                })));
     watched.put(p.pid(), w);
     log.info("watching process {} ({}, .NET {})", p.pid(), facts.name(), version);
   }

@@ -24,7 +24,8 @@ public final class BufferSizeOption {
   Integer megabytes;
 
   /** The trace tools' default. */
-  public static final int TRACE_DEFAULT_MB = 256;
+  public static final int TRACE_DEFAULT_MB =
+      dev.clrscope.monitor.trace.SessionPlan.DEFAULT_BUFFER_MB;
 
   /** The size in MB, checked (a usage error unless positive), or the traces' default. */
   public int megabytes() {

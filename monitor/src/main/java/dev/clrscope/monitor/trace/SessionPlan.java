@@ -24,6 +24,9 @@ import java.util.Map;
 public record SessionPlan(
     List<EventPipeProvider> providers, long rundownKeyword, List<String> notes) {
 
+  /** The trace tools' buffer, in MB (dotnet-trace's default). */
+  public static final int DEFAULT_BUFFER_MB = 256;
+
   /** Copies the lists. */
   public SessionPlan {
     providers = List.copyOf(providers);

@@ -3,18 +3,28 @@ package dev.clrscope.cli.commands.serve;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.counters.CounterOptions;
+import dev.clrscope.cli.options.ProcessSelectionOptions;
+import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.counters.CounterRequest;
 import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.serve.ArtifactCollector;
+import dev.clrscope.serve.CollectionRule;
 import dev.clrscope.serve.FleetWatcher;
 import dev.clrscope.serve.MetricsServer;
+import dev.clrscope.serve.ProcessSelection;
+import dev.clrscope.serve.RuleEngine;
+import dev.clrscope.serve.RulesFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,7 +39,8 @@ import picocli.CommandLine.ParameterException;
     name = "serve",
     sortOptions = false,
     description = {
-      "Watch every .NET process of this host and serve their counters to Prometheus:"
+      "Watch every .NET process of this host (or those -p/-n select) and serve their counters"
+          + " to Prometheus:"
           + " GET /metrics (the text exposition format, every series labelled with pid, name and"
           + " runtime_version) and GET /processes (JSON). Processes that start are picked up,"
           + " those that exit are dropped with their series. Loopback only unless --token-file"
@@ -62,6 +73,27 @@ public final class ServeCommand extends ClrscopeSubcommand {
               + " ${DEFAULT-VALUE}).")
   double discoverySeconds;
 
+  @Option(
+      names = "--artifacts",
+      paramLabel = "DIR",
+      description =
+          "Where POST /gcdump, /trace and /dump and the rules write (made 0700 if new; an"
+              + " existing one must be open to its owner only; files 0600);"
+              + " given, a .gcdump or trace is kept there after it is sent. Default: a fresh"
+              + " directory under the system's temporary one, holding dumps only.")
+  Path artifactDir;
+
+  @Option(
+      names = "--rules",
+      paramLabel = "FILE",
+      description =
+          "Collection rules (JSON; see docs/serve.md): when a counter of a process stays above a"
+              + " threshold for a while, collect a trace, gcdump or dump, at most once per"
+              + " cool-down. GET /rules shows them and their firings.")
+  Path rulesFile;
+
+  @Mixin ProcessSelectionOptions targets;
+
   @Mixin CounterOptions counters;
 
   /** The refresh interval a fleet needs: Prometheus scrapes every 15 s or so. */
@@ -70,6 +102,7 @@ public final class ServeCommand extends ClrscopeSubcommand {
   @Override
   public Integer call() throws IOException, InterruptedException {
     counters.validate();
+    ProcessSelection selection = targets.selection();
     if (!(discoverySeconds >= 0.1) || discoverySeconds > 3600) {
       throw new ParameterException(
           spec.commandLine(),
@@ -85,41 +118,150 @@ public final class ServeCommand extends ClrscopeSubcommand {
               + " is not a loopback address: anyone who can reach it could read this host's"
               + " processes; give --token-file FILE (a bearer token), or listen on 127.0.0.1");
     }
+    List<CollectionRule> rules = rules();
     FleetWatcher.Request request =
         new FleetWatcher.Request(
-            counters.requests(),
+            withRuleCounters(counters.requests(), rules),
             counters.refreshSecondsOr(DEFAULT_REFRESH_SECONDS),
             counters.maxHistograms(),
             counters.maxTimeSeries(),
-            Duration.ofMillis((long) (discoverySeconds * 1000)));
+            Duration.ofMillis((long) (discoverySeconds * 1000)),
+            selection);
+    if (artifactDir != null && artifactDir.toString().isBlank()) {
+      throw new ParameterException(spec.commandLine(), "--artifacts takes a directory, got none");
+    }
+    boolean keep = artifactDir != null;
+    Path dir = keep ? artifactDir : defaultArtifactDir();
     StopSwitch stop = new StopSwitch();
     try (FleetWatcher watcher = new FleetWatcher(new EndpointLocator(), request);
-        MetricsServer server = bind(address, watcher, token);
+        ArtifactCollector collector = collector(dir, selection);
+        RuleEngine engine =
+            new RuleEngine(
+                rules,
+                collector,
+                into -> collector(into, selection),
+                line -> say("clrscope serve: " + line));
+        MetricsServer server =
+            bind(address, watcher, token, collector, keep, rules.isEmpty() ? null : engine);
         StopSignals signals = StopSignals.install(stop, false, signal -> {})) {
+      if (!rules.isEmpty()) {
+        watcher.listen(engine);
+      }
       watcher.start();
       server.start();
       InetSocketAddress bound = server.address();
       err()
           .printf(
-              "Serving http://%s:%d/metrics and /processes%s; watching %d .NET processes."
+              "Serving http://%s:%d/metrics and /processes%s; watching %d .NET processes%s."
                   + " Ctrl+C or SIGTERM stops.%n",
               host(bound),
               bound.getPort(),
               token == null ? "" : " (bearer token required)",
-              watcher.processes().size());
+              watcher.processes().size(),
+              selection.isAll() ? "" : " (only " + selection.describe() + ")");
+      err()
+          .println(
+              (token == null
+                      ? "Artifact endpoints off (they need --token-file)"
+                      : "POST /gcdump, /trace, /dump write into " + collector.directory())
+                  + (rules.isEmpty() ? "" : "; " + rules.size() + " collection rule(s), GET /rules")
+                  + ".");
       err().flush();
       stop.stopAfter(counters.duration());
       while (!stop.awaitStop(Duration.ofSeconds(1))) {
         // The watcher and the server work on their own threads.
       }
+      // Artifacts in flight first, while the server can still send them: a trace ends early but
+      // whole, a heap walk is abandoned, unfinished files are removed.
+      engine.close();
+      collector.close();
       err().println("Stopping (" + stop.reason() + "): sessions closed.");
+    } finally {
+      removeIfEmpty(keep ? null : dir);
     }
     return 0;
   }
 
-  private MetricsServer bind(InetSocketAddress address, FleetWatcher watcher, String token) {
+  private synchronized void say(String line) {
+    err().println(line);
+    err().flush();
+  }
+
+  /** The rules of {@code --rules}, or none; an unusable file is a usage error. */
+  private List<CollectionRule> rules() {
+    if (rulesFile == null) {
+      return List.of();
+    }
     try {
-      return new MetricsServer(address, watcher, token);
+      return RulesFile.read(rulesFile);
+    } catch (RulesFile.Invalid e) {
+      throw new ParameterException(spec.commandLine(), "--rules " + e.getMessage());
+    }
+  }
+
+  /** The {@code --counters} requests with what the rules need. */
+  private List<CounterRequest> withRuleCounters(
+      List<CounterRequest> requests, List<CollectionRule> rules) {
+    try {
+      return RuleEngine.counters(requests, rules);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--rules " + rulesFile + ": " + e.getMessage());
+    }
+  }
+
+  private ArtifactCollector collector(Path dir, ProcessSelection selection) {
+    try {
+      return new ArtifactCollector(
+          new EndpointLocator(), selection, dir, line -> say("clrscope serve: " + line));
+    } catch (IOException e) {
+      // Our own refusal (open to others) says it all; the file system's, its reason.
+      String why = e.getClass() == IOException.class ? e.getMessage() : IoErrors.reason(e);
+      throw new CommandFailure("cannot use the artifact directory " + dir + ": " + why);
+    } catch (UnsupportedOperationException e) {
+      throw new CommandFailure(
+          "cannot use the artifact directory "
+              + dir
+              + ": its file system has no POSIX permissions (needed for 0700/0600)");
+    }
+  }
+
+  /** A fresh 0700 directory under the system's temporary one. */
+  private static Path defaultArtifactDir() {
+    try {
+      return Files.createTempDirectory(
+          "clrscope-serve-",
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (IOException e) {
+      throw new CommandFailure(
+          "cannot make an artifact directory under "
+              + System.getProperty("java.io.tmpdir")
+              + ": "
+              + e.getMessage()
+              + "; give --artifacts DIR");
+    }
+  }
+
+  private static void removeIfEmpty(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try {
+      Files.deleteIfExists(dir);
+    } catch (IOException e) {
+      // It holds dumps: they stay, where /dump said they are.
+    }
+  }
+
+  private MetricsServer bind(
+      InetSocketAddress address,
+      FleetWatcher watcher,
+      String token,
+      ArtifactCollector collector,
+      boolean keep,
+      RuleEngine engine) {
+    try {
+      return new MetricsServer(address, watcher, token, collector, keep, engine);
     } catch (IOException e) {
       throw new CommandFailure(
           "cannot listen on "

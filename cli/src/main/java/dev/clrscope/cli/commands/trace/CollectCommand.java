@@ -18,8 +18,8 @@ import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.StoppingEvent;
+import dev.clrscope.monitor.trace.TraceRecording;
 import dev.clrscope.nettrace.NetTraceFormatException;
-import dev.clrscope.nettrace.TraceEnding;
 import dev.clrscope.symbols.ProcessMaps;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -375,27 +375,21 @@ public final class CollectCommand extends AttachingCommand {
   private void finish(Path file, SessionResult r) {
     String size = ProgressLine.bytes(r.bytes());
     String took = ProgressLine.elapsed(r.observedNanos() / 1_000_000);
-    long events = r.events();
-    if (!r.reachedEnd()) {
-      if (r.header() == null) {
-        throw new CommandFailure(
-            "the session ended before the runtime sent the trace header"
-                + (r.streamError() != null ? " (" + r.streamError().getMessage() + ")" : "")
-                + ": nothing was recorded in "
-                + file);
-      }
-      int version = r.header().formatVersion();
-      try {
-        TraceEnding.endAt(file, r.completeBytes(), version);
-        events = TraceEnding.countEvents(file);
-      } catch (IOException e) {
-        throw new CommandFailure("could not repair " + file + ": " + e.getMessage(), e);
-      } catch (NetTraceFormatException e) {
-        throw new CommandFailure(
-            "the repaired trace " + file + " does not parse (please report it): " + e.getMessage(),
-            e);
-      }
-      long kept = r.completeBytes() + TraceEnding.marker(version).length;
+    TraceRecording.Ending ending;
+    try {
+      ending = TraceRecording.complete(file, r);
+    } catch (TraceRecording.NothingRecorded e) {
+      throw new CommandFailure(e.getMessage() + ": nothing was recorded in " + file);
+    } catch (IOException e) {
+      throw new CommandFailure("could not repair " + file + ": " + e.getMessage(), e);
+    } catch (NetTraceFormatException e) {
+      throw new CommandFailure(
+          "the repaired trace " + file + " does not parse (please report it): " + e.getMessage(),
+          e);
+    }
+    long events = ending.events();
+    if (ending.repaired()) {
+      long kept = ending.keptBytes();
       String what =
           r.abandoned()
               ? "Rundown abandoned"

@@ -1,0 +1,291 @@
+package dev.clrscope.monitor.heap;
+
+import dev.clrscope.heapwalk.GcDumpWriter;
+import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.heapwalk.HeapSnapshotBuilder;
+import dev.clrscope.ipc.RuntimeTooOldException;
+import dev.clrscope.ipc.session.EventLevel;
+import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.RuntimeKeyword;
+import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.SessionRequest;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.nettrace.events.RuntimeEvents;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A snapshot of the managed heap taken from outside the process, as dotnet-gcdump takes it: the
+ * runtime walks its heap during one GC it is asked to force, and the walk's events are built into a
+ * {@link HeapSnapshot}. The runtime walks faster than any reader takes the events in, so a big heap
+ * can overflow the session's buffer: then the heap is walked once more, with a buffer four times
+ * the size. {@code dump-heap} and {@code serve}'s {@code /gcdump} both take theirs here.
+ */
+public final class HeapWalk {
+  /**
+   * The keywords dotnet-gcdump asks for: GC (the GC's start and end), Type and GCHeapAndTypeNames
+   * (type names), GCHeapDump (the walk's objects, references and roots), GCHeapCollect (force the
+   * GC that walks).
+   */
+  public static final long HEAP_SNAPSHOT_KEYWORDS =
+      RuntimeKeyword.maskOf(
+          RuntimeKeyword.GC,
+          RuntimeKeyword.TYPE,
+          RuntimeKeyword.GC_HEAP_DUMP,
+          RuntimeKeyword.MANAGED_HEAP_COLLECT,
+          RuntimeKeyword.GC_HEAP_AND_TYPE_NAMES);
+
+  /** dotnet-gcdump's buffer: a walk of millions of objects comes faster than it can be read. */
+  public static final int DEFAULT_BUFFER_MB = 1024;
+
+  /** What the retry asks for: four times the buffer that lost events, and at least this. */
+  private static final int RETRY_BUFFER_MB = 1024;
+
+  private static final Duration POLL = Duration.ofMillis(200);
+
+  /** How long the stream may be silent, once events came, before the rest is asked for. */
+  private static final Duration QUIET = Duration.ofSeconds(2);
+
+  /** How long to wait for the first event before asking for what the runtime holds. */
+  private static final Duration FIRST = Duration.ofSeconds(5);
+
+  /** Runs one session: the caller's way (signals, releasing a waiting runtime) or plainly. */
+  @FunctionalInterface
+  public interface SessionStarter {
+    /**
+     * Starts a session of {@code request} wired to {@code stop} and {@code consumer}, runs {@code
+     * body} on it and closes it.
+     */
+    SessionResult run(SessionRequest request, StopSwitch stop, Body body, EventConsumer consumer)
+        throws InterruptedException;
+  }
+
+  /** What runs while the session does. */
+  @FunctionalInterface
+  public interface Body {
+    /** Waits for the walk, then finishes the session. */
+    SessionResult run(SessionRunner session) throws InterruptedException;
+  }
+
+  /** What a walk tells its user as it goes (stderr for the CLI, the log for serve). */
+  public interface Listener {
+    /** A line worth saying: a walk begins, a retry, what the runtime could not send. */
+    void note(String line);
+
+    /** Something to close once the walk ends (a progress line), opened as it begins. */
+    default AutoCloseable progress(HeapSnapshotBuilder builder, SessionRunner session) {
+      return () -> {};
+    }
+
+    /** A problem of the finished walk (lost events, a snapshot's own problems). */
+    void warn(String line);
+  }
+
+  /** Why no snapshot came: the message says what happened and what to do. */
+  public static final class WalkFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    WalkFailure(String message) {
+      super(message);
+    }
+  }
+
+  private final SessionStarter starter;
+  private final Listener listener;
+  private final String target;
+  private final Duration limit;
+  private int bufferMb;
+
+  /** Whether the session asks for the modules' rundown; off once the runtime refused it. */
+  private boolean moduleRundown = true;
+
+  /**
+   * A walk of one process.
+   *
+   * @param starter how a session runs
+   * @param listener who hears how it goes
+   * @param target the process as messages name it ({@code process 42 (App)})
+   * @param bufferMb the session's buffer
+   * @param limit how long the whole snapshot may take
+   */
+  public HeapWalk(
+      SessionStarter starter, Listener listener, String target, int bufferMb, Duration limit) {
+    this.starter = starter;
+    this.listener = listener;
+    this.target = target;
+    this.bufferMb = bufferMb;
+    this.limit = limit;
+  }
+
+  /** A starter that runs the session plainly on {@code client}. */
+  public static SessionStarter plain(dev.clrscope.ipc.client.DiagnosticsClient client) {
+    return (request, stop, body, consumer) -> {
+      try (SessionRunner session = SessionRunner.start(client, request, stop, consumer)) {
+        return body.run(session);
+      }
+    };
+  }
+
+  /**
+   * Takes the snapshot.
+   *
+   * @throws WalkFailure if the process ended or the runtime did not walk its heap (whole) in time
+   * @throws InterruptedException if interrupted
+   */
+  public HeapSnapshot take() throws InterruptedException {
+    HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
+    SessionResult result = walk(builder);
+    if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
+      int bigger = (int) Math.min(Integer.MAX_VALUE, Math.max(4L * bufferMb, RETRY_BUFFER_MB));
+      listener.note(
+          String.format(
+              Locale.ROOT,
+              "The runtime dropped events with a %d MB buffer (it walked the heap faster than"
+                  + " the events were read): walking it again with %d MB ...",
+              bufferMb,
+              bigger));
+      bufferMb = bigger;
+      builder = new HeapSnapshotBuilder();
+      result = walk(builder);
+    }
+    if (result.failure() != null) {
+      listener.warn("the trace stream broke off: " + result.failure().getMessage());
+    }
+    if (result.droppedEvents() > 0) {
+      listener.warn(
+          "the runtime dropped "
+              + result.droppedEvents()
+              + " events (its buffer was full): the snapshot is incomplete; raise --buffersize"
+              + " above "
+              + bufferMb
+              + " MB (the target holds up to that much memory while the walk's events wait)");
+    }
+    SessionResult ended = result;
+    HeapSnapshot snapshot =
+        builder
+            .build()
+            .orElseThrow(
+                () ->
+                    new WalkFailure(
+                        ended.endedByItself()
+                            ? target
+                                + " ended the session before its runtime walked the heap; a heap"
+                                + " snapshot needs a process that keeps running"
+                            : "the runtime did not walk its heap within "
+                                + limit.toSeconds()
+                                + " s of being asked: the target may be too busy or too old"
+                                + " (.NET 5+ is needed); try a longer --duration"));
+    if (!builder.isComplete()) {
+      // A walk cut off is not a smaller heap: its missing objects would read as freed.
+      throw new WalkFailure(
+          (ended.endedByItself()
+                  ? target + " ended during the heap walk"
+                  : "the runtime did not finish walking its heap within "
+                      + limit.toSeconds()
+                      + " s (try a longer --duration)")
+              + ": the snapshot is incomplete, nothing was written or reported");
+    }
+    snapshot.problems().forEach(listener::warn);
+    return snapshot;
+  }
+
+  private SessionResult walk(HeapSnapshotBuilder builder) throws InterruptedException {
+    listener.note("Walking the managed heap of " + target + " (one forced full GC) ...");
+    try {
+      return walk(builder, config(bufferMb, moduleRundown));
+    } catch (RuntimeTooOldException e) {
+      if (!moduleRundown) {
+        throw e;
+      }
+      // Before .NET 8 the rundown's keywords cannot be chosen: the walk goes without module names.
+      moduleRundown = false;
+      listener.note("(This runtime cannot send module names alone, before .NET 8: left out.)");
+      return walk(builder, config(bufferMb, false));
+    }
+  }
+
+  /**
+   * The heap session: the runtime provider with the snapshot keywords at Informational (what the
+   * runtime checks for heap-walk events); no stacks (the walk does not need them, and the GC thread
+   * would be walked for every event); at the end, the rundown of the modules alone (Loader), whose
+   * files the .gcdump names for each type.
+   */
+  private static EventPipeSessionConfig config(int bufferMb, boolean moduleRundown) {
+    return new EventPipeSessionConfig(
+        bufferMb,
+        List.of(
+            new EventPipeProvider(
+                RuntimeEvents.RUNTIME_PROVIDER,
+                HEAP_SNAPSHOT_KEYWORDS,
+                EventLevel.INFORMATIONAL.value())),
+        moduleRundown ? RuntimeKeyword.LOADER.mask() : 0,
+        false,
+        false);
+  }
+
+  private SessionResult walk(HeapSnapshotBuilder builder, EventPipeSessionConfig config)
+      throws InterruptedException {
+    StopSwitch stop = new StopSwitch();
+    return starter.run(
+        SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
+        stop,
+        session -> {
+          // The runtime hands a thread's events over when its buffer fills or the session
+          // stops, so the walk's last events (its GCEnd) can wait in the GC thread's buffer:
+          // once events stop coming, stopping the session delivers the rest.
+          // A small heap's events may all wait there: silence from the start counts too, a
+          // little longer.
+          long seen = 0;
+          long quietSince = System.nanoTime();
+          try (AutoCloseable progress = listener.progress(builder, session)) {
+            while (!stop.awaitStop(POLL)) {
+              long n = session.eventsRead();
+              if (n != seen) {
+                seen = n;
+                quietSince = System.nanoTime();
+              } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
+                stop.request("no new heap events for a while");
+              }
+            }
+          } catch (InterruptedException e) {
+            throw e;
+          } catch (Exception e) {
+            throw new IllegalStateException("closing the progress line failed", e);
+          }
+          return session.finish();
+        },
+        event -> {
+          builder.accept(event);
+          if (builder.isComplete()) {
+            stop.request("the heap walk is complete");
+          }
+        });
+  }
+
+  /** The .gcdump header's facts of process {@code pid}, now. */
+  public static GcDumpWriter.About about(long pid) {
+    return new GcDumpWriter.About(
+        pid > 0
+            ? ProcessHandle.of(pid)
+                .flatMap(h -> h.info().command())
+                .map(c -> Path.of(c).getFileName().toString())
+                .orElse(null)
+            : null,
+        Math.max(pid, 0),
+        // .NET ticks: 100 ns since 0001-01-01, 621,355,968,000,000,000 of them to 1970.
+        621_355_968_000_000_000L + System.currentTimeMillis() * 10_000L,
+        true);
+  }
+
+  /** Writes {@code snapshot} of process {@code pid} as a .gcdump to {@code out}. */
+  public static void write(HeapSnapshot snapshot, long pid, OutputStream out) throws IOException {
+    GcDumpWriter.write(snapshot, about(pid), out);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.clrscope.monitor.trace;
+
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.nettrace.TraceEnding;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Makes a recorded session a whole trace: a stream cut off (the target exited, the rundown was
+ * abandoned, the connection broke while stopping) keeps every whole block and gets the format's end
+ * marker. {@code trace collect} and {@code serve}'s {@code /trace} both end their files here.
+ */
+public final class TraceRecording {
+  private TraceRecording() {}
+
+  /**
+   * What became of the recording.
+   *
+   * @param repaired whether the stream was cut off and the file ended at its last whole block
+   * @param keptBytes the file's size
+   * @param events the events it holds
+   */
+  public record Ending(boolean repaired, long keptBytes, long events) {}
+
+  /** The session ended before the runtime sent the trace header: the file holds no trace. */
+  public static final class NothingRecorded extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    NothingRecorded(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Ends {@code file}, the recording of the session that ended as {@code result}.
+   *
+   * @throws NothingRecorded if no header came
+   * @throws IOException if the file cannot be cut and ended
+   * @throws NetTraceFormatException if the repaired file does not parse (a bug)
+   */
+  public static Ending complete(Path file, SessionResult result)
+      throws NothingRecorded, IOException {
+    if (result.reachedEnd()) {
+      return new Ending(false, result.bytes(), result.events());
+    }
+    if (result.header() == null) {
+      throw new NothingRecorded(
+          "the session ended before the runtime sent the trace header"
+              + (result.streamError() != null
+                  ? " (" + result.streamError().getMessage() + ")"
+                  : ""));
+    }
+    int version = result.header().formatVersion();
+    TraceEnding.endAt(file, result.completeBytes(), version);
+    return new Ending(
+        true,
+        result.completeBytes() + TraceEnding.marker(version).length,
+        TraceEnding.countEvents(file));
+  }
+}

@@ -1,0 +1,272 @@
+package dev.clrscope.serve;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.clrscope.ipc.discovery.DotnetProcess;
+import dev.clrscope.monitor.counters.CounterRequest;
+import dev.clrscope.monitor.counters.CounterSource;
+import dev.clrscope.monitor.counters.Measurement;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Runs the collection rules on the counters the watcher sees: per rule and process, how long the
+ * counter has been beyond its threshold; once that reaches the rule's {@code for}, and the rule has
+ * not fired for that process within its cool-down, it fires: an artifact is collected (on a thread
+ * of its own, never the session's) and the firing is said on {@code announce} and kept for {@code
+ * GET /rules}.
+ */
+public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoCloseable {
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /** How many firings {@code /rules} keeps per rule. */
+  private static final int KEPT_FIRINGS = 20;
+
+  /**
+   * One firing.
+   *
+   * @param pid the process
+   * @param at when it fired
+   * @param value the counter's value then
+   * @param file the artifact's path once written, or null
+   * @param error why none was written, or null (both null: still collecting)
+   */
+  public record Firing(long pid, Instant at, double value, String file, String error) {}
+
+  private final List<CollectionRule> rules;
+  private final Map<CollectionRule, ArtifactCollector> collectors;
+  private final Consumer<String> announce;
+  private final ExecutorService collecting =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "clrscope-serve-rules");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** Per rule and pid: since when (nanoTime) the counter is beyond, and when it last fired. */
+  private final Map<String, Long> beyondSince = new HashMap<>();
+
+  private final Map<String, Long> firedAt = new HashMap<>();
+  private final Map<CollectionRule, List<Firing>> firings = new HashMap<>();
+
+  /** The collectors the engine opened for rules' own directories, closed with it. */
+  private final List<ArtifactCollector> own = new ArrayList<>();
+
+  /**
+   * @param rules the rules
+   * @param serves serve's collector, for the rules without an {@code into} directory
+   * @param open opens a collector on a rule's {@code into} directory (one per directory)
+   * @param announce where a firing is said (serve's stderr)
+   */
+  public RuleEngine(
+      List<CollectionRule> rules,
+      ArtifactCollector serves,
+      Function<Path, ArtifactCollector> open,
+      Consumer<String> announce) {
+    this.rules = List.copyOf(rules);
+    this.announce = announce;
+    Map<CollectionRule, ArtifactCollector> byRule = new HashMap<>();
+    Map<Path, ArtifactCollector> byDir = new HashMap<>();
+    for (CollectionRule r : rules) {
+      ArtifactCollector c = serves;
+      if (r.into() != null) {
+        c = byDir.get(r.into());
+        if (c == null) {
+          c = open.apply(r.into());
+          byDir.put(r.into(), c);
+          own.add(c);
+        }
+      }
+      byRule.put(r, c);
+    }
+    this.collectors = Map.copyOf(byRule);
+  }
+
+  /**
+   * The counters the sessions must ask for: {@code requests} with each rule's provider added when
+   * they leave it out.
+   *
+   * @throws IllegalArgumentException when a provider is asked for with a list of counters that
+   *     leaves a rule's out
+   */
+  public static List<CounterRequest> counters(
+      List<CounterRequest> requests, List<CollectionRule> rules) {
+    List<CounterRequest> out = new ArrayList<>(requests);
+    for (CollectionRule r : rules) {
+      CounterRequest same =
+          out.stream()
+              .filter(c -> c.provider().equalsIgnoreCase(r.provider()))
+              .findFirst()
+              .orElse(null);
+      if (same == null) {
+        out.add(new CounterRequest(r.provider(), CounterSource.ANY, List.of()));
+      } else if (!same.wants(r.counter())) {
+        throw new IllegalArgumentException(
+            "rule "
+                + r.name()
+                + " watches "
+                + r.counter()
+                + " of "
+                + r.provider()
+                + ", which --counters leaves out; add it to the provider's list");
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void measured(DotnetProcess process, Measurement m) {
+    Double value = m.primary();
+    if (value == null) {
+      return;
+    }
+    for (CollectionRule rule : rules) {
+      if (!m.name().equals(rule.counter())
+          || !m.provider().equalsIgnoreCase(rule.provider())
+          || (rule.process() != null && !process.isNamed(rule.process()))) {
+        continue;
+      }
+      check(rule, process, value);
+    }
+  }
+
+  private synchronized void check(CollectionRule rule, DotnetProcess process, double value) {
+    String key = rule.name() + "\u0000" + process.pid();
+    boolean beyond = rule.above() ? value > rule.threshold() : value < rule.threshold();
+    if (!beyond) {
+      beyondSince.remove(key);
+      return;
+    }
+    long now = System.nanoTime();
+    long since = beyondSince.computeIfAbsent(key, k -> now);
+    if (now - since < rule.sustained().toNanos()) {
+      return;
+    }
+    Long last = firedAt.get(key);
+    if (last != null && now - last < rule.coolDown().toNanos()) {
+      return;
+    }
+    firedAt.put(key, now);
+    beyondSince.remove(key);
+    long pid = process.pid();
+    announce.accept(
+        "rule "
+            + rule.name()
+            + " fired for process "
+            + pid
+            + ": "
+            + rule.condition()
+            + " (now "
+            + PrometheusText.number(value)
+            + "); collecting a "
+            + rule.collect().name().toLowerCase(java.util.Locale.ROOT)
+            + "; next firing for this process not before "
+            + DurationText.show(rule.coolDown()));
+    Firing pending = new Firing(pid, Instant.now(), value, null, null);
+    keep(rule, null, pending);
+    collecting.execute(() -> collect(rule, pending));
+  }
+
+  /** Adds {@code firing} to the rule's list, in place of {@code replaced} when that is there. */
+  private synchronized void keep(CollectionRule rule, Firing replaced, Firing firing) {
+    List<Firing> l = firings.computeIfAbsent(rule, r -> new ArrayList<>());
+    int i = replaced == null ? -1 : l.indexOf(replaced);
+    if (i >= 0) {
+      l.set(i, firing);
+      return;
+    }
+    l.add(firing);
+    if (l.size() > KEPT_FIRINGS) {
+      l.remove(0);
+    }
+  }
+
+  private void collect(CollectionRule rule, Firing pending) {
+    long pid = pending.pid();
+    Instant at = pending.at();
+    double value = pending.value();
+    ArtifactCollector c = collectors.get(rule);
+    Firing f;
+    try {
+      Artifact a =
+          switch (rule.collect()) {
+            case GCDUMP -> c.gcdump(pid);
+            case TRACE -> c.trace(pid, rule.traceDuration(), rule.traceProfile());
+            case DUMP -> c.dump(pid, rule.dumpType());
+          };
+      f = new Firing(pid, at, value, a.file().toString(), null);
+      announce.accept("rule " + rule.name() + ": wrote " + a.file() + " (" + a.bytes() + " bytes)");
+    } catch (ArtifactProblem e) {
+      f = new Firing(pid, at, value, null, e.getMessage());
+      announce.accept("rule " + rule.name() + ": no artifact: " + e.getMessage());
+    }
+    keep(rule, pending, f);
+  }
+
+  /** {@code GET /rules}: every rule, what it watches, and its last firings. */
+  public synchronized byte[] statusJson() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartArray();
+      for (CollectionRule r : rules) {
+        g.writeStartObject();
+        g.writeStringField("name", r.name());
+        if (r.process() != null) {
+          g.writeStringField("process", r.process());
+        }
+        g.writeStringField("provider", r.provider());
+        g.writeStringField("counter", r.counter());
+        g.writeStringField("when", r.condition());
+        g.writeStringField("collect", r.collect().name().toLowerCase(java.util.Locale.ROOT));
+        g.writeStringField("into", collectors.get(r).directory().toString());
+        g.writeNumberField("coolDownSeconds", r.coolDown().toSeconds());
+        g.writeArrayFieldStart("firings");
+        for (Firing f : firings.getOrDefault(r, List.of())) {
+          g.writeStartObject();
+          g.writeNumberField("pid", f.pid());
+          g.writeStringField("at", f.at().toString());
+          g.writeNumberField("value", f.value());
+          if (f.file() != null) {
+            g.writeStringField("file", f.file());
+          }
+          if (f.error() != null) {
+            g.writeStringField("error", f.error());
+          }
+          if (f.file() == null && f.error() == null) {
+            g.writeBooleanField("collecting", true);
+          }
+          g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    out.write('\n');
+    return out.toByteArray();
+  }
+
+  /**
+   * Stops taking firings, then closes the collectors of the rules' own directories (which stops
+   * their collections in flight); serve's own collector is its caller's to close.
+   */
+  @Override
+  public void close() {
+    collecting.shutdownNow();
+    own.forEach(ArtifactCollector::close);
+  }
+}
