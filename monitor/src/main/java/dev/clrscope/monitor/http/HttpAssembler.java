@@ -70,6 +70,14 @@ public final class HttpAssembler implements EventConsumer {
    */
   private static final int MAX_OPEN = 100_000;
 
+  /**
+   * How far behind the watermark events are released. An event's timestamp is taken before it
+   * reaches its thread's buffer, so a writer preempted in between (a loaded machine) can land an
+   * event older than a sorted one in a later flush; held this much longer, it still finds its
+   * request open. It delays a quiet process's last rows by at most one more heartbeat.
+   */
+  private static final long LATE_EVENT_SLACK_NANOS = 250_000_000L;
+
   private final boolean showQuery;
   private final Consumer<HttpRecord> sink;
   private final Map<Guid, Request> requests = bounded();
@@ -180,8 +188,10 @@ public final class HttpAssembler implements EventConsumer {
       }
       default -> {}
     }
-    // Every event older than the newest sorted one has been read.
-    while (!held.isEmpty() && held.peek().event().relativeNanos() < watermark) {
+    // Every event older than the newest sorted one has been read, but for late writers.
+    long releaseBefore =
+        watermark == Long.MIN_VALUE ? Long.MIN_VALUE : watermark - LATE_EVENT_SLACK_NANOS;
+    while (!held.isEmpty() && held.peek().event().relativeNanos() < releaseBefore) {
       take(held.poll().event());
     }
   }
