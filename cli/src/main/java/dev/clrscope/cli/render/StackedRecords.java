@@ -3,6 +3,7 @@ package dev.clrscope.cli.render;
 import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -58,5 +59,18 @@ public final class StackedRecords<R> {
   public void summary(
       Map<String, Object> object, String stoppedBecause, Consumer<PrintStream> lines) {
     records.summary(object, stoppedBecause, err, lines);
+  }
+
+  /**
+   * A summary's first line, {@code Watched 12.3 s (stopped: the target exited)}, its value at
+   * column {@code valueColumn} to line up with the summary's other labels.
+   */
+  public static String watchedLine(int valueColumn, long observedNanos, String stoppedBecause) {
+    return String.format(
+        Locale.ROOT,
+        "%-" + valueColumn + "s%.1f s%s",
+        "Watched",
+        observedNanos / 1e9,
+        stoppedBecause == null ? "" : " (stopped: " + stoppedBecause + ")");
   }
 }

@@ -96,12 +96,7 @@ final class ContentionOutput {
   }
 
   private static void summaryLines(PrintStream p, BlockedSummary s, String stoppedBecause) {
-    p.println(
-        String.format(
-            Locale.ROOT,
-            "Watched  %.1f s%s",
-            s.observedNanos() / 1e9,
-            stoppedBecause == null ? "" : " (stopped: " + stoppedBecause + ")"));
+    p.println(StackedRecords.watchedLine(9, s.observedNanos(), stoppedBecause));
     if (s.byKind().isEmpty()) {
       p.println("No thread was blocked.");
       p.flush();

@@ -88,12 +88,7 @@ final class ExceptionsOutput {
   }
 
   private static void summaryLines(PrintStream p, ExceptionSummary s, String stoppedBecause) {
-    p.println(
-        String.format(
-            Locale.ROOT,
-            "Watched     %.1f s%s",
-            s.observedNanos() / 1e9,
-            stoppedBecause == null ? "" : " (stopped: " + stoppedBecause + ")"));
+    p.println(StackedRecords.watchedLine(12, s.observedNanos(), stoppedBecause));
     p.println(
         "Exceptions  "
             + s.exceptions()

@@ -139,12 +139,7 @@ final class HttpOutput {
   }
 
   private static void summaryLines(PrintStream p, HttpSummary s, String stoppedBecause) {
-    p.println(
-        String.format(
-            Locale.ROOT,
-            "Watched   %.1f s%s",
-            s.observedNanos() / 1e9,
-            stoppedBecause == null ? "" : " (stopped: " + stoppedBecause + ")"));
+    p.println(StackedRecords.watchedLine(10, s.observedNanos(), stoppedBecause));
     if (s.requests() == 0) {
       p.println("No HTTP request ended.");
       p.flush();

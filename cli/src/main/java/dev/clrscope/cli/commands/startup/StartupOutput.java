@@ -86,12 +86,7 @@ final class StartupOutput {
   }
 
   private static void summaryLines(PrintStream p, StartupSummary s, String stoppedBecause) {
-    p.println(
-        String.format(
-            Locale.ROOT,
-            "Watched  %.1f s%s",
-            s.observedNanos() / 1e9,
-            stoppedBecause == null ? "" : " (stopped: " + stoppedBecause + ")"));
+    p.println(StackedRecords.watchedLine(9, s.observedNanos(), stoppedBecause));
     p.println(
         s.mainOffsetNanos() == null
             ? "Main     not seen (a ReadyToRun or AOT app's Main is not compiled)"
