@@ -8,6 +8,9 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 
 /**
  * A clrscope process started by {@link Clrscope#start} that the test watches while it runs: wait
@@ -119,6 +122,26 @@ public final class RunningCli implements AutoCloseable {
   }
 
   /** Everything the CLI printed to stdout so far. */
+  /**
+   * Waits until stderr matches {@code pattern} (what the CLI says on stderr, such as the address it
+   * serves on) and returns the match's first group.
+   */
+  public String awaitStderr(Pattern pattern, Duration timeout) {
+    String[] group = new String[1];
+    Awaitility.await()
+        .atMost(timeout)
+        .until(
+            () -> {
+              Matcher m = pattern.matcher(stderr());
+              if (m.find()) {
+                group[0] = m.group(1);
+                return true;
+              }
+              return false;
+            });
+    return group[0];
+  }
+
   public String stdout() {
     return cli.stdout();
   }

@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -60,19 +59,7 @@ class ServeArtifactsTest {
   }
 
   private static String base(RunningCli serve) {
-    String[] port = new String[1];
-    await()
-        .atMost(TIMEOUT)
-        .until(
-            () -> {
-              Matcher m = SERVING.matcher(serve.stderr());
-              if (m.find()) {
-                port[0] = m.group(1);
-                return true;
-              }
-              return false;
-            });
-    return "http://127.0.0.1:" + port[0];
+    return "http://127.0.0.1:" + serve.awaitStderr(SERVING, TIMEOUT);
   }
 
   private static HttpRequest.Builder request(String url, String token) {

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,19 +68,7 @@ class ServeCommandTest {
 
   /** The port serve printed it listens on. */
   private static int port(RunningCli serve) {
-    String[] port = new String[1];
-    await()
-        .atMost(TIMEOUT)
-        .until(
-            () -> {
-              Matcher m = SERVING.matcher(serve.stderr());
-              if (m.find()) {
-                port[0] = m.group(1);
-                return true;
-              }
-              return false;
-            });
-    return Integer.parseInt(port[0]);
+    return Integer.parseInt(serve.awaitStderr(SERVING, TIMEOUT));
   }
 
   private static HttpResponse<String> get(String url, String token) throws Exception {
