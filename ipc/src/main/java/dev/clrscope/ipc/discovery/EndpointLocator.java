@@ -80,11 +80,12 @@ public final class EndpointLocator {
       throw new TargetNotFoundException(
           "no process with pid " + pid + " is running; `clrscope ps` lists .NET processes");
     }
+    // When the table covers the process and shows no socket of its, a file in a directory is a
+    // dead runtime's whose pid this process reuses (killed runtimes leave theirs behind): what
+    // the process is, not that leftover, is what the message must say.
     List<String> bound = new SocketTable().socketsOf(pid);
-    // Sockets the table shows bound first; else the directories, whose leftovers at least let
-    // the message say what is wrong.
     DotnetProcess found =
-        find(pid, new HashMap<>(), bound == null || bound.isEmpty() ? null : bound);
+        bound != null && bound.isEmpty() ? null : find(pid, new HashMap<>(), bound);
     if (found != null) {
       return found;
     }

@@ -330,6 +330,31 @@ class EndpointLocatorTest {
         .containsExactly(sBound, sInner, sElsewhere);
   }
 
+  /**
+   * A process that reuses the pid of a killed runtime, whose socket file is still there but bound
+   * by nobody: the table says so, and the message says what the process is.
+   */
+  @Test
+  void locatePassesOverADeadSocketThatTheTableDoesNotShow() throws IOException {
+    namespaces(
+        process(PID).status("sleep", PID).environ("TMPDIR=" + tmp).maps("/usr/lib/libc.so.6"),
+        "net:[1]",
+        "pid:[1]");
+    namespaces(new FakeProcess(-1), "net:[1]", "pid:[1]");
+    socket(tmp, PID, "7", 1_000);
+    Files.createDirectories(proc.resolve("net"));
+    Files.writeString(
+        proc.resolve("net/unix"), "Num       RefCount Protocol Flags    Type St Inode Path\n");
+
+    assertThatThrownBy(() -> locator.locate(PID))
+        .isInstanceOf(TargetNotFoundException.class)
+        .hasMessage(
+            "process "
+                + PID
+                + " (sleep) is not a .NET (Core) process: it has no CoreCLR runtime loaded;"
+                + " `clrscope ps` lists .NET processes");
+  }
+
   /** Gives a fake process (pid -1: /proc/self) namespace links. */
   private void namespaces(FakeProcess p, String net, String pid) throws IOException {
     Path ns = Files.createDirectories(p.dir.resolve("ns"));
