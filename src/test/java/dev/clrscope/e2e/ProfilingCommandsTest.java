@@ -101,13 +101,24 @@ class ProfilingCommandsTest {
     assertThat(thread.path("threads").asInt()).isEqualTo(1);
     // 1.5 s at about one sample a millisecond, on a shared machine: well over a hundred.
     assertThat(samples).isGreaterThan(100);
-    JsonNode first = thread.path("methods").get(0);
-    assertThat(first.path("method").asText()).isEqualTo("TargetApp.Profiled.BurnCpu");
-    assertThat(first.path("exclusive").asLong() * 2).isGreaterThan(samples);
+    // BurnCpu is the top exclusive frame, unless the runtime's GC poll, called from its loop, is:
+    // the sampler stops threads at their next GC poll, and on a loaded machine (the whole suite
+    // on 2 cores) a thread can wait there for many samples. Either way BurnCpu holds the samples.
+    JsonNode methods = thread.path("methods");
+    JsonNode first = methods.get(0);
+    JsonNode burn = first;
+    long pollGc = 0;
+    if (!first.path("method").asText().equals("TargetApp.Profiled.BurnCpu")) {
+      assertThat(first.path("method").asText()).startsWith("System.Threading.Thread.<PollGC>");
+      pollGc = first.path("exclusive").asLong();
+      burn = methods.get(1);
+      assertThat(burn.path("method").asText()).isEqualTo("TargetApp.Profiled.BurnCpu");
+    }
+    assertThat((burn.path("exclusive").asLong() + pollGc) * 2).isGreaterThan(samples);
     // Burning CPU: those samples are of a thread running managed code.
-    assertThat(first.path("exclusiveCpu").asLong() * 10)
-        .isGreaterThanOrEqualTo(first.path("exclusive").asLong() * 9);
-    assertThat(first.path("inclusive").asLong() * 100).isGreaterThanOrEqualTo(samples * 95);
+    assertThat(burn.path("exclusiveCpu").asLong() * 10)
+        .isGreaterThanOrEqualTo(burn.path("exclusive").asLong() * 9);
+    assertThat(burn.path("inclusive").asLong() * 100).isGreaterThanOrEqualTo(samples * 95);
 
     // Every thread, every method: the same names as speedscope's frames.
     JsonNode all =
@@ -143,7 +154,7 @@ class ProfilingCommandsTest {
         .isEqualTo(
             "rank,exclusive,exclusivePercent,exclusiveCpu,inclusive,inclusivePercent,inclusiveCpu,"
                 + "method");
-    assertThat(csv.stdoutLines().get(1)).endsWith(",TargetApp.Profiled.BurnCpu");
+    assertThat(csv.stdoutLines().get(1)).endsWith("," + first.path("method").asText());
   }
 
   @Test
