@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.attach.TargetResolver;
+import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.session.StopSignals;
@@ -13,6 +14,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
+import java.util.function.LongConsumer;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -135,6 +137,46 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
                 + attached.describe()
                 + (duration == null ? "" : " for " + duration.toSeconds() + " s")
                 + "; Ctrl+C or Enter to stop.");
+  }
+
+  /**
+   * Watches the target with a monitor's consumers until Ctrl+C, Enter, the request's duration or
+   * the target's exit: says what it watches, prints {@code header} once the session runs, and warns
+   * of a broken or lossy stream ({@code droppedMeans}: what lost events cost).
+   */
+  protected SessionResult watchMonitor(
+      AttachedTarget attached,
+      SessionRequest request,
+      String what,
+      Runnable header,
+      String droppedMeans,
+      EventConsumer... consumers) {
+    SessionResult result =
+        watch(
+            attached,
+            request,
+            new StopSwitch(),
+            true,
+            session -> {
+              announceWatching(what, attached, request.duration());
+              header.run();
+              return session.finish();
+            },
+            consumers);
+    warnAboutStream(result, droppedMeans);
+    return result;
+  }
+
+  /**
+   * Reads the saved trace given where the target goes into {@code consumer} in one pass, has {@code
+   * summarise} print what it came to over the trace's span (nanoseconds), then warns of a trace
+   * that was cut off.
+   */
+  protected int analyseSavedTrace(EventConsumer consumer, LongConsumer summarise) {
+    TraceFileInput.Fed fed = TraceFileInput.feed(target.traceFile(), consumer);
+    summarise.accept(fed.spanNanos());
+    fed.ending().warnings("analysed").forEach(this::warn);
+    return 0;
   }
 
   protected void warnAboutStream(SessionResult result, String droppedMeans) {

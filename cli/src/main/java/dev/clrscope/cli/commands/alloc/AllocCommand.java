@@ -12,8 +12,6 @@ import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
 import dev.clrscope.monitor.methods.MethodAddressMap;
-import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.PerfMap;
 import dev.clrscope.symbols.ProcessMaps;
@@ -100,19 +98,14 @@ public final class AllocCommand extends AttachingCommand {
     // The target's native modules now, while it is there; named at the end.
     ProcessMaps maps =
         attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty();
-    SessionResult result =
-        watch(
-            attached,
-            AllocationSampler.sessionRequest().withDuration(durationOption.duration()),
-            new StopSwitch(),
-            true,
-            session -> {
-              announceWatching("the allocations", attached, durationOption.duration());
-              return session.finish();
-            },
-            methods,
-            sampler);
-    warnAboutStream(result, "some allocation ticks are missing");
+    watchMonitor(
+        attached,
+        AllocationSampler.sessionRequest().withDuration(durationOption.duration()),
+        "the allocations",
+        () -> {},
+        "some allocation ticks are missing",
+        methods,
+        sampler);
     PerfMap perf = attached.pid() > 0 ? PerfMap.forProcess(attached.pid()) : null;
     FrameResolver frames = new FrameResolver(methods.codeMap(), perf, maps, false);
     return report(sampler, frames, "process " + attached.pid());

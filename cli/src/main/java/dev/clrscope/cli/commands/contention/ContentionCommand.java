@@ -10,7 +10,6 @@ import dev.clrscope.monitor.contention.BlockedSummary;
 import dev.clrscope.monitor.contention.ContentionAssembler;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,10 +62,7 @@ public final class ContentionCommand extends AttachingCommand {
     output.header();
     ContentionAssembler assembler =
         new ContentionAssembler(methods, minDuration, stacks, output::blocked);
-    TraceFileInput.Fed fed = TraceFileInput.feed(file, assembler);
-    output.summary(assembler.summary(fed.spanNanos()), null);
-    fed.ending().warnings("analysed").forEach(this::warn);
-    return 0;
+    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
@@ -79,18 +75,13 @@ public final class ContentionCommand extends AttachingCommand {
             stacks,
             output::blocked);
     SessionResult result =
-        watch(
+        watchMonitor(
             attached,
             ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
-            new StopSwitch(),
-            true,
-            session -> {
-              announceWatching("the locks and waits", attached, durationOption.duration());
-              output.header();
-              return session.finish();
-            },
+            "the locks and waits",
+            output::header,
+            "some waits are missing",
             assembler);
-    warnAboutStream(result, "some waits are missing");
     BlockedSummary s = assembler.summary(result.observedNanos());
     output.summary(s, result.stopReason());
     return 0;

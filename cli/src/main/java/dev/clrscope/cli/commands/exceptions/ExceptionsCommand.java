@@ -10,7 +10,6 @@ import dev.clrscope.monitor.exceptions.ExceptionAssembler;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
@@ -75,10 +74,7 @@ public final class ExceptionsCommand extends AttachingCommand {
     ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
     output.header();
     ExceptionAssembler assembler = assembler(methods, output);
-    TraceFileInput.Fed fed = TraceFileInput.feed(file, assembler);
-    output.summary(assembler.summary(fed.spanNanos()), null);
-    fed.ending().warnings("analysed").forEach(this::warn);
-    return 0;
+    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
@@ -87,18 +83,13 @@ public final class ExceptionsCommand extends AttachingCommand {
     ExceptionAssembler assembler =
         assembler(new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())), output);
     SessionResult result =
-        watch(
+        watchMonitor(
             attached,
             ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
-            new StopSwitch(),
-            true,
-            session -> {
-              announceWatching("the exceptions", attached, durationOption.duration());
-              output.header();
-              return session.finish();
-            },
+            "the exceptions",
+            output::header,
+            "some exceptions are missing",
             assembler);
-    warnAboutStream(result, "some exceptions are missing");
     ExceptionSummary s = assembler.summary(result.observedNanos());
     output.summary(s, result.stopReason());
     return 0;

@@ -2,12 +2,10 @@ package dev.clrscope.cli.commands.http;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.monitor.http.HttpAssembler;
 import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.monitor.session.StopSwitch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -48,10 +46,7 @@ public final class HttpCommand extends AttachingCommand {
     HttpOutput output = new HttpOutput(out(), err(), format.format());
     output.header();
     HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
-    TraceFileInput.Fed fed = TraceFileInput.feed(target.traceFile(), assembler);
-    output.summary(assembler.summary(fed.spanNanos()), null);
-    fed.ending().warnings("analysed").forEach(this::warn);
-    return 0;
+    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
@@ -59,18 +54,13 @@ public final class HttpCommand extends AttachingCommand {
     HttpOutput output = new HttpOutput(out(), err(), format.format());
     HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
     SessionResult result =
-        watch(
+        watchMonitor(
             attached,
             HttpAssembler.sessionRequest().withDuration(durationOption.duration()),
-            new StopSwitch(),
-            true,
-            session -> {
-              announceWatching("the HTTP requests", attached, durationOption.duration());
-              output.header();
-              return session.finish();
-            },
+            "the HTTP requests",
+            output::header,
+            "some requests are missing",
             assembler);
-    warnAboutStream(result, "some requests are missing");
     output.summary(assembler.summary(result.observedNanos()), result.stopReason());
     return 0;
   }

@@ -2,12 +2,10 @@ package dev.clrscope.cli.commands.startup;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.startup.StartupAssembler;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -74,10 +72,7 @@ public final class StartupCommand extends AttachingCommand {
     StartupOutput output = new StartupOutput(out(), err(), format.format());
     output.header();
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
-    TraceFileInput.Fed fed = TraceFileInput.feed(target.traceFile(), assembler);
-    output.summary(assembler.summary(fed.spanNanos()), null);
-    fed.ending().warnings("analysed").forEach(this::warn);
-    return 0;
+    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
@@ -87,18 +82,13 @@ public final class StartupCommand extends AttachingCommand {
     StartupOutput output = new StartupOutput(out(), err(), format.format());
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
     SessionResult result =
-        watch(
+        watchMonitor(
             attached,
             StartupAssembler.sessionRequest().withDuration(window),
-            new StopSwitch(),
-            true,
-            session -> {
-              announceWatching("the start", attached, window);
-              output.header();
-              return session.finish();
-            },
+            "the start",
+            output::header,
+            "some items are missing",
             assembler);
-    warnAboutStream(result, "some items are missing");
     output.summary(assembler.summary(result.observedNanos()), result.stopReason());
     return 0;
   }
