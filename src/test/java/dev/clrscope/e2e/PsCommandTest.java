@@ -77,6 +77,28 @@ class PsCommandTest {
     }
   }
 
+  /**
+   * {@code ps} with only a format runs without the parser; with {@code -v} it is parsed as every
+   * command is. Both list the app alike, and logs go to stderr only.
+   */
+  @Test
+  void theRunWithoutTheParserListsWhatTheParsedRunLists() {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      target.ready();
+
+      CliResult plain = Clrscope.run(TIMEOUT, "ps", "--format:json");
+      CliResult parsed = Clrscope.run(TIMEOUT, "ps", "--format", "json", "-v");
+
+      assertThat(plain.exitCode()).as("%s", plain).isZero();
+      assertThat(parsed.exitCode()).as("%s", parsed).isZero();
+      String socketLine = "DEBUG ipc.discovery.EndpointLocator - pid " + target.pid() + ": socket";
+      assertThat(plain.stderr()).doesNotContain("DEBUG");
+      assertThat(parsed.stderr()).contains(socketLine);
+      assertThat(rowFor(plain.stdoutJson(), target.pid()))
+          .isEqualTo(rowFor(parsed.stdoutJson(), target.pid()));
+    }
+  }
+
   @Test
   void tableAndCsvShowTheSameProcess() {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {

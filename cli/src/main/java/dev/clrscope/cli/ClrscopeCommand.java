@@ -95,19 +95,14 @@ public final class ClrscopeCommand implements Runnable {
   }
 
   /**
-   * Lets the command named first start work that does not depend on its options before the command
-   * line is parsed: model building is most of a short command's start-up (see {@link
-   * PsCommand#startEarly}).
+   * Runs a command line that needs no parser and returns its exit code, or returns {@code null}
+   * when it needs one: {@code ps} alone or with a format ({@link PsCommand#runWithoutParser}).
    */
-  public static void startEarly(String... args) {
+  public static Integer runWithoutParser(String... args) {
     if (args.length > 0 && args[0].equals("ps")) {
-      PsCommand.startEarly(List.of(args).subList(1, args.length));
+      return PsCommand.runWithoutParser(List.of(args).subList(1, args.length));
     }
-  }
-
-  /** Drops work started early that the run did not use (its command line was a usage error). */
-  public static void forgetEarly() {
-    PsCommand.forgetEarly();
+    return null;
   }
 
   /** The whole command tree: for help, completion and tests. */

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.ParameterException;
@@ -54,7 +55,10 @@ public final class Main {
       return ExitCode.OK;
     }
     chooseLogProvider();
-    ClrscopeCommand.startEarly(args);
+    Integer answered = runWithoutParser(args);
+    if (answered != null) {
+      return answered;
+    }
     CommandLine cl = ClrscopeCommand.commandLineFor(args);
     boolean[] logging = {false};
     cl.setParameterExceptionHandler(Main::usageError);
@@ -62,9 +66,9 @@ public final class Main {
     cl.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> failure(e, commandLine, args, logging[0]));
     try {
-      return checkOutput(cl, cl.execute(ColonValues.rewrite(cl, args)));
+      int code = cl.execute(ColonValues.rewrite(cl, args));
+      return checkOutput(code, () -> ranCommand(cl));
     } finally {
-      ClrscopeCommand.forgetEarly();
       if (logging[0]) {
         Logging.stop();
       }
@@ -128,7 +132,7 @@ public final class Main {
    * failure, never a success; a reader that went away ({@code | head}) ends the run quietly with
    * {@link #READER_WENT_AWAY}.
    */
-  private static int checkOutput(CommandLine cl, int code) {
+  private static int checkOutput(int code, Supplier<String> command) {
     IOException e = StandardOutput.failure();
     if (e == null) {
       return code;
@@ -136,19 +140,38 @@ public final class Main {
     if (StandardOutput.readerWentAway(e)) {
       return code == ExitCode.OK ? READER_WENT_AWAY : code;
     }
+    System.err.println(
+        command.get()
+            + ": could not write to standard output: "
+            + IoErrors.reason(e)
+            + "; what it printed is incomplete");
+    System.err.flush();
+    return code == ExitCode.OK ? ExitCode.TARGET_ERROR : code;
+  }
+
+  /** The qualified name of the command that {@code cl} parsed and ran. */
+  private static String ranCommand(CommandLine cl) {
     String command = cl.getCommandSpec().qualifiedName();
-    ParseResult parsed = cl.getParseResult();
-    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+    for (ParseResult p = cl.getParseResult(); p != null; p = p.subcommand()) {
       command = p.commandSpec().qualifiedName();
     }
-    cl.getErr()
-        .println(
-            command
-                + ": could not write to standard output: "
-                + IoErrors.reason(e)
-                + "; what it printed is incomplete");
-    cl.getErr().flush();
-    return code == ExitCode.OK ? ExitCode.TARGET_ERROR : code;
+    return command;
+  }
+
+  /**
+   * Runs a command line that needs no parser ({@link ClrscopeCommand#runWithoutParser}), with the
+   * same exit codes and failure tiers as a parsed one; {@code null} when it needs the parser.
+   */
+  private static Integer runWithoutParser(String[] args) {
+    Integer code;
+    try {
+      code = ClrscopeCommand.runWithoutParser(args);
+    } catch (RuntimeException e) {
+      // Reported as a parsed run reports it; the model is built only on this rare path.
+      CommandLine root = ClrscopeCommand.commandLineFor(args);
+      return failure(e, root.getSubcommands().get(args[0]), args, false);
+    }
+    return code == null ? null : checkOutput(code, () -> "clrscope " + args[0]);
   }
 
   /**

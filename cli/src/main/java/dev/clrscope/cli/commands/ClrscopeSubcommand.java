@@ -36,6 +36,11 @@ public abstract class ClrscopeSubcommand implements Callable<Integer> {
 
   /** Prints a warning line, prefixed as errors are: {@code clrscope CMD: message}. */
   protected void warn(String message) {
-    err().println(spec.qualifiedName() + ": " + message);
+    warn(err(), spec.qualifiedName(), message);
+  }
+
+  /** Prints a warning line of {@code command} ({@code clrscope ps}, say) on {@code err}. */
+  static void warn(PrintStream err, String command, String message) {
+    err.println(command + ": " + message);
   }
 }

@@ -1,6 +1,9 @@
 package dev.clrscope.cli.commands;
 
+import dev.clrscope.cli.ExitCode;
+import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.Table;
 import dev.clrscope.cli.render.TableRenderer;
@@ -10,13 +13,15 @@ import dev.clrscope.ipc.client.EndpointConnectionSource;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.discovery.DotnetProcess;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.transport.UnixSocketConnection;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -36,63 +41,76 @@ public final class PsCommand extends ClrscopeSubcommand {
 
   private record Row(DotnetProcess process, ProcessInfo info, String problem) {}
 
-  /**
-   * The listing started before the command line was parsed ({@link #startEarly}), or {@code null}.
-   */
-  private static volatile FutureTask<List<Row>> early;
+  /** The name in warnings and errors. */
+  static final String QUALIFIED_NAME = "clrscope ps";
 
   /**
-   * Starts listing and asking the runtimes on a thread of its own while picocli builds the model of
-   * the command line, when the arguments after {@code ps} are ones the listing does not depend on
-   * (a format). Building the model costs about as long as the listing, and the machine has a second
-   * core: {@code ps} takes the longer of the two instead of their sum. Help, logging options and
-   * anything unexpected get no head start, so their runs behave exactly as before (a help request
-   * asks no runtime anything; logs of the listing are not lost before logging starts).
+   * Runs {@code ps} without picocli when nothing follows it but one {@code --format} with a valid
+   * value, which is how people and scripts run it. On Java 17 building the model from the
+   * annotations generates a proxy class per annotation type, which takes longer than asking every
+   * runtime: this way {@code ps} costs the listing alone. Any other arguments (help, logging
+   * options, a bad value and its usage error) go through the parser as for every command.
    *
    * @param rest the arguments after {@code ps}
+   * @return the exit code, or {@code null} when the arguments need the parser
    */
-  public static void startEarly(List<String> rest) {
-    for (String a : rest) {
-      if (a.startsWith("-") && !a.equals("--format") && !a.startsWith("--format=")) {
-        return;
-      }
+  public static Integer runWithoutParser(List<String> rest) {
+    OutputFormat format = plainFormat(rest);
+    if (format == null) {
+      return null;
     }
-    FutureTask<List<Row>> task = new FutureTask<>(() -> query(new EndpointLocator().list()));
-    Thread t = new Thread(task, "clrscope-ps-early");
-    t.setDaemon(true);
-    early = task;
-    t.start();
+    UnixSocketConnection.initializeInBackground();
+    // As Main does before running any command: slf4j is bound on this thread, before the threads
+    // that ask the runtimes create their loggers.
+    Logging.bind();
+    EndpointLocator locator = new EndpointLocator();
+    print(
+        query(locator.list()),
+        format,
+        locator,
+        System.out,
+        m -> warn(System.err, QUALIFIED_NAME, m));
+    return ExitCode.OK;
   }
 
-  /** Drops a listing started early that no {@code ps} run took. */
-  public static void forgetEarly() {
-    early = null;
-  }
-
-  /** The listing: the one started early, else one made now. */
-  private static List<Row> listing() {
-    FutureTask<List<Row>> task = early;
-    early = null;
-    if (task == null) {
-      return query(new EndpointLocator().list());
+  /**
+   * The format asked for when {@code rest} is empty or one {@code --format} option whose value is a
+   * format's name ({@code --format X}, {@code --format=X}, {@code --format:X}), else {@code null}.
+   */
+  static OutputFormat plainFormat(List<String> rest) {
+    String value;
+    if (rest.isEmpty()) {
+      return new FormatOption().format();
+    } else if (rest.size() == 2 && rest.get(0).equals("--format")) {
+      value = rest.get(1);
+    } else if (rest.size() == 1
+        && (rest.get(0).startsWith("--format=") || rest.get(0).startsWith("--format:"))) {
+      value = rest.get(0).substring("--format=".length());
+    } else {
+      return null;
     }
-    try {
-      return task.get();
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
+    for (OutputFormat f : OutputFormat.values()) {
+      if (f.name().equals(value)) {
+        return f;
       }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while listing processes", e);
     }
+    return null;
   }
 
   @Override
   public Integer call() {
     EndpointLocator locator = new EndpointLocator();
-    List<Row> rows = listing();
+    print(query(locator.list()), format.format(), locator, out(), this::warn);
+    return ExitCode.OK;
+  }
+
+  /** Prints the listing as a table in {@code format}, and a warning per process that needs one. */
+  private static void print(
+      List<Row> rows,
+      OutputFormat format,
+      EndpointLocator locator,
+      PrintStream out,
+      Consumer<String> warn) {
     Table t =
         new Table(
             List.of(
@@ -109,14 +127,14 @@ public final class PsCommand extends ClrscopeSubcommand {
       DotnetProcess p = r.process();
       ProcessInfo i = r.info();
       if (r.problem() != null) {
-        warn("pid " + p.pid() + ": " + r.problem());
+        warn.accept("pid " + p.pid() + ": " + r.problem());
       }
       // The OS's command line is complete; a runtime asked early reports only the host path.
       String commandLine =
           p.commandLine() != null ? p.commandLine() : i == null ? null : i.commandLine();
       boolean waiting = waitsAtStartup(p, i);
       if (waiting) {
-        warn(
+        warn.accept(
             "pid "
                 + p.pid()
                 + " waits at startup for a diagnostic tool: "
@@ -133,8 +151,7 @@ public final class PsCommand extends ClrscopeSubcommand {
           i == null ? null : waiting ? "waiting" : "running",
           commandLine);
     }
-    new TableRenderer(out()).list(t, format.format());
-    return 0;
+    new TableRenderer(out).list(t, format);
   }
 
   /**

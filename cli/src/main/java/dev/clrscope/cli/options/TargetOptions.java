@@ -69,8 +69,9 @@ public final class TargetOptions {
       names = "--dsrouter",
       paramLabel = "ios|android|ios-sim|android-emu",
       description =
-          "Not supported: dotnet-trace starts dotnet-dsrouter for a mobile target. Start"
-              + " dotnet-dsrouter yourself and pass the port it prints with --diagnostic-port.")
+          "Not supported: dotnet-trace and dotnet-counters start dotnet-dsrouter for a mobile"
+              + " target. Start dotnet-dsrouter yourself and pass the port it prints with"
+              + " --diagnostic-port.")
   String dsrouter;
 
   @Parameters(

@@ -1,5 +1,7 @@
 package dev.clrscope.ipc.protocol;
 
+import java.util.HexFormat;
+
 /**
  * Every request the diagnostic server understands, as (command set, command id).
  *
@@ -83,6 +85,13 @@ public enum IpcCommand {
 
   /** A name for messages, such as {@code ProcessInfo3 (0x0408)}. */
   public String describe() {
-    return String.format("%s (0x%02X%02X)", protocolName(), set.code(), id);
+    // Not String.format: every reply's read names its command, and the first Formatter of a run
+    // costs several milliseconds of `clrscope ps` (a regular expression and a method handle).
+    HexFormat hex = HexFormat.of().withUpperCase();
+    return protocolName()
+        + " (0x"
+        + hex.toHexDigits((byte) set.code())
+        + hex.toHexDigits((byte) id)
+        + ")";
   }
 }
