@@ -1,6 +1,7 @@
 package dev.clrscope.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,7 +26,9 @@ class StartupCommandTest {
         DotnetApps.command(
             DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "300", "--exit-code", "3"));
 
+    long before = System.nanoTime();
     CliResult result = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
+    double runMs = (System.nanoTime() - before) / 1e6;
 
     assertThat(result.exitCode()).as("%s", result).isEqualTo(3);
     ReadyInfo ready = null;
@@ -80,6 +83,24 @@ class StartupCommandTest {
     }
     assertThat(rows.get("type")).isGreaterThan(100);
     assertThat(summary.get("byKind").get(0).get("slowest")).hasSize(10);
+
+    // The start before the session, from clrscope's and the runtime's shared monotonic clock: the
+    // child's start to its runtime's wait, the wait for clrscope, the resume to Main.
+    JsonNode launch = summary.get("launch");
+    double startToWait = launch.get("startToWaitMs").asDouble();
+    double held = launch.get("heldMs").asDouble();
+    double resumeToMain = launch.get("resumeToMainMs").asDouble();
+    assertThat(startToWait).isPositive();
+    assertThat(held).isPositive();
+    assertThat(resumeToMain).isPositive();
+    assertThat(launch.get("startToMainMs").asDouble())
+        .isCloseTo(startToWait + resumeToMain, within(0.001));
+    // The session started while the runtime waited: Main is a little later from the session's
+    // start than from the resume, by less than the wait.
+    double sessionBeforeResume = summary.get("mainAtMs").asDouble() - resumeToMain;
+    assertThat(sessionBeforeResume).isPositive().isLessThan(held);
+    // And all of it lies within the run as this test timed it.
+    assertThat(startToWait + held + resumeToMain).isLessThan(runMs);
   }
 
   @Test
@@ -129,6 +150,8 @@ class StartupCommandTest {
         JsonNode summary = lines.get(lines.size() - 1);
         assertThat(summary.get("mainMethod").asText()).isEqualTo("TargetApp.Program.Main");
         assertThat(summary.get("stoppedBecause").asText()).isEqualTo("the target exited");
+        // Not launched by clrscope: its start before the wait is not known.
+        assertThat(summary.get("launch").isNull()).isTrue();
       }
     }
   }

@@ -219,6 +219,11 @@ public final class TraceEvent {
     return header.relativeNanos(timestamp);
   }
 
+  /** The timestamp in nanoseconds of the runtime's clock ({@link TraceHeader#clockNanos}). */
+  public long clockNanos() {
+    return header.clockNanos(timestamp);
+  }
+
   /** Milliseconds since the trace's sync point, as TraceEvent's {@code MSec}. */
   public double relativeMillis() {
     return (timestamp - header.syncTimeQpc()) * 1000.0 / header.qpcFrequency();

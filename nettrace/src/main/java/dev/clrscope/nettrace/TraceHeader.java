@@ -49,13 +49,25 @@ public record TraceHeader(
 
   /** Nanoseconds between the sync point and {@code timestamp}; negative if earlier. */
   public long relativeNanos(long timestamp) {
-    long delta = timestamp - syncTimeQpc;
+    return ticksToNanos(timestamp - syncTimeQpc);
+  }
+
+  /**
+   * {@code timestamp} in nanoseconds of the runtime's own clock. On Linux the runtime's counter is
+   * {@code CLOCK_MONOTONIC}, the clock of the JVM's {@link System#nanoTime()}: a moment a tool
+   * noted on the same machine can be set against an event's.
+   */
+  public long clockNanos(long timestamp) {
+    return ticksToNanos(timestamp);
+  }
+
+  private long ticksToNanos(long ticks) {
     if (qpcFrequency == 1_000_000_000L) {
-      return delta;
+      return ticks;
     }
-    // Split to avoid overflow of delta * 1e9 for long traces.
-    long seconds = delta / qpcFrequency;
-    long rest = delta % qpcFrequency;
+    // Split to avoid overflow of ticks * 1e9.
+    long seconds = ticks / qpcFrequency;
+    long rest = ticks % qpcFrequency;
     return seconds * 1_000_000_000L + rest * 1_000_000_000L / qpcFrequency;
   }
 }

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.attach;
 
 import dev.clrscope.ipc.client.DiagnosticsClient;
+import dev.clrscope.ipc.launch.LaunchClock;
 
 /**
  * A runtime clrscope is attached to, however it was reached. Commands talk to {@link #client()},
@@ -17,6 +18,14 @@ public interface AttachedTarget extends AutoCloseable {
   /** "process PID", or, when the pid is unknown, the endpoint: for messages. */
   default String describe() {
     return pid() > 0 ? "process " + pid() : "the runtime on " + endpoint();
+  }
+
+  /**
+   * When a child clrscope launched reached each step of its start, once it is released; {@code
+   * null} for any other target.
+   */
+  default LaunchClock launchClock() {
+    return null;
   }
 
   /** The endpoint used, for messages and for {@code info}. */

@@ -6,6 +6,7 @@ import dev.clrscope.ipc.client.DiagnosticsClient;
 import dev.clrscope.ipc.client.EndpointConnectionSource;
 import dev.clrscope.ipc.discovery.DotnetProcess;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.launch.LaunchClock;
 import dev.clrscope.ipc.launch.LaunchedTarget;
 import dev.clrscope.ipc.reverse.AdvertisedConnection;
 import dev.clrscope.ipc.reverse.DiagnosticPortListener;
@@ -236,6 +237,11 @@ public final class TargetResolver {
     @Override
     public void release() {
       child.resume();
+    }
+
+    @Override
+    public LaunchClock launchClock() {
+      return child.clock();
     }
 
     @Override

@@ -47,15 +47,25 @@ public final class LaunchedTarget implements AutoCloseable {
   private final DiagnosticPortListener listener;
   private final DiagnosticsClient client;
   private final long runtimePid;
+  private final long startedNanos;
+  private final long waitingNanos;
   private final Thread exitHook;
   private boolean resumed;
+  private volatile Long resumedNanos;
 
   private LaunchedTarget(
-      Process process, DiagnosticPortListener listener, DiagnosticsClient client, long pid) {
+      Process process,
+      DiagnosticPortListener listener,
+      DiagnosticsClient client,
+      long pid,
+      long startedNanos,
+      long waitingNanos) {
     this.process = process;
     this.listener = listener;
     this.client = client;
     this.runtimePid = pid;
+    this.startedNanos = startedNanos;
+    this.waitingNanos = waitingNanos;
     this.exitHook = new Thread(this::endWithClrscope, "clrscope-child-exit");
     Runtime.getRuntime().addShutdownHook(exitHook);
   }
@@ -90,6 +100,7 @@ public final class LaunchedTarget implements AutoCloseable {
       String port = listener.socketPath() + ",connect,suspend";
       pb.environment().put(PORTS_VARIABLE, port);
       log.debug("starting {} with {}={}", command, PORTS_VARIABLE, port);
+      long startedNanos = System.nanoTime();
       try {
         process = pb.start();
         log.debug("started {} as pid {}: waiting for its runtime", command.get(0), process.pid());
@@ -98,9 +109,11 @@ public final class LaunchedTarget implements AutoCloseable {
             "could not start " + command.get(0) + ": " + e.getMessage(), e);
       }
       AdvertisedConnection first = awaitRuntime(listener, process, command, connectTimeout);
+      long waitingNanos = System.nanoTime();
       DiagnosticsClient client =
           new DiagnosticsClient(new ReverseConnectionSource(listener, first), replyTimeout);
-      return new LaunchedTarget(process, listener, client, first.advertisement().pid());
+      return new LaunchedTarget(
+          process, listener, client, first.advertisement().pid(), startedNanos, waitingNanos);
     } catch (RuntimeException e) {
       if (process != null) {
         log.debug("killing pid {}: {}", process.pid(), e.getMessage());
@@ -266,7 +279,14 @@ public final class LaunchedTarget implements AutoCloseable {
         runtimePid,
         PORTS_VARIABLE);
     client.setEnvironmentVariable(PORTS_VARIABLE, "");
+    resumedNanos = System.nanoTime();
     client.resumeRuntime();
+  }
+
+  /** When the child reached each step of its start; {@code null} until it is resumed. */
+  public LaunchClock clock() {
+    Long resumedAt = resumedNanos;
+    return resumedAt == null ? null : new LaunchClock(startedNanos, waitingNanos, resumedAt);
   }
 
   /** Waits for the child to exit and returns its exit code. */

@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.startup;
 
+import dev.clrscope.ipc.launch.LaunchClock;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
@@ -62,6 +63,10 @@ public final class StartupAssembler implements EventConsumer {
   private final Map<Long, Open> gcs = new HashMap<>();
   private final int top;
   private Long mainOffset;
+
+  /** When Main was reached, on the runtime's clock ({@link TraceEvent#clockNanos}). */
+  private Long mainClockNanos;
+
   private String mainMethod;
 
   /** A start waiting for its stop. */
@@ -151,6 +156,7 @@ public final class StartupAssembler implements EventConsumer {
         push(jits, thread, o);
         if (mainOffset == null && isMain(text(f, "MethodNamespace"), text(f, "MethodName"))) {
           mainOffset = e.relativeNanos();
+          mainClockNanos = e.clockNanos();
           mainMethod = method;
           sink.accept(
               new StartupRecord(
@@ -305,6 +311,17 @@ public final class StartupAssembler implements EventConsumer {
    * @param observedNanos how long the session watched
    */
   public StartupSummary summary(long observedNanos) {
+    return summary(observedNanos, null);
+  }
+
+  /**
+   * The summary of everything seen, for a child clrscope launched.
+   *
+   * @param observedNanos how long the session watched
+   * @param launch when the child reached each step of its start, or {@code null} (a saved trace, a
+   *     runtime that was waiting on a port already)
+   */
+  public StartupSummary summary(long observedNanos, LaunchClock launch) {
     List<StartupSummary.Category> categories = new java.util.ArrayList<>();
     for (String kind :
         List.of(StartupRecord.ASSEMBLY, StartupRecord.JIT, StartupRecord.TYPE, StartupRecord.GC)) {
@@ -313,6 +330,12 @@ public final class StartupAssembler implements EventConsumer {
         categories.add(t.category());
       }
     }
-    return new StartupSummary(observedNanos, mainOffset, mainMethod, categories);
+    StartupSummary.Launch fromLaunch = null;
+    if (launch != null) {
+      Long resumeToMain = mainClockNanos == null ? null : mainClockNanos - launch.resumedNanos();
+      fromLaunch =
+          new StartupSummary.Launch(launch.startToWaitNanos(), launch.heldNanos(), resumeToMain);
+    }
+    return new StartupSummary(observedNanos, mainOffset, mainMethod, fromLaunch, categories);
   }
 }

@@ -13,11 +13,33 @@ import java.util.PriorityQueue;
  * @param mainOffsetNanos when {@code Main} was reached, from the start of the session, or {@code
  *     null} if not seen
  * @param mainMethod the method taken for {@code Main}, or {@code null}
+ * @param launch the start before the session, for a child clrscope launched; else {@code null}
  * @param categories per kind ({@code assembly}, {@code jit}, {@code type}, {@code gc}), in that
  *     order, those seen
  */
 public record StartupSummary(
-    long observedNanos, Long mainOffsetNanos, String mainMethod, List<Category> categories) {
+    long observedNanos,
+    Long mainOffsetNanos,
+    String mainMethod,
+    Launch launch,
+    List<Category> categories) {
+
+  /**
+   * A launched child's start, from the moment clrscope started it. Its runtime waits for clrscope
+   * once its native start is done, while clrscope sets up the session: that wait is not part of a
+   * normal start, so it is reported apart and left out of {@link #startToMainNanos}.
+   *
+   * @param startToWaitNanos from the child's start to its runtime's wait: the host (the {@code
+   *     dotnet} muxer resolving the framework) and the runtime's native start
+   * @param heldNanos how long the runtime waited for clrscope
+   * @param resumeToMainNanos from the resume to Main, or {@code null} if Main was not seen
+   */
+  public record Launch(long startToWaitNanos, long heldNanos, Long resumeToMainNanos) {
+    /** From the child's start to Main, without clrscope's wait; {@code null} without Main. */
+    public Long startToMainNanos() {
+      return resumeToMainNanos == null ? null : startToWaitNanos + resumeToMainNanos;
+    }
+  }
 
   /**
    * One kind of work.

@@ -2,6 +2,7 @@ package dev.clrscope.monitor.startup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clrscope.ipc.launch.LaunchClock;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import java.io.IOException;
@@ -65,6 +66,33 @@ class StartupAssemblerTest {
                 .filter(r -> r.kind().equals(StartupRecord.ASSEMBLY))
                 .mapToLong(StartupRecord::durationNanos)
                 .sum());
+  }
+
+  /**
+   * For a launched child, Main's moment on the runtime's clock is set against the moments clrscope
+   * noted on the same clock: the resume to Main, and the start without clrscope's wait.
+   */
+  @Test
+  void aLaunchedChildsStartIsCountedFromItsLaunchWithoutTheWaitForTheTool() throws IOException {
+    long syncQpc;
+    try (InputStream in = StartupAssemblerTest.class.getResourceAsStream(TRACE);
+        NetTraceReader r = NetTraceReader.open(in)) {
+      r.next();
+      syncQpc = r.header().syncTimeQpc();
+      assertThat(r.header().qpcFrequency()).isEqualTo(1_000_000_000L);
+    }
+    long mainClock = syncQpc + 44_190_319L;
+    StartupAssembler a = feed(false);
+    LaunchClock launch =
+        new LaunchClock(mainClock - 60_000_000L, mainClock - 50_000_000L, mainClock - 40_000_000L);
+
+    StartupSummary.Launch l = a.summary(158_598_568L, launch).launch();
+
+    assertThat(l.startToWaitNanos()).isEqualTo(10_000_000L);
+    assertThat(l.heldNanos()).isEqualTo(10_000_000L);
+    assertThat(l.resumeToMainNanos()).isEqualTo(40_000_000L);
+    assertThat(l.startToMainNanos()).isEqualTo(50_000_000L);
+    assertThat(a.summary(158_598_568L).launch()).isNull();
   }
 
   @Test

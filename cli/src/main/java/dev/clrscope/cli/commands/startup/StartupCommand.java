@@ -89,7 +89,8 @@ public final class StartupCommand extends AttachingCommand {
             output::header,
             "some items are missing",
             assembler);
-    output.summary(assembler.summary(result.observedNanos()), result.stopReason());
+    output.summary(
+        assembler.summary(result.observedNanos(), attached.launchClock()), result.stopReason());
     return 0;
   }
 }

@@ -62,6 +62,16 @@ final class StartupOutput {
     o.put("observedSeconds", s.observedNanos() / 1e9);
     o.put("mainAtMs", s.mainOffsetNanos() == null ? null : s.mainOffsetNanos() / 1e6);
     o.put("mainMethod", s.mainMethod());
+    StartupSummary.Launch l = s.launch();
+    Map<String, Object> launch = null;
+    if (l != null) {
+      launch = new LinkedHashMap<>();
+      launch.put("startToWaitMs", l.startToWaitNanos() / 1e6);
+      launch.put("heldMs", l.heldNanos() / 1e6);
+      launch.put("resumeToMainMs", millis(l.resumeToMainNanos()));
+      launch.put("startToMainMs", millis(l.startToMainNanos()));
+    }
+    o.put("launch", launch);
     List<Object> categories = new ArrayList<>();
     for (StartupSummary.Category c : s.categories()) {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -85,6 +95,10 @@ final class StartupOutput {
     return o;
   }
 
+  private static Double millis(Long nanos) {
+    return nanos == null ? null : nanos / 1e6;
+  }
+
   private static void summaryLines(PrintStream p, StartupSummary s, String stoppedBecause) {
     p.println(StackedRecords.watchedLine(9, s.observedNanos(), stoppedBecause));
     p.println(
@@ -92,6 +106,24 @@ final class StartupOutput {
             ? "Main     not seen (a ReadyToRun or AOT app's Main is not compiled)"
             : String.format(
                 Locale.ROOT, "Main     at %.3f ms: %s", s.mainOffsetNanos() / 1e6, s.mainMethod()));
+    StartupSummary.Launch l = s.launch();
+    if (l != null) {
+      // The wait for clrscope is left out of the start: without a tool the runtime does not wait.
+      p.println(
+          String.format(
+              Locale.ROOT,
+              "Launch   %s: %.3f ms of host and native runtime start, then %s from the resume"
+                  + " (the runtime waited %.3f ms for clrscope, left out)",
+              l.startToMainNanos() == null
+                  ? "Main not seen"
+                  : String.format(
+                      Locale.ROOT, "Main %.3f ms after the start", l.startToMainNanos() / 1e6),
+              l.startToWaitNanos() / 1e6,
+              l.resumeToMainNanos() == null
+                  ? "no Main"
+                  : String.format(Locale.ROOT, "%.3f ms to Main", l.resumeToMainNanos() / 1e6),
+              l.heldNanos() / 1e6));
+    }
     if (s.categories().isEmpty()) {
       p.flush();
       return;
