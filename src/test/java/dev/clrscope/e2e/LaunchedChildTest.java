@@ -6,8 +6,11 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -77,13 +80,32 @@ class LaunchedChildTest {
     assertThat(privateDirs()).isSubsetOf(before);
   }
 
+  /**
+   * A killed clrscope takes its child along; the port directory it could not remove is swept by the
+   * next launch once it is a minute old (its socket refuses connections: nobody listens).
+   */
   @Test
-  void aKilledClrscopeTakesItsChildAlong() throws Exception {
+  void aKilledClrscopeTakesItsChildAlongAndTheNextLaunchSweepsItsPort() throws Exception {
+    Set<Path> before = privateDirs();
+    Set<Path> leftOver = new HashSet<>();
     try (RunningCli cli = launch("gcstats")) {
       long child = cli.awaitReady(TIMEOUT).pid();
       cli.signal("KILL");
       // The parent-death signal (SIGTERM) ends the child: it never outlives clrscope.
       assertGone(child);
+      leftOver.addAll(privateDirs());
+      leftOver.removeAll(before);
     }
+    assertThat(leftOver).as("the killed run's port directory").hasSize(1);
+    Path port = leftOver.iterator().next();
+    Files.setLastModifiedTime(port, FileTime.from(Instant.now().minus(Duration.ofMinutes(2))));
+
+    List<String> args = new ArrayList<>(List.of("info", "--format", "json", "--"));
+    args.addAll(DotnetApps.command(DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "100"));
+    CliResult next = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
+
+    assertThat(next.exitCode()).as("%s", next).isZero();
+    assertThat(port).doesNotExist();
+    assertThat(privateDirs()).doesNotContain(port);
   }
 }

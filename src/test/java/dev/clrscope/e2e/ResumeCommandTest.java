@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code clrscope resume}: the way out for a runtime left waiting at startup, such as the child of
@@ -82,8 +83,9 @@ class ResumeCommandTest {
   }
 
   @Test
-  void aRuntimeWaitingForAToolOnItsConnectPortIsNamedByPsAndResumedThere() throws Exception {
-    Path port = Files.createTempDirectory("clrscope-resume").resolve("tool.sock");
+  void aRuntimeWaitingForAToolOnItsConnectPortIsNamedByPsAndResumedThere(@TempDir Path dir)
+      throws Exception {
+    Path port = dir.resolve("tool.sock");
     try (Subprocess app =
         Subprocess.start(
             DotnetApps.command(

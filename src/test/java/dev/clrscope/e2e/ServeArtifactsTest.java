@@ -299,6 +299,62 @@ class ServeArtifactsTest {
     }
   }
 
+  /**
+   * serve running as neither root nor the app's user (nobody, against an app of root's) refuses
+   * each artifact with a 409 that says why and what to do, and nothing is left behind.
+   */
+  @Test
+  void aServeNeitherRootNorTheTargetsUserRefusesEachArtifactSayingWhy(@TempDir Path dir)
+      throws Exception {
+    assertThat(System.getProperty("user.name")).as("this test switches users").isEqualTo("root");
+    Files.setAttribute(dir, "unix:uid", 65534);
+    Path tokenFile = dir.resolve("token");
+    Files.writeString(tokenFile, TOKEN + "\n");
+    Files.setAttribute(tokenFile, "unix:uid", 65534);
+    Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
+    try (TargetProcess app = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      List<String> command =
+          new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+      command.addAll(
+          Clrscope.command(
+              "serve",
+              "-p",
+              Long.toString(app.pid()),
+              "--listen",
+              "127.0.0.1:0",
+              "--token-file",
+              "token",
+              "--artifacts",
+              "art"));
+      try (RunningCli serve =
+          new RunningCli(Subprocess.start(command, Map.of("HOME", dir.toString()), dir))) {
+        String base = base(serve);
+        String pid = Long.toString(app.pid());
+
+        HttpResponse<byte[]> dump = post(base + "/dump?pid=" + pid + "&type=mini", TOKEN);
+        assertThat(dump.statusCode()).as("%s", body(dump)).isEqualTo(409);
+        assertThat(error(dump))
+            .isEqualTo(
+                "process "
+                    + pid
+                    + " runs as uid 0 and serve as uid 65534: its runtime writes the dump as its"
+                    + " own user and cannot write into serve's 0700 artifact directory; run serve"
+                    + " as root");
+        for (String what : List.of("gcdump", "trace")) {
+          HttpResponse<byte[]> r = post(base + "/" + what + "?pid=" + pid, TOKEN);
+          assertThat(r.statusCode()).as("%s", body(r)).isEqualTo(409);
+          assertThat(error(r))
+              .startsWith(
+                  "process " + pid + " refused the " + what + ": permission denied on /tmp/")
+              .endsWith("(owned by root): run clrscope as root (for example with sudo)");
+        }
+        assertThat(files(dir.resolve("art"))).isEmpty();
+        serve.signal("TERM");
+        assertThat(serve.await(TIMEOUT).exitCode()).isZero();
+      }
+    }
+  }
+
   @Test
   void aRuleFiresOnceWithinItsCoolDownWhenTheGaugeStaysAboveItsThreshold(@TempDir Path dir)
       throws Exception {

@@ -258,9 +258,8 @@ public final class ArtifactCollector implements AutoCloseable {
                       + " and serve as uid "
                       + ownUid
                       + ": its runtime writes the dump as its own user and cannot write into"
-                      + " serve's 0700 artifact directory; run serve as uid "
-                      + targetUid
-                      + " or as root");
+                      + " serve's 0700 artifact directory; run serve as "
+                      + (targetUid == 0 ? "root" : "uid " + targetUid + " or as root"));
             }
             // Beside, not inside, the artifact directory: the target's user could not pass
             // through serve's 0700 directory to reach it.

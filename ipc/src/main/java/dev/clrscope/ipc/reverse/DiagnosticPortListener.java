@@ -12,6 +12,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -37,6 +39,18 @@ public final class DiagnosticPortListener implements AutoCloseable {
       PosixFilePermissions.fromString("rwx------");
   private static final Set<PosixFilePermission> OWNER_ONLY_SOCKET =
       PosixFilePermissions.fromString("rw-------");
+
+  /** Where private ports are made. */
+  private static final Path TMP = Path.of("/tmp");
+
+  /** The name of a private port directory: this, then random digits. */
+  private static final String PRIVATE_PREFIX = "clrscope-";
+
+  /**
+   * How old a private directory must be before a sweep may take it for a killed run's: a live run
+   * binds its socket within milliseconds of making the directory.
+   */
+  private static final Duration STALE_AFTER = Duration.ofMinutes(1);
 
   /** Numbers the private directories sockets are bound in, unique within this process. */
   private static final AtomicLong STAGING = new AtomicLong();
@@ -62,15 +76,73 @@ public final class DiagnosticPortListener implements AutoCloseable {
    * or replace it.
    */
   public static DiagnosticPortListener createPrivate() {
+    sweepStale(TMP);
     try {
       Path dir =
           Files.createTempDirectory(
-              Path.of("/tmp"), "clrscope-", PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+              TMP, PRIVATE_PREFIX, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
       Path socket = dir.resolve("port");
       return new DiagnosticPortListener(socket, dir, bindChannel(socket));
     } catch (IOException e) {
       throw new DiagnosticsException(
           "could not create a diagnostic port in /tmp: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Removes the private port directories that clrscope runs killed by SIGKILL (or the OOM killer)
+   * could not remove themselves: this user's {@code clrscope-*} directories in {@code tmp}, older
+   * than {@link #STALE_AFTER}, that hold nothing but a {@code port} socket nobody listens on (a
+   * connection to it is refused). A live run's socket accepts the probe, which it then drops as a
+   * connection that is not a runtime's.
+   *
+   * @return how many were removed
+   */
+  static int sweepStale(Path tmp) {
+    int removed = 0;
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PRIVATE_PREFIX + "*")) {
+      Object ownUid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+      for (Path dir : dirs) {
+        if (isStalePort(dir, ownUid)) {
+          Files.delete(dir.resolve("port"));
+          Files.delete(dir);
+          log.debug("removed {}, the port of a clrscope run that was killed", dir);
+          removed++;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // Leftovers are untidy, not harmful: the run goes on without sweeping.
+      log.debug("could not sweep stale ports in {}: {}", tmp, e.toString());
+    }
+    return removed;
+  }
+
+  private static boolean isStalePort(Path dir, Object ownUid) throws IOException {
+    BasicFileAttributes a =
+        Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!a.isDirectory()
+        || !ownUid.equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))
+        || a.lastModifiedTime().toInstant().isAfter(Instant.now().minus(STALE_AFTER))) {
+      return false;
+    }
+    Path port = dir.resolve("port");
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path e : entries) {
+        if (!e.equals(port)
+            || !Files.readAttributes(e, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                .isOther()) {
+          return false;
+        }
+      }
+    }
+    if (!Files.exists(port, LinkOption.NOFOLLOW_LINKS)) {
+      return false;
+    }
+    try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      probe.connect(UnixDomainSocketAddress.of(port));
+      return false;
+    } catch (IOException e) {
+      return String.valueOf(e.getMessage()).contains("Connection refused");
     }
   }
 

@@ -18,8 +18,10 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -291,6 +293,45 @@ class DiagnosticPortListenerTest {
             assertThatThrownBy(() -> source.open(Duration.ofMillis(200)))
                 .isInstanceOf(IpcTimeoutException.class);
           });
+    }
+  }
+
+  /** A private port directory as a run makes it, its socket bound; left listening if asked. */
+  private ServerSocketChannel port(String name, boolean keepListening, Duration age)
+      throws Exception {
+    Path d = Files.createDirectory(dir.resolve(name));
+    ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+    server.bind(UnixDomainSocketAddress.of(d.resolve("port")));
+    if (!keepListening) {
+      server.close(); // As a killed run leaves it: the file stays, nobody listens.
+    }
+    Files.setLastModifiedTime(d, FileTime.from(Instant.now().minus(age)));
+    return server;
+  }
+
+  /**
+   * Only the ports of killed runs go: old, this user's, nothing but a socket nobody listens on. A
+   * run still listening, one just made, and a directory holding anything else stay.
+   */
+  @Test
+  void aSweepRemovesOnlyTheOldPortsNobodyListensOn() throws Exception {
+    Duration old = Duration.ofMinutes(5);
+    port("clrscope-1", false, old);
+    port("clrscope-2", false, old);
+    try (ServerSocketChannel live = port("clrscope-3", true, old)) {
+      port("clrscope-4", false, Duration.ZERO);
+      port("clrscope-5", false, old);
+      Files.writeString(dir.resolve("clrscope-5").resolve("notes"), "mine");
+      Files.setLastModifiedTime(dir.resolve("clrscope-5"), FileTime.from(Instant.now().minus(old)));
+      port("other-6", false, old);
+
+      assertThat(DiagnosticPortListener.sweepStale(dir)).isEqualTo(2);
+
+      try (var left = Files.list(dir)) {
+        assertThat(left.map(p -> p.getFileName().toString()))
+            .containsExactlyInAnyOrder("clrscope-3", "clrscope-4", "clrscope-5", "other-6");
+      }
+      assertThat(live.isOpen()).isTrue();
     }
   }
 }
