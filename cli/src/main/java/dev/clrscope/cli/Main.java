@@ -169,7 +169,8 @@ public final class Main {
     } catch (RuntimeException e) {
       // Reported as a parsed run reports it; the model is built only on this rare path.
       CommandLine root = ClrscopeCommand.commandLineFor(args);
-      return failure(e, root.getSubcommands().get(args[0]), args, false);
+      int failed = failure(e, root.getSubcommands().get(args[0]), args, false);
+      return checkOutput(failed, () -> "clrscope " + args[0]);
     }
     return code == null ? null : checkOutput(code, () -> "clrscope " + args[0]);
   }

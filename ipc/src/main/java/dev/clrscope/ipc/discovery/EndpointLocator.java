@@ -48,6 +48,14 @@ public final class EndpointLocator {
   }
 
   /**
+   * Whether a Unix socket is bound at {@code socket} in this network namespace (a listener may
+   * still be there); {@code null} when the system's table of sockets cannot be read.
+   */
+  public Boolean isBound(Path socket) {
+    return proc.isBound(socket.toString());
+  }
+
+  /**
    * A locator over another {@code /proc} (for tests).
    *
    * @param procRoot the proc file system

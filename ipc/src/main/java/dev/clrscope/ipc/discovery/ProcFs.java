@@ -53,10 +53,8 @@ final class ProcFs {
    * </pre>
    */
   Map<Long, List<String>> boundSockets(String prefix) {
-    String table;
-    try (InputStream in = new FileInputStream(proc.resolve("net/unix").toString())) {
-      table = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException | SecurityException e) {
+    String table = unixSocketTable();
+    if (table == null) {
       return null;
     }
     Map<Long, List<String>> byPid = new HashMap<>();
@@ -85,6 +83,24 @@ final class ProcFs {
           .add(path);
     }
     return byPid;
+  }
+
+  /**
+   * Whether a Unix socket is bound at {@code path} in this network namespace, or {@code null} when
+   * {@code net/unix} cannot be read. Each line of the table ends with its socket's path.
+   */
+  Boolean isBound(String path) {
+    String table = unixSocketTable();
+    return table == null ? null : table.contains(" " + path + "\n") || table.endsWith(" " + path);
+  }
+
+  /** {@code net/unix}, the table of this network namespace's Unix sockets, or {@code null}. */
+  private String unixSocketTable() {
+    try (InputStream in = new FileInputStream(proc.resolve("net/unix").toString())) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException | SecurityException e) {
+      return null;
+    }
   }
 
   boolean exists(long pid) {

@@ -2,9 +2,11 @@ package dev.clrscope.ipc.reverse;
 
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.IpcTimeoutException;
+import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.ipc.transport.IpcConnection;
 import dev.clrscope.ipc.transport.UnixSocketConnection;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SelectionKey;
@@ -76,7 +78,7 @@ public final class DiagnosticPortListener implements AutoCloseable {
    * or replace it.
    */
   public static DiagnosticPortListener createPrivate() {
-    sweepStale(TMP);
+    sweepStale(TMP, new EndpointLocator());
     try {
       Path dir =
           Files.createTempDirectory(
@@ -92,22 +94,35 @@ public final class DiagnosticPortListener implements AutoCloseable {
   /**
    * Removes the private port directories that clrscope runs killed by SIGKILL (or the OOM killer)
    * could not remove themselves: this user's {@code clrscope-*} directories in {@code tmp}, older
-   * than {@link #STALE_AFTER}, that hold nothing but a {@code port} socket nobody listens on (a
-   * connection to it is refused). A live run's socket accepts the probe, which it then drops as a
-   * connection that is not a runtime's.
+   * than {@link #STALE_AFTER}, that hold nothing but a {@code port} socket nobody listens on. A
+   * socket bound in this network namespace is live and never probed; another is probed without
+   * blocking, and only a refused connection makes it stale (a full backlog, or any other answer, is
+   * taken for a live listener, which drops the probe as a connection that is not a runtime's).
    *
+   * @param tmp where the directories are
+   * @param sockets tells which sockets are bound
    * @return how many were removed
    */
-  static int sweepStale(Path tmp) {
+  static int sweepStale(Path tmp, EndpointLocator sockets) {
     int removed = 0;
+    Object ownUid;
+    try {
+      ownUid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+    } catch (IOException | RuntimeException e) {
+      return 0; // No uid to compare owners with: nothing is taken.
+    }
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PRIVATE_PREFIX + "*")) {
-      Object ownUid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
       for (Path dir : dirs) {
-        if (isStalePort(dir, ownUid)) {
-          Files.delete(dir.resolve("port"));
-          Files.delete(dir);
-          log.debug("removed {}, the port of a clrscope run that was killed", dir);
-          removed++;
+        try {
+          if (isStalePort(dir, ownUid, sockets)) {
+            Files.delete(dir.resolve("port"));
+            Files.delete(dir);
+            log.debug("removed {}, the port of a clrscope run that was killed", dir);
+            removed++;
+          }
+        } catch (IOException | RuntimeException e) {
+          // Gone meanwhile (another run swept it), or unreadable: left as it is.
+          log.debug("left {}: {}", dir, e.toString());
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -117,7 +132,8 @@ public final class DiagnosticPortListener implements AutoCloseable {
     return removed;
   }
 
-  private static boolean isStalePort(Path dir, Object ownUid) throws IOException {
+  private static boolean isStalePort(Path dir, Object ownUid, EndpointLocator sockets)
+      throws IOException {
     BasicFileAttributes a =
         Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     if (!a.isDirectory()
@@ -135,14 +151,18 @@ public final class DiagnosticPortListener implements AutoCloseable {
         }
       }
     }
-    if (!Files.exists(port, LinkOption.NOFOLLOW_LINKS)) {
+    if (!Files.exists(port, LinkOption.NOFOLLOW_LINKS)
+        || Boolean.TRUE.equals(sockets.isBound(port))) {
       return false;
     }
     try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      probe.configureBlocking(false);
       probe.connect(UnixDomainSocketAddress.of(port));
       return false;
-    } catch (IOException e) {
+    } catch (ConnectException e) {
       return String.valueOf(e.getMessage()).contains("Connection refused");
+    } catch (IOException e) {
+      return false;
     }
   }
 

@@ -386,4 +386,21 @@ class EndpointLocatorTest {
     assertThat(p.pid()).isEqualTo(1234);
     assertThat(p.runtimePid()).isEqualTo(1234);
   }
+
+  /** A path is bound when a line of the table ends with it exactly; no table, no answer. */
+  @Test
+  void isBoundReadsTheTableOfSockets() throws IOException {
+    assertThat(locator.isBound(Path.of("/tmp/clrscope-1/port"))).isNull();
+    Files.createDirectories(proc.resolve("net"));
+    Files.writeString(
+        proc.resolve("net/unix"),
+        "Num       RefCount Protocol Flags    Type St Inode Path\n"
+            + "0000000000000000: 00000002 00000000 00010000 0001 01 11 /tmp/clrscope-1/port\n"
+            + "0000000000000000: 00000002 00000000 00010000 0001 01 12 /tmp/clrscope-2/port2");
+
+    assertThat(locator.isBound(Path.of("/tmp/clrscope-1/port"))).isTrue();
+    assertThat(locator.isBound(Path.of("/tmp/clrscope-2/port2"))).isTrue();
+    assertThat(locator.isBound(Path.of("/tmp/clrscope-2/port"))).isFalse();
+    assertThat(locator.isBound(Path.of("/tmp/clrscope-3/port"))).isFalse();
+  }
 }

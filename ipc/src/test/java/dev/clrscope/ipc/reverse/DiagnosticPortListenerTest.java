@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.IpcTimeoutException;
 import dev.clrscope.ipc.codec.IpcFrames;
+import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.ipc.protocol.IpcCommand;
 import dev.clrscope.ipc.testing.Hex;
 import dev.clrscope.ipc.testing.SocketServer;
@@ -325,13 +326,38 @@ class DiagnosticPortListenerTest {
       Files.setLastModifiedTime(dir.resolve("clrscope-5"), FileTime.from(Instant.now().minus(old)));
       port("other-6", false, old);
 
-      assertThat(DiagnosticPortListener.sweepStale(dir)).isEqualTo(2);
+      assertThat(DiagnosticPortListener.sweepStale(dir, new EndpointLocator())).isEqualTo(2);
 
       try (var left = Files.list(dir)) {
         assertThat(left.map(p -> p.getFileName().toString()))
             .containsExactlyInAnyOrder("clrscope-3", "clrscope-4", "clrscope-5", "other-6");
       }
       assertThat(live.isOpen()).isTrue();
+    }
+  }
+
+  /**
+   * Where the table of sockets cannot tell (another network namespace), a live listener is probed:
+   * never blocking, even once its backlog is full because it is busy and accepts nothing, and never
+   * taken for stale.
+   */
+  @Test
+  void aProbeOfABusyListenerNeverBlocksAndKeepsIt() throws Exception {
+    Path d = Files.createDirectory(dir.resolve("clrscope-busy"));
+    try (ServerSocketChannel busy = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      busy.bind(UnixDomainSocketAddress.of(d.resolve("port")), 1);
+      Files.setLastModifiedTime(d, FileTime.from(Instant.now().minus(Duration.ofMinutes(5))));
+      EndpointLocator noTable =
+          new EndpointLocator(Files.createDirectory(dir.resolve("no-proc")), false, "/tmp");
+
+      assertTimeoutPreemptively(
+          LIMIT,
+          () -> {
+            for (int i = 0; i < 20; i++) {
+              assertThat(DiagnosticPortListener.sweepStale(dir, noTable)).isZero();
+            }
+          });
+      assertThat(d.resolve("port")).exists();
     }
   }
 }

@@ -332,7 +332,12 @@ public final class StartupAssembler implements EventConsumer {
     }
     StartupSummary.Launch fromLaunch = null;
     if (launch != null) {
-      Long resumeToMain = mainClockNanos == null ? null : mainClockNanos - launch.resumedNanos();
+      // Negative only if the child's clock is not clrscope's (a time namespace of its own): then
+      // the two cannot be set against each other.
+      Long resumeToMain =
+          mainClockNanos == null || mainClockNanos < launch.resumedNanos()
+              ? null
+              : mainClockNanos - launch.resumedNanos();
       fromLaunch =
           new StartupSummary.Launch(launch.startToWaitNanos(), launch.heldNanos(), resumeToMain);
     }
