@@ -13,7 +13,7 @@ import dev.clrscope.ipc.client.EndpointConnectionSource;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.discovery.DotnetProcess;
 import dev.clrscope.ipc.discovery.EndpointLocator;
-import dev.clrscope.ipc.transport.UnixSocketConnection;
+import dev.clrscope.ipc.transport.UnixSocketPreload;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +59,7 @@ public final class PsCommand extends ClrscopeSubcommand {
     if (format == null) {
       return null;
     }
-    UnixSocketConnection.initializeInBackground();
+    UnixSocketPreload.start();
     // As Main does before running any command: slf4j is bound on this thread, before the threads
     // that ask the runtimes create their loggers.
     Logging.bind();

@@ -35,28 +35,6 @@ public final class UnixSocketConnection extends IpcConnection {
     this.channel = channel;
   }
 
-  /**
-   * Initialises the JDK's Unix-domain socket support on a daemon thread, so that a first connect
-   * made soon after does not pay for it: its first use loads NIO's native library and seeds a
-   * secure random generator, 13-17 ms in a fresh JVM, which a caller that has other start-up work
-   * to do (discovery, say) can overlap with it on a second core. Opens and closes one unconnected
-   * socket; nothing is sent anywhere.
-   */
-  public static void initializeInBackground() {
-    Thread t =
-        new Thread(
-            () -> {
-              try {
-                SocketChannel.open(StandardProtocolFamily.UNIX).close();
-              } catch (IOException | RuntimeException e) {
-                // The connect that follows reports what is wrong, with the endpoint it concerns.
-              }
-            },
-            "clrscope-unix-socket-init");
-    t.setDaemon(true);
-    t.start();
-  }
-
   /** Wraps an accepted channel (reverse connect). */
   public static UnixSocketConnection accepted(SocketChannel channel, String description) {
     return new UnixSocketConnection(channel, description);
