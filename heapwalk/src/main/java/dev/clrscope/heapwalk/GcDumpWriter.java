@@ -1,6 +1,5 @@
 package dev.clrscope.heapwalk;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -34,8 +33,17 @@ import java.util.Map;
  */
 public final class GcDumpWriter {
   private final OutputStream out;
-  private long written;
-  private final byte[] scratch = new byte[8];
+
+  /** What was handed to {@code out} before the buffer's contents. */
+  private long flushed;
+
+  /**
+   * The bytes not yet handed over: written here directly (a heap's tens of millions of small values
+   * through an OutputStream's synchronized calls took most of the time).
+   */
+  private final byte[] buf = new byte[1 << 16];
+
+  private int pos;
 
   private GcDumpWriter(OutputStream out) {
     this.out = out;
@@ -54,9 +62,23 @@ public final class GcDumpWriter {
   /** Writes {@code snapshot} to {@code sink} (buffered here; {@code sink} is not closed). */
   public static void write(HeapSnapshot snapshot, About about, OutputStream sink)
       throws IOException {
-    BufferedOutputStream buffered = new BufferedOutputStream(sink, 1 << 16);
-    new GcDumpWriter(buffered).gcHeapDump(snapshot, about);
-    buffered.flush();
+    GcDumpWriter w = new GcDumpWriter(sink);
+    w.gcHeapDump(snapshot, about);
+    w.flush();
+    sink.flush();
+  }
+
+  private void flush() throws IOException {
+    out.write(buf, 0, pos);
+    flushed += pos;
+    pos = 0;
+  }
+
+  /** Makes room for {@code n} more bytes (at most the buffer's size). */
+  private void room(int n) throws IOException {
+    if (pos + n > buf.length) {
+      flush();
+    }
   }
 
   private void gcHeapDump(HeapSnapshot s, About about) throws IOException {
@@ -98,6 +120,7 @@ public final class GcDumpWriter {
   }
 
   private int position() {
+    long written = flushed + pos;
     if (written > Integer.MAX_VALUE) {
       throw new IllegalStateException("a .gcdump cannot be larger than 2 GB");
     }
@@ -197,24 +220,24 @@ public final class GcDumpWriter {
       string(t >= 1 && t <= names.length ? s.typeModule(t - 1) : null);
     }
     // The node blob: first each node's offset (its encoding measured), then the nodes.
-    Record record = new Record();
     i32(nodeCount);
-    int blobLength = 2; // node 0: type 0, no children
+    long blobLength = 2; // node 0: type 0, no children
     i32(0);
     for (int node = 1; node < nodeCount; node++) {
-      i32(blobLength);
-      record.length = 0;
-      encode(s, node, n, base, names.length, roots, typeSize, record);
-      blobLength += record.length;
+      if (blobLength > Integer.MAX_VALUE) {
+        throw new IllegalStateException("a .gcdump cannot be larger than 2 GB");
+      }
+      i32((int) blobLength);
+      blobLength += length(s, node, n, base, names.length, roots, typeSize);
     }
-    i32(blobLength);
+    if (blobLength > Integer.MAX_VALUE) {
+      throw new IllegalStateException("a .gcdump cannot be larger than 2 GB");
+    }
+    i32((int) blobLength);
     u8(0);
     u8(0);
     for (int node = 1; node < nodeCount; node++) {
-      record.length = 0;
-      encode(s, node, n, base, names.length, roots, typeSize, record);
-      out.write(record.bytes, 0, record.length);
-      written += record.length;
+      encode(s, node, n, base, names.length, roots, typeSize);
     }
     i32(nodeCount);
     for (int node = 0; node < nodeCount; node++) {
@@ -224,72 +247,106 @@ public final class GcDumpWriter {
     u8(is64Bit ? 1 : 0);
   }
 
-  /** Node {@code node}'s record: CInt type and size flag, [CInt size], CInt children, deltas. */
-  private static void encode(
-      HeapSnapshot s,
-      int node,
-      int n,
-      int base,
-      int objectTypes,
-      Roots roots,
-      long[] typeSize,
-      Record b) {
+  /** The length of node {@code node}'s record, as {@link #encode} writes it. */
+  private static int length(
+      HeapSnapshot s, int node, int n, int base, int objectTypes, Roots roots, long[] typeSize) {
     if (node <= n) {
       int i = node - 1;
       int type = s.typeOf(i) + 1;
       long size = s.sizeOf(i);
       boolean hasSize = size != typeSize[type];
-      cint(b, type << 1 | (hasSize ? 1 : 0));
+      int from = s.referencesStart(i);
+      int to = s.referencesStart(i + 1);
+      int length =
+          cintLength(type << 1 | (hasSize ? 1 : 0))
+              + (hasSize ? cintLength((int) Math.min(Integer.MAX_VALUE, size)) : 0)
+              + cintLength(to - from);
+      for (int k = from; k < to; k++) {
+        length += cintLength(s.referenceAt(k) + 1 - node);
+      }
+      return length;
+    }
+    int g = node - base;
+    IntColumn children = roots.children.get(g);
+    int length = cintLength((1 + objectTypes + g) << 1) + cintLength(children.size());
+    for (int k = 0; k < children.size(); k++) {
+      length += cintLength(children.get(k) - node);
+    }
+    return length;
+  }
+
+  /** Node {@code node}'s record: CInt type and size flag, [CInt size], CInt children, deltas. */
+  private void encode(
+      HeapSnapshot s, int node, int n, int base, int objectTypes, Roots roots, long[] typeSize)
+      throws IOException {
+    room(15);
+    if (node <= n) {
+      int i = node - 1;
+      int type = s.typeOf(i) + 1;
+      long size = s.sizeOf(i);
+      boolean hasSize = size != typeSize[type];
+      pos = cint(buf, pos, type << 1 | (hasSize ? 1 : 0));
       if (hasSize) {
-        cint(b, (int) Math.min(Integer.MAX_VALUE, size));
+        pos = cint(buf, pos, (int) Math.min(Integer.MAX_VALUE, size));
       }
       int from = s.referencesStart(i);
       int to = s.referencesStart(i + 1);
-      cint(b, to - from);
+      pos = cint(buf, pos, to - from);
       for (int k = from; k < to; k++) {
-        cint(b, s.referenceAt(k) + 1 - node);
+        room(5);
+        pos = cint(buf, pos, s.referenceAt(k) + 1 - node);
       }
     } else {
       int g = node - base;
-      cint(b, (1 + objectTypes + g) << 1);
+      pos = cint(buf, pos, (1 + objectTypes + g) << 1);
       IntColumn children = roots.children.get(g);
-      cint(b, children.size());
+      pos = cint(buf, pos, children.size());
       for (int k = 0; k < children.size(); k++) {
-        cint(b, children.get(k) - node);
+        room(5);
+        pos = cint(buf, pos, children.get(k) - node);
       }
     }
   }
 
-  /** One node's bytes, reused from node to node. */
+  /** Bytes of one value, for tests of {@link #cint(Record, int)}. */
   static final class Record {
-    byte[] bytes = new byte[64];
+    byte[] bytes = new byte[8];
     int length;
+  }
 
-    void write(int b) {
-      if (length == bytes.length) {
-        bytes = Arrays.copyOf(bytes, length * 2);
-      }
-      bytes[length++] = (byte) b;
+  /** {@link #cint(byte[], int, int)} into {@code b}. */
+  static void cint(Record b, int v) {
+    b.length = cint(b.bytes, b.length, v);
+  }
+
+  /** How many bytes {@link #cint(byte[], int, int)} takes for {@code v}. */
+  static int cintLength(int v) {
+    if (v >= -(1 << 6) && v < 1 << 6) {
+      return 1;
     }
+    if (v >= -(1 << 13) && v < 1 << 13) {
+      return 2;
+    }
+    if (v >= -(1 << 20) && v < 1 << 20) {
+      return 3;
+    }
+    if (v >= -(1 << 27) && v < 1 << 27) {
+      return 4;
+    }
+    return 5;
   }
 
   /**
-   * A compressed signed integer: the fewest 7-bit groups (1 to 5) that hold it, most significant
-   * first, bit 7 set on every byte but the last.
+   * A compressed signed integer at {@code at}: the fewest 7-bit groups (1 to 5) that hold it, most
+   * significant first, bit 7 set on every byte but the last; returns where it ends.
    */
-  static void cint(Record b, int v) {
-    int n = 5;
-    for (int k = 1; k <= 4; k++) {
-      int bits = 7 * k;
-      if (v >= -(1 << (bits - 1)) && v < (1 << (bits - 1))) {
-        n = k;
-        break;
-      }
-    }
+  static int cint(byte[] b, int at, int v) {
+    int n = cintLength(v);
     for (int k = n - 1; k >= 0; k--) {
       int group = (int) (((long) v >> (7 * k)) & 0x7F);
-      b.write(k > 0 ? group | 0x80 : group);
+      b[at++] = (byte) (k > 0 ? group | 0x80 : group);
     }
+    return at;
   }
 
   private void typeObject(int version, int minReader, String name) throws IOException {
@@ -302,17 +359,17 @@ public final class GcDumpWriter {
   }
 
   private void u8(int v) throws IOException {
-    out.write(v);
-    written++;
+    room(1);
+    buf[pos++] = (byte) v;
   }
 
   private void i32(int v) throws IOException {
-    scratch[0] = (byte) v;
-    scratch[1] = (byte) (v >>> 8);
-    scratch[2] = (byte) (v >>> 16);
-    scratch[3] = (byte) (v >>> 24);
-    out.write(scratch, 0, 4);
-    written += 4;
+    room(4);
+    buf[pos] = (byte) v;
+    buf[pos + 1] = (byte) (v >>> 8);
+    buf[pos + 2] = (byte) (v >>> 16);
+    buf[pos + 3] = (byte) (v >>> 24);
+    pos += 4;
   }
 
   private void i64(long v) throws IOException {

@@ -20,6 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * A snapshot of the managed heap taken from outside the process, as dotnet-gcdump takes it: the
@@ -141,7 +144,8 @@ public final class HeapWalk {
    */
   public HeapSnapshot take() throws InterruptedException {
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
-    SessionResult result = walk(builder);
+    Walked walked = walk(builder);
+    SessionResult result = walked.result();
     if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
       int bigger = (int) Math.min(Integer.MAX_VALUE, Math.max(4L * bufferMb, RETRY_BUFFER_MB));
       listener.note(
@@ -153,7 +157,8 @@ public final class HeapWalk {
               bigger));
       bufferMb = bigger;
       builder = new HeapSnapshotBuilder();
-      result = walk(builder);
+      walked = walk(builder);
+      result = walked.result();
     }
     if (result.failure() != null) {
       listener.warn("the trace stream broke off: " + result.failure().getMessage());
@@ -168,9 +173,8 @@ public final class HeapWalk {
               + " MB (the target holds up to that much memory while the walk's events wait)");
     }
     SessionResult ended = result;
-    HeapSnapshot snapshot =
-        builder
-            .build()
+    HeapSnapshot graph =
+        (walked.graph() != null ? Optional.of(walked.graph()) : builder.graph())
             .orElseThrow(
                 () ->
                     new WalkFailure(
@@ -192,11 +196,18 @@ public final class HeapWalk {
                       + " s (try a longer --duration)")
               + ": the snapshot is incomplete, nothing was written or reported");
     }
+    HeapSnapshot snapshot = builder.complete(graph);
     snapshot.problems().forEach(listener::warn);
     return snapshot;
   }
 
-  private SessionResult walk(HeapSnapshotBuilder builder) throws InterruptedException {
+  /**
+   * A session's outcome and the graph, when it was built while the session ended (the walk was
+   * whole by then); else null.
+   */
+  private record Walked(SessionResult result, HeapSnapshot graph) {}
+
+  private Walked walk(HeapSnapshotBuilder builder) throws InterruptedException {
     listener.note("Walking the managed heap of " + target + " (one forced full GC) ...");
     try {
       return walk(builder, config(bufferMb, moduleRundown));
@@ -230,43 +241,117 @@ public final class HeapWalk {
         false);
   }
 
-  private SessionResult walk(HeapSnapshotBuilder builder, EventPipeSessionConfig config)
+  /**
+   * One session: the events read in the order of each block as it comes (the walk's events all come
+   * from the thread that walks, in order; waiting for a global order held them until the stream
+   * ended), the graph built as they arrive, and once the walk's GCEnd has come, the session stopped
+   * on another thread (StopTracing, then the modules' rundown) while this one resolves the graph.
+   */
+  private Walked walk(HeapSnapshotBuilder builder, EventPipeSessionConfig config)
       throws InterruptedException {
     StopSwitch stop = new StopSwitch();
-    return starter.run(
-        SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
-        stop,
-        session -> {
-          // The runtime hands a thread's events over when its buffer fills or the session
-          // stops, so the walk's last events (its GCEnd) can wait in the GC thread's buffer:
-          // once events stop coming, stopping the session delivers the rest.
-          // A small heap's events may all wait there: silence from the start counts too, a
-          // little longer.
-          long seen = 0;
-          long quietSince = System.nanoTime();
-          try (AutoCloseable progress = listener.progress(builder, session)) {
-            while (!stop.awaitStop(POLL)) {
-              long n = session.eventsRead();
-              if (n != seen) {
-                seen = n;
-                quietSince = System.nanoTime();
-              } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
-                stop.request("no new heap events for a while");
+    HeapTimeline.mark("starting the session");
+    boolean[] marked = new boolean[3];
+    HeapSnapshot[] graph = new HeapSnapshot[1];
+    SessionResult result =
+        starter.run(
+            SessionRequest.of(config, "clrscope-heap-reader")
+                .withOrdering(SessionRequest.Ordering.LIVE)
+                .withDuration(limit),
+            stop,
+            session -> {
+              HeapTimeline.mark("session started");
+              awaitWalk(builder, session, stop);
+              FutureTask<SessionResult> finishing = new FutureTask<>(session::finish);
+              Thread finisher = new Thread(finishing, "clrscope-heap-stop");
+              finisher.setDaemon(true);
+              finisher.start();
+              try {
+                if (builder.isComplete() && !builder.eventsLost()) {
+                  HeapTimeline.mark("building the graph");
+                  graph[0] = builder.graph().orElse(null);
+                  HeapTimeline.mark("graph built");
+                }
+              } finally {
+                // The session is closed after this returns: never while it is still stopping.
+                finisher.join();
               }
-            }
-          } catch (InterruptedException e) {
-            throw e;
-          } catch (Exception e) {
-            throw new IllegalStateException("closing the progress line failed", e);
-          }
-          return session.finish();
-        },
-        event -> {
-          builder.accept(event);
-          if (builder.isComplete()) {
-            stop.request("the heap walk is complete");
-          }
-        });
+              SessionResult r = finished(finishing);
+              HeapTimeline.mark("stream ended: " + r.events() + " events, " + r.bytes() + " bytes");
+              return r;
+            },
+            event -> {
+              if (!marked[0]) {
+                marked[0] = true;
+                HeapTimeline.mark("first event");
+              }
+              builder.accept(event);
+              if (!marked[1] && builder.hasStarted()) {
+                marked[1] = true;
+                HeapTimeline.mark("the walk's GCStart, written " + lag(event) + " ms before");
+              }
+              if (builder.isComplete()) {
+                if (!marked[2]) {
+                  marked[2] = true;
+                  HeapTimeline.mark("the walk's GCEnd, written " + lag(event) + " ms before");
+                }
+                stop.request("the heap walk is complete");
+              }
+            });
+    return new Walked(result, graph[0]);
+  }
+
+  /**
+   * Waits until the walk is complete or the stream is quiet. The runtime hands a thread's events
+   * over when its buffer fills, when its streaming thread next looks (every 100 ms) or when the
+   * session stops; should the walk's last events (its GCEnd) wait there, stopping the session
+   * delivers them. A small heap's events may all wait there: silence from the start counts too, a
+   * little longer.
+   */
+  private void awaitWalk(HeapSnapshotBuilder builder, SessionRunner session, StopSwitch stop)
+      throws InterruptedException {
+    long seen = 0;
+    long quietSince = System.nanoTime();
+    try (AutoCloseable progress = listener.progress(builder, session)) {
+      while (!stop.awaitStop(POLL)) {
+        long n = session.eventsRead();
+        if (n != seen) {
+          seen = n;
+          quietSince = System.nanoTime();
+        } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
+          HeapTimeline.mark("quiet: " + session.bytesRead() + " bytes read");
+          stop.request("no new heap events for a while");
+        }
+      }
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the progress line failed", e);
+    }
+  }
+
+  /** What the stopping thread came to; what it threw, thrown here. */
+  private static SessionResult finished(FutureTask<SessionResult> finishing)
+      throws InterruptedException {
+    try {
+      return finishing.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException("stopping the heap session failed", cause);
+    }
+  }
+
+  private static long lag(dev.clrscope.nettrace.TraceEvent e) {
+    return (System.nanoTime() - e.clockNanos()) / 1_000_000;
   }
 
   /** The .gcdump header's facts of process {@code pid}, now. */

@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -53,6 +54,7 @@ public final class DumpHeapCommand extends HeapCommand {
       err().println("Wrote " + output);
     }
     report.print(snapshot, "GC " + snapshot.gcNumber() + " walked", out(), err());
+    HeapTimeline.mark("report printed");
     return 0;
   }
 }

@@ -10,6 +10,7 @@ import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
+import dev.clrscope.monitor.heap.HeapTimeline;
 import dev.clrscope.monitor.heap.HeapWalk;
 import dev.clrscope.monitor.session.SessionRunner;
 import java.nio.file.Path;
@@ -77,6 +78,7 @@ abstract class HeapCommand extends AttachingCommand {
           HeapWalk.write(snapshot, attached.pid(), out);
           return null;
         });
+    HeapTimeline.mark("file written");
   }
 
   /**
@@ -84,6 +86,7 @@ abstract class HeapCommand extends AttachingCommand {
    * events); its problems are said on stderr.
    */
   protected HeapSnapshot snapshot(AttachedTarget attached) {
+    HeapTimeline.mark("target attached");
     HeapWalk walk =
         new HeapWalk(
             (request, stop, body, consumer) ->
