@@ -265,6 +265,11 @@ public final class HeapSnapshot {
     return new HeapSnapshot(this, typeModules, generationSizes);
   }
 
+  /** Whether {@code other} is this graph (itself, or it with its ending: the same arrays). */
+  boolean sameGraph(HeapSnapshot other) {
+    return other.address == address && other.target == target && other.first == first;
+  }
+
   /** The number of the GC that walked the heap; -1 for a file. */
   public long gcNumber() {
     return gcNumber;

@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.function.BooleanSupplier;
 
 /**
  * A snapshot of the managed heap taken from outside the process, as dotnet-gcdump takes it: the
@@ -101,6 +102,10 @@ public final class HeapWalk {
   }
 
   private final SessionStarter starter;
+
+  /** What {@link #take} does with a whole graph while its session ends. */
+  private WhileEnding whileEnding = (graph, ending) -> {};
+
   private final Listener listener;
   private final String target;
   private final Duration limit;
@@ -143,6 +148,33 @@ public final class HeapWalk {
    * @throws InterruptedException if interrupted
    */
   public HeapSnapshot take() throws InterruptedException {
+    return take((graph, ending) -> {});
+  }
+
+  /**
+   * What to do with the graph as soon as it is whole, while the session ends: the types' modules
+   * (from the rundown) and the GC's own sizes are yet to come, in the snapshot {@link #take}
+   * returns, which shares the graph's arrays ({@code GcDumpWriter.prepare} encodes a file's objects
+   * meanwhile).
+   */
+  @FunctionalInterface
+  public interface WhileEnding {
+    /**
+     * @param graph the walk's graph, without modules and sizes
+     * @param ending true as long as the session has not ended
+     */
+    void graph(HeapSnapshot graph, BooleanSupplier ending);
+  }
+
+  /**
+   * Takes the snapshot, handing the graph to {@code whileEnding} as soon as it is whole (called on
+   * this thread, once per walk: again if the heap is walked again).
+   *
+   * @throws WalkFailure if the process ended or the runtime did not walk its heap (whole) in time
+   * @throws InterruptedException if interrupted
+   */
+  public HeapSnapshot take(WhileEnding whileEnding) throws InterruptedException {
+    this.whileEnding = whileEnding;
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
     Walked walked = walk(builder);
     SessionResult result = walked.result();
@@ -271,6 +303,9 @@ public final class HeapWalk {
                   HeapTimeline.mark("building the graph");
                   graph[0] = builder.graph().orElse(null);
                   HeapTimeline.mark("graph built");
+                  if (graph[0] != null) {
+                    whileEnding.graph(graph[0], () -> !finishing.isDone());
+                  }
                 }
               } finally {
                 // The session is closed after this returns: never while it is still stopping.
@@ -372,5 +407,35 @@ public final class HeapWalk {
   /** Writes {@code snapshot} of process {@code pid} as a .gcdump to {@code out}. */
   public static void write(HeapSnapshot snapshot, long pid, OutputStream out) throws IOException {
     GcDumpWriter.write(snapshot, about(pid), out);
+  }
+
+  /**
+   * How much of a .gcdump {@link #prepare} encodes ahead at most: what the session's end (about 0.1
+   * s) leaves time for, without holding a big heap's whole file in memory.
+   */
+  private static final long PREPARED_BYTES = 32L << 20;
+
+  /**
+   * Begins the .gcdump of {@code graph} while its session ends ({@link WhileEnding}); {@link
+   * #write(HeapSnapshot, GcDumpWriter.Prepared, long, OutputStream)} finishes it.
+   */
+  public static GcDumpWriter.Prepared prepare(HeapSnapshot graph, BooleanSupplier ending) {
+    GcDumpWriter.Prepared p = GcDumpWriter.prepare(graph, PREPARED_BYTES, ending);
+    HeapTimeline.mark("file begun: " + p.encodedAhead() + " bytes encoded while the session ended");
+    return p;
+  }
+
+  /**
+   * Writes {@code snapshot} of process {@code pid} as a .gcdump to {@code out}, carrying on from
+   * {@code prepared} when it was begun for this snapshot's graph (else from the start).
+   */
+  public static void write(
+      HeapSnapshot snapshot, GcDumpWriter.Prepared prepared, long pid, OutputStream out)
+      throws IOException {
+    if (prepared != null && prepared.isFor(snapshot)) {
+      prepared.write(snapshot, about(pid), out);
+    } else {
+      write(snapshot, pid, out);
+    }
   }
 }

@@ -29,6 +29,11 @@ public final class DumpHeapCollectCommand extends HeapCommand {
   Path output;
 
   @Override
+  protected boolean writesFile() {
+    return true;
+  }
+
+  @Override
   protected int run(AttachedTarget attached) {
     HeapSnapshot snapshot = snapshot(attached);
     Path file =

@@ -4,6 +4,7 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,18 +18,23 @@ import picocli.CommandLine.Option;
     name = "dump-heap",
     aliases = "gcdump",
     mixinStandardHelpOptions = true,
-    subcommands = {
-      DumpHeapRootsCommand.class,
-      DumpHeapReportCommand.class,
-      DumpHeapDiffCommand.class,
-      DumpHeapCollectCommand.class,
-      DumpHeapDominatorsCommand.class
-    },
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"
           + " and print, per type, how many objects it holds and their total size."
     })
 public final class DumpHeapCommand extends HeapCommand {
+  /**
+   * The subcommands, in the order help lists them. Registered in code ({@code
+   * ClrscopeCommand.commandLineFor}) rather than in the annotation, so that {@code dump-heap
+   * collect} builds the picocli model of {@code collect} alone, not of all five.
+   */
+  public static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          DumpHeapRootsCommand.class,
+          DumpHeapReportCommand.class,
+          DumpHeapDiffCommand.class,
+          DumpHeapCollectCommand.class,
+          DumpHeapDominatorsCommand.class);
 
   @Mixin HeapReportOptions report;
 
@@ -44,6 +50,11 @@ public final class DumpHeapCommand extends HeapCommand {
   protected void validate() {
     super.validate();
     report.validate();
+  }
+
+  @Override
+  protected boolean writesFile() {
+    return output != null;
   }
 
   @Override

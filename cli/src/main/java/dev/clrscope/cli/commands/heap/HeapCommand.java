@@ -8,6 +8,7 @@ import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
 import dev.clrscope.monitor.heap.HeapTimeline;
@@ -70,14 +71,23 @@ abstract class HeapCommand extends AttachingCommand {
     return 0;
   }
 
+  /** The .gcdump begun while the session ended, when the command writes one. */
+  private GcDumpWriter.Prepared prepared;
+
+  /** Whether the command writes the snapshot to a file: then it is begun while the session ends. */
+  protected boolean writesFile() {
+    return false;
+  }
+
   /** Writes {@code snapshot} to {@code file} as a .gcdump, whole or not at all. */
-  protected static void write(HeapSnapshot snapshot, AttachedTarget attached, Path file) {
+  protected void write(HeapSnapshot snapshot, AttachedTarget attached, Path file) {
     OutputFile.write(
         file,
         out -> {
-          HeapWalk.write(snapshot, attached.pid(), out);
+          HeapWalk.write(snapshot, prepared, attached.pid(), out);
           return null;
         });
+    prepared = null;
     HeapTimeline.mark("file written");
   }
 
@@ -121,7 +131,13 @@ abstract class HeapCommand extends AttachingCommand {
             walkLimit());
     HeapSnapshot snapshot;
     try {
-      snapshot = walk.take();
+      snapshot =
+          walk.take(
+              (graph, ending) -> {
+                if (writesFile()) {
+                  prepared = HeapWalk.prepare(graph, ending);
+                }
+              });
     } catch (HeapWalk.WalkFailure e) {
       throw new CommandFailure(e.getMessage());
     } catch (InterruptedException e) {
