@@ -37,9 +37,9 @@ class GcDumpWriterTest {
    */
   @Test
   void aFileBegunWhileTheSessionEndsIsTheSameFile() throws Exception {
-    HeapSnapshot file = GcDumpReader.read(SyntheticWalk.fixture("generic.gcdump"));
+    HeapSnapshot file = GcDumpReader.read(FixtureWalks.fixture("generic.gcdump"));
     List<TraceEvent> events =
-        SyntheticWalk.events(SyntheticWalk.nodesOf(file), SyntheticWalk.rootsOf(file), 3);
+        FixtureWalks.events(FixtureWalks.nodesOf(file), FixtureWalks.rootsOf(file), 3);
     GcDumpWriter.About about =
         new GcDumpWriter.About("TargetApp", 1234, 638_000_000_000_000_000L, true);
     for (long budget : new long[] {0, 1, 5_000, 20_000, Long.MAX_VALUE}) {

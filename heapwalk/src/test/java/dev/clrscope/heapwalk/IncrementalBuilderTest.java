@@ -33,7 +33,7 @@ class IncrementalBuilderTest {
   /** Each object by address: its size, type and the addresses it references, sorted. */
   private static Map<Long, String> objects(HeapSnapshot s) {
     Map<Long, String> out = new HashMap<>();
-    for (SyntheticWalk.Node n : SyntheticWalk.nodesOf(s)) {
+    for (SyntheticWalk.Node n : FixtureWalks.nodesOf(s)) {
       long[] refs = n.references().clone();
       Arrays.sort(refs);
       out.put(n.address(), n.size() + " " + n.type() + " " + Arrays.toString(refs));
@@ -44,14 +44,14 @@ class IncrementalBuilderTest {
   @Test
   void theFixturesHeapsComeBackWholeInEitherOrder() throws Exception {
     for (String name : List.of("widget.gcdump", "generic.gcdump", "loh.gcdump")) {
-      HeapSnapshot file = GcDumpReader.read(SyntheticWalk.fixture(name));
-      List<SyntheticWalk.Node> nodes = SyntheticWalk.nodesOf(file);
-      List<SyntheticWalk.Root> roots = SyntheticWalk.rootsOf(file);
+      HeapSnapshot file = GcDumpReader.read(FixtureWalks.fixture(name));
+      List<SyntheticWalk.Node> nodes = FixtureWalks.nodesOf(file);
+      List<SyntheticWalk.Root> roots = FixtureWalks.rootsOf(file);
       List<SyntheticWalk.Node> byAddress = new ArrayList<>(nodes);
       byAddress.sort(Comparator.comparingLong(SyntheticWalk.Node::address));
       Map<Long, String> expected = objects(file);
       for (List<SyntheticWalk.Node> order : List.of(byAddress, nodes)) {
-        HeapSnapshot walked = build(SyntheticWalk.events(order, roots, 3));
+        HeapSnapshot walked = build(FixtureWalks.events(order, roots, 3));
         assertThat(walked.problems()).as(name).isEmpty();
         assertThat(walked.objectCount()).as(name).isEqualTo(nodes.size());
         assertThat(objects(walked)).as(name).isEqualTo(expected);
@@ -78,9 +78,9 @@ class IncrementalBuilderTest {
 
   @Test
   void theGraphIsBuiltAtTheWalksEndAndTheModulesAndSizesAddedWhenTheyCome() throws Exception {
-    HeapSnapshot file = GcDumpReader.read(SyntheticWalk.fixture("widget.gcdump"));
+    HeapSnapshot file = GcDumpReader.read(FixtureWalks.fixture("widget.gcdump"));
     List<TraceEvent> events =
-        SyntheticWalk.events(SyntheticWalk.nodesOf(file), SyntheticWalk.rootsOf(file), 5);
+        FixtureWalks.events(FixtureWalks.nodesOf(file), FixtureWalks.rootsOf(file), 5);
     HeapSnapshotBuilder b = new HeapSnapshotBuilder();
     int i = 0;
     while (!b.isComplete()) {
@@ -104,9 +104,9 @@ class IncrementalBuilderTest {
 
   @Test
   void aWalkCutOffAfterItsObjectsStillSaysWhatIsMissing() throws Exception {
-    HeapSnapshot file = GcDumpReader.read(SyntheticWalk.fixture("generic.gcdump"));
+    HeapSnapshot file = GcDumpReader.read(FixtureWalks.fixture("generic.gcdump"));
     List<TraceEvent> events =
-        SyntheticWalk.events(SyntheticWalk.nodesOf(file), SyntheticWalk.rootsOf(file), 3);
+        FixtureWalks.events(FixtureWalks.nodesOf(file), FixtureWalks.rootsOf(file), 3);
     // The stream breaks off after the objects: no references, no GCEnd.
     int lastNode = 0;
     for (int k = 0; k < events.size(); k++) {
@@ -124,6 +124,6 @@ class IncrementalBuilderTest {
         .anyMatch(p -> p.contains("the end of GC 3 was not seen"))
         .anyMatch(p -> p.contains("references but 0 arrived"));
     assertThat(s.referenceCount()).isZero();
-    assertThat(s.objectCount()).isEqualTo(SyntheticWalk.nodesOf(file).size());
+    assertThat(s.objectCount()).isEqualTo(FixtureWalks.nodesOf(file).size());
   }
 }
