@@ -98,25 +98,39 @@ public final class HeapSnapshot {
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
     this.problems = List.copyOf(problems);
     int n = address.length;
-    // References to nothing of the walk out, in place.
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      int from = objectFirst[i];
-      objectFirst[i] = m;
-      for (int k = from; k < objectFirst[i + 1]; k++) {
-        if (objectTarget[k] >= 0) {
-          objectTarget[m++] = objectTarget[k];
-        }
+    // One pass marks what is referenced and finds references to nothing of the walk; only then
+    // are they taken out, in place.
+    boolean[] referenced = new boolean[n];
+    boolean outsiders = false;
+    for (int k = 0, end = objectFirst[n]; k < end; k++) {
+      int t = objectTarget[k];
+      if (t >= 0) {
+        referenced[t] = true;
+      } else {
+        outsiders = true;
       }
     }
-    objectFirst[n] = m;
+    if (outsiders) {
+      int m = 0;
+      for (int i = 0; i < n; i++) {
+        int from = objectFirst[i];
+        objectFirst[i] = m;
+        for (int k = from; k < objectFirst[i + 1]; k++) {
+          if (objectTarget[k] >= 0) {
+            objectTarget[m++] = objectTarget[k];
+          }
+        }
+      }
+      objectFirst[n] = m;
+    }
+    for (int h = 0; h < dependentKey.length; h++) {
+      if (dependentKey[h] >= 0 && dependentValue[h] >= 0) {
+        referenced[dependentValue[h]] = true;
+      }
+    }
     int[] merged = withDependents(objectFirst, objectTarget, dependentKey, dependentValue, n);
     this.first = objectFirst;
     this.target = merged;
-    boolean[] referenced = new boolean[n];
-    for (int k = 0; k < first[n]; k++) {
-      referenced[target[k]] = true;
-    }
     int rootEdges = 0;
     for (int o : rootObject) {
       if (o >= 0) {

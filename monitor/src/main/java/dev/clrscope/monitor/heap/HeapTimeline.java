@@ -7,7 +7,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A heap snapshot's time line for {@code -v}: one debug line per phase (connected, session started,
  * the walk's first and last events, the stream's end, the graph, the file, ...), each in
- * milliseconds since the JVM started, so that where the time goes can be read off one run.
+ * milliseconds since the JVM started and the CPU time the process has used by then (on a shared
+ * machine the second says more than the first), so that where the time goes can be read off one
+ * run.
  */
 public final class HeapTimeline {
   private static final Logger log = LoggerFactory.getLogger(HeapTimeline.class);
@@ -20,8 +22,17 @@ public final class HeapTimeline {
   /** Logs that {@code phase} was reached now (at debug level; nothing when that is off). */
   public static void mark(String phase) {
     if (log.isDebugEnabled()) {
-      log.debug("{} ms: {}", sinceJvmStart(), phase);
+      log.debug("{} ms (CPU {} ms): {}", sinceJvmStart(), processCpuMillis(), phase);
     }
+  }
+
+  /** The CPU time this process has used so far (every thread, the JIT's included), or -1. */
+  private static long processCpuMillis() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
+      return os.getProcessCpuTime() / 1_000_000;
+    }
+    return -1;
   }
 
   /** Whether marks are logged: for callers that would do work only to mark a phase. */
