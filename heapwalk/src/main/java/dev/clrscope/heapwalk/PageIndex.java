@@ -136,8 +136,16 @@ final class PageIndex {
     }
   }
 
-  /** The slot of {@code page}: where it is, or the empty slot where it would go. */
   private int slotOf(long page) {
+    return slotOf(key, mask, page);
+  }
+
+  /**
+   * The slot of {@code page} in an open-addressing table of pages ({@code key[h]} the page + 1, 0
+   * for an empty slot; {@code mask} its size - 1): where it is, or the empty slot where it would
+   * go.
+   */
+  static int slotOf(long[] key, int mask, long page) {
     int h = (int) (page * 0x9E3779B97F4A7C15L >>> 40) & mask;
     while (key[h] != 0 && key[h] != page + 1) {
       h = (h + 1) & mask;

@@ -95,20 +95,26 @@ public final class PayloadCursor {
 
   public long readI64(String what) {
     require(8, what);
-    // Two ints rather than a loop of eight bytes: a heap walk reads tens of millions of these.
-    int p = pos;
-    long lo =
-        (data[p] & 0xFF)
-            | (data[p + 1] & 0xFF) << 8
-            | (data[p + 2] & 0xFF) << 16
-            | (data[p + 3] & 0xFF) << 24;
-    long hi =
-        (data[p + 4] & 0xFF)
-            | (data[p + 5] & 0xFF) << 8
-            | (data[p + 6] & 0xFF) << 16
-            | (data[p + 7] & 0xFF) << 24;
-    pos = p + 8;
-    return (lo & 0xFFFFFFFFL) | hi << 32;
+    long v = i64(data, pos);
+    pos += 8;
+    return v;
+  }
+
+  /**
+   * The little-endian long at {@code p}: two ints rather than a loop of eight bytes (a heap walk
+   * reads tens of millions of these).
+   */
+  private static long i64(byte[] d, int p) {
+    return u32(d, p) | u32(d, p + 4) << 32;
+  }
+
+  /** The little-endian unsigned int at {@code p}. */
+  private static long u32(byte[] d, int p) {
+    return ((d[p] & 0xFF)
+            | (d[p + 1] & 0xFF) << 8
+            | (d[p + 2] & 0xFF) << 16
+            | (d[p + 3] & 0xFF) << 24)
+        & 0xFFFFFFFFL;
   }
 
   /** Reads a pointer-sized unsigned value (4 or 8 bytes) as a long. */
@@ -258,26 +264,11 @@ public final class PayloadCursor {
     int p = pos + offset;
     if (width == 8) {
       for (int r = 0; r < rows; r++, p += rowSize) {
-        long lo =
-            (d[p] & 0xFF)
-                | (d[p + 1] & 0xFF) << 8
-                | (d[p + 2] & 0xFF) << 16
-                | (d[p + 3] & 0xFF) << 24;
-        long hi =
-            (d[p + 4] & 0xFF)
-                | (d[p + 5] & 0xFF) << 8
-                | (d[p + 6] & 0xFF) << 16
-                | (d[p + 7] & 0xFF) << 24;
-        into[r] = (lo & 0xFFFFFFFFL) | hi << 32;
+        into[r] = i64(d, p);
       }
     } else {
       for (int r = 0; r < rows; r++, p += rowSize) {
-        long v =
-            (d[p] & 0xFF)
-                | (d[p + 1] & 0xFF) << 8
-                | (d[p + 2] & 0xFF) << 16
-                | (d[p + 3] & 0xFF) << 24;
-        into[r] = v & 0xFFFFFFFFL;
+        into[r] = u32(d, p);
       }
     }
   }
