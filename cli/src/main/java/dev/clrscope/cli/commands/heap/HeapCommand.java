@@ -52,6 +52,18 @@ abstract class HeapCommand extends AttachingCommand {
     return timeout != null ? timeout : DEFAULT_WAIT;
   }
 
+  /** The line that says the process's resident memory, or "" when it cannot be read. */
+  private static String residentLine(long pid) {
+    long resident = residentBytes(pid);
+    return resident <= 0
+        ? ""
+        : String.format(
+            java.util.Locale.ROOT,
+            "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
+                + " code, native allocations and thread stacks.",
+            resident);
+  }
+
   /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */
   static long residentBytes(long pid) {
     if (pid <= 0) {
@@ -130,10 +142,14 @@ abstract class HeapCommand extends AttachingCommand {
             bufferSize.megabytesOr(HeapWalk.DEFAULT_BUFFER_MB),
             walkLimit());
     HeapSnapshot snapshot;
+    // What can be done while the session ends (the runtime takes about 0.1 s to stop it and send
+    // the modules' names): the process's memory read, the file begun.
+    String[] resident = {null};
     try {
       snapshot =
           walk.take(
               (graph, ending) -> {
+                resident[0] = residentLine(attached.pid());
                 if (writesFile()) {
                   prepared = HeapWalk.prepare(graph, ending);
                 }
@@ -144,15 +160,9 @@ abstract class HeapCommand extends AttachingCommand {
       Thread.currentThread().interrupt();
       throw new CommandFailure("interrupted", e);
     }
-    long resident = residentBytes(attached.pid());
-    if (resident > 0) {
-      err()
-          .println(
-              String.format(
-                  java.util.Locale.ROOT,
-                  "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
-                      + " code, native allocations and thread stacks.",
-                  resident));
+    String line = resident[0] != null ? resident[0] : residentLine(attached.pid());
+    if (!line.isEmpty()) {
+      err().println(line);
     }
     return snapshot;
   }

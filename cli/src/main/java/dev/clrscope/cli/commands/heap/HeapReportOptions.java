@@ -45,15 +45,22 @@ public final class HeapReportOptions {
       description = "Biggest first by retained size (default), total size or count.")
   String sort = "retained";
 
-  /** One row of the report. */
-  static final RecordSchema<TypeStatistics> SCHEMA =
-      new RecordSchema<>(
-          null,
-          List.of(
-              Field.of("count", "COUNT", 12, Unit.COUNT, TypeStatistics::count),
-              Field.of("totalSize", "TOTAL SIZE", 14, Unit.COUNT, TypeStatistics::totalSize),
-              Field.of("retainedSize", "RETAINED", 14, Unit.COUNT, TypeStatistics::retainedSize),
-              Field.of("type", "TYPE", 4, Unit.TEXT, TypeStatistics::type)));
+  /**
+   * One row of the report. In a class of its own, made when a report prints: every dump-heap run,
+   * {@code collect} too, builds these options' model, and the output layer's units cost start-up.
+   */
+  static final class Schema {
+    static final RecordSchema<TypeStatistics> SCHEMA =
+        new RecordSchema<>(
+            null,
+            List.of(
+                Field.of("count", "COUNT", 12, Unit.COUNT, TypeStatistics::count),
+                Field.of("totalSize", "TOTAL SIZE", 14, Unit.COUNT, TypeStatistics::totalSize),
+                Field.of("retainedSize", "RETAINED", 14, Unit.COUNT, TypeStatistics::retainedSize),
+                Field.of("type", "TYPE", 4, Unit.TEXT, TypeStatistics::type)));
+
+    private Schema() {}
+  }
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
@@ -130,7 +137,7 @@ public final class HeapReportOptions {
                       snapshot.totalSize()));
             });
     RecordStream<TypeStatistics> records =
-        new RecordStream<>(out, SCHEMA, RecordStream.document(format.format()), false);
+        new RecordStream<>(out, Schema.SCHEMA, RecordStream.document(format.format()), false);
     Map<String, Object> head = new LinkedHashMap<>();
     if (snapshot.gcNumber() >= 0) {
       head.put("gc", snapshot.gcNumber());
