@@ -4,9 +4,11 @@
 # TargetApp process, in turns (the order swapped every turn, so that a change in the machine's load
 # falls on both alike). Per tool: best and median wall time, every run, median peak RSS
 # (/usr/bin/time), and how many of the held objects each file holds (read back by clrscope).
-# Each heap gets a fresh process and one untimed collect by each tool first (reported apart: the
-# first collect of a process is what a new user sees, and each collect leaves a little behind).
-# The load average is printed before and after each heap: the machine is shared.
+# Each heap gets a fresh process; every collect is timed, the first turn's first tool seeing the
+# fresh process (each collect leaves a little behind in the target). dotnet-gcdump's time varies
+# from run to run (its reader sometimes waits 5 s or its 30 s time-out for events that are there):
+# compare best with best and median with median. The load average is printed before and after
+# each heap: the machine is shared.
 #
 # Usage: bench/heap.sh [RUNS] [HEAP...]   (after `mvn -q -DskipTests package`; RUNS default 5)
 #   HEAP: w100k (hold Widget 100000), w300k (hold Widget 300000), c5m (hold-chunks 5000 1000:
@@ -95,10 +97,6 @@ for heap in "${heaps[@]}"; do
   start "${hold[@]}"
   echo
   echo "== TargetApp '${hold[*]}' (pid $pid), $runs turns; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-  first=""
-  for t in "${!names[@]}"; do
-    first+="${names[$t]} $(collect "$t" first | cut -d' ' -f1) s; "
-  done
   declare -A secs=() kb=()
   for ((i = 0; i < runs; i++)); do
     order=("${!names[@]}")
@@ -130,7 +128,7 @@ for heap in "${heaps[@]}"; do
     -v c="$(echo "${secs[0]}" | tr ' ' '\n' | grep -v '^$' | median)" \
     -v d="$(echo "${secs[1]}" | tr ' ' '\n' | grep -v '^$' | median)" \
     'BEGIN { printf "clrscope / dotnet-gcdump: best %.2fx, median %.2fx\n", a / b, c / d }'
-  echo "objects in clrscope's first timed file: $objects; first collect of the fresh process (untimed): $first"
+  echo "objects in clrscope's first file: $objects; turn 1 began with ${names[0]} on the fresh process"
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   unset secs kb
   rm -f "$scratch"/*.gcdump
