@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -55,6 +56,7 @@ public final class DumpHeapCollectCommand extends HeapCommand {
                 snapshot.totalSize()));
     out().println(file.toAbsolutePath());
     out().flush();
+    HeapTimeline.mark("done");
     return 0;
   }
 }

@@ -33,6 +33,7 @@ abstract class HeapCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
+    HeapTimeline.mark("options parsed");
     bufferSize.megabytesOr(HeapWalk.DEFAULT_BUFFER_MB);
     // Before the target is found: the sockets' first use (13-17 ms) on a second core meanwhile.
     UnixSocketPreload.start();
