@@ -12,7 +12,9 @@
 #
 # Usage: bench/heap.sh [RUNS] [HEAP...]   (after `mvn -q -DskipTests package`; RUNS default 5)
 #   HEAP: w100k (hold Widget 100000), w300k (hold Widget 300000), c5m (hold-chunks 5000 1000:
-#   5,000 object[1000], each slot a Cell of its own); default all three.
+#   5,000 object[1000], each slot a Cell of its own); default all three. a123k: the app of
+#   ../shared/fixtures/gcdump/apps/widget (123,457 Widgets without references in one static
+#   array; built into bench/target/widget-app when missing), the case issue 28 measured first.
 # Environment: BEFORE=path/to/an/other/clrscope adds that launcher as a third tool (a build from
 #   before a change); GCDUMP=path/to/dotnet-gcdump replaces the NuGet tool (for example
 #   ../shared/tools/dotnet-gcdump/dotnet-gcdump); CLRSCOPE_JAVA_OPTS is passed on to clrscope.
@@ -42,11 +44,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start COMMAND...: a fresh TargetApp holding what COMMAND makes it hold.
+# start COMMAND...: a fresh TargetApp holding what COMMAND makes it hold ("fixture": the fixture's
+# widget app instead).
 start() {
   [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
   exec 3>&- 2>/dev/null || true
   rm -f "$scratch/in" "$scratch/out"
+  if [ "$1" = fixture ]; then
+    widget=bench/target/widget-app/WidgetApp.dll
+    if [ ! -f "$widget" ]; then
+      dotnet build ../shared/fixtures/gcdump/apps/widget -c Release -o bench/target/widget-app \
+        --nologo -v quiet >/dev/null
+    fi
+    dotnet "$widget" 3600 >"$scratch/out" 2>&1 &
+    pid=$!
+    until grep -q '^ready' "$scratch/out" 2>/dev/null; do sleep 0.2; done
+    return
+  fi
   mkfifo "$scratch/in"
   dotnet "$app" <"$scratch/in" >"$scratch/out" 2>&1 &
   pid=$!
@@ -89,14 +103,17 @@ for heap in "${heaps[@]}"; do
     w100k) hold=(hold Widget 100000) type=TargetApp.Widget held_count=100000 ;;
     w300k) hold=(hold Widget 300000) type=TargetApp.Widget held_count=300000 ;;
     c5m) hold=(hold-chunks 5000 1000) type=TargetApp.Cell held_count=5000000 ;;
+    a123k) hold=(fixture) type=Widget held_count=123457 ;;
     *)
-      echo "unknown heap $heap (w100k, w300k, c5m)" >&2
+      echo "unknown heap $heap (w100k, w300k, c5m, a123k)" >&2
       exit 2
       ;;
   esac
   start "${hold[@]}"
   echo
-  echo "== TargetApp '${hold[*]}' (pid $pid), $runs turns; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  what="TargetApp '${hold[*]}'"
+  [ "${hold[0]}" = fixture ] && what="the fixtures' widget app"
+  echo "== $what (pid $pid), $runs turns; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   declare -A secs=() kb=()
   for ((i = 0; i < runs; i++)); do
     order=("${!names[@]}")
