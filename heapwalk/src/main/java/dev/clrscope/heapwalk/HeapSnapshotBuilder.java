@@ -34,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The graph is built as the events arrive, on the thread that reads them: each object goes into
  * primitive columns and into the index of the pages it lies on ({@link PageIndex}), with no object
  * allocated per row, so that when the walk's GCEnd comes only the references are left to resolve
- * ({@link #build()}). What comes after the GCEnd (the GC's own sizes, the module names of the
+ * ({@link #graph()}). What comes after the GCEnd (the GC's own sizes, the module names of the
  * rundown at the session's end) is kept apart and may arrive on the reading thread while another
  * builds the graph; {@link #complete} adds it.
  */
@@ -82,7 +82,7 @@ public final class HeapSnapshotBuilder {
   /**
    * Takes one event of the session; anything but the runtime's heap events is ignored. Called on
    * one thread; after the walk's GCEnd only the GC's sizes and the module names are taken, which
-   * {@link #build()} on another thread does not read.
+   * {@link #graph()} on another thread does not read.
    */
   public void accept(TraceEvent e) {
     String provider = e.providerName();

@@ -103,9 +103,6 @@ public final class HeapWalk {
 
   private final SessionStarter starter;
 
-  /** What {@link #take} does with a whole graph while its session ends. */
-  private WhileEnding whileEnding = (graph, ending) -> {};
-
   private final Listener listener;
   private final String target;
   private final Duration limit;
@@ -174,9 +171,8 @@ public final class HeapWalk {
    * @throws InterruptedException if interrupted
    */
   public HeapSnapshot take(WhileEnding whileEnding) throws InterruptedException {
-    this.whileEnding = whileEnding;
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
-    Walked walked = walk(builder);
+    Walked walked = walk(builder, whileEnding);
     SessionResult result = walked.result();
     if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
       int bigger = (int) Math.min(Integer.MAX_VALUE, Math.max(4L * bufferMb, RETRY_BUFFER_MB));
@@ -189,7 +185,7 @@ public final class HeapWalk {
               bigger));
       bufferMb = bigger;
       builder = new HeapSnapshotBuilder();
-      walked = walk(builder);
+      walked = walk(builder, whileEnding);
       result = walked.result();
     }
     if (result.failure() != null) {
@@ -239,10 +235,11 @@ public final class HeapWalk {
    */
   private record Walked(SessionResult result, HeapSnapshot graph) {}
 
-  private Walked walk(HeapSnapshotBuilder builder) throws InterruptedException {
+  private Walked walk(HeapSnapshotBuilder builder, WhileEnding whileEnding)
+      throws InterruptedException {
     listener.note("Walking the managed heap of " + target + " (one forced full GC) ...");
     try {
-      return walk(builder, config(bufferMb, moduleRundown));
+      return walk(builder, config(bufferMb, moduleRundown), whileEnding);
     } catch (RuntimeTooOldException e) {
       if (!moduleRundown) {
         throw e;
@@ -250,7 +247,7 @@ public final class HeapWalk {
       // Before .NET 8 the rundown's keywords cannot be chosen: the walk goes without module names.
       moduleRundown = false;
       listener.note("(This runtime cannot send module names alone, before .NET 8: left out.)");
-      return walk(builder, config(bufferMb, false));
+      return walk(builder, config(bufferMb, false), whileEnding);
     }
   }
 
@@ -279,7 +276,8 @@ public final class HeapWalk {
    * ended), the graph built as they arrive, and once the walk's GCEnd has come, the session stopped
    * on another thread (StopTracing, then the modules' rundown) while this one resolves the graph.
    */
-  private Walked walk(HeapSnapshotBuilder builder, EventPipeSessionConfig config)
+  private Walked walk(
+      HeapSnapshotBuilder builder, EventPipeSessionConfig config, WhileEnding whileEnding)
       throws InterruptedException {
     StopSwitch stop = new StopSwitch();
     HeapTimeline.mark("starting the session");
