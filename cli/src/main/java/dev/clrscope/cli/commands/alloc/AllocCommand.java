@@ -118,7 +118,7 @@ public final class AllocCommand extends AttachingCommand {
           "no allocation ticks were seen: the process allocated less than about 100 KB, or the"
               + " trace was not recorded with the GC keyword at verbose level");
     }
-    new AllocOutput(out(), format.format()).print(s);
+    format.renderer(out(), err()).report(AllocOutput.report(s));
     if (flame != null) {
       List<StackSample> samples = new ArrayList<>();
       for (StackAllocations st : sampler.allStacks(frames)) {

@@ -5,7 +5,7 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.monitor.contention.BlockedSummary;
 import dev.clrscope.monitor.contention.ContentionAssembler;
 import dev.clrscope.monitor.methods.MethodAddressMap;
@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
           + " target to read a saved trace (recorded with the Contention and WaitHandle keywords)."
     })
 public final class ContentionCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -58,7 +58,7 @@ public final class ContentionCommand extends AttachingCommand {
     Path file = target.traceFile();
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
     TraceFileInput.feed(file, methods);
-    ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
+    ContentionOutput output = new ContentionOutput(format.renderer(out(), err()), stacks);
     output.header();
     ContentionAssembler assembler =
         new ContentionAssembler(methods, minDuration, stacks, output::blocked);
@@ -67,7 +67,7 @@ public final class ContentionCommand extends AttachingCommand {
 
   @Override
   protected int run(AttachedTarget attached) {
-    ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
+    ContentionOutput output = new ContentionOutput(format.renderer(out(), err()), stacks);
     ContentionAssembler assembler =
         new ContentionAssembler(
             new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())),

@@ -4,7 +4,7 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
           + " collect --clrevents exception+jit`)."
     })
 public final class ExceptionsCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -71,7 +71,7 @@ public final class ExceptionsCommand extends AttachingCommand {
     Path file = target.traceFile();
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
     TraceFileInput.feed(file, methods);
-    ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
+    ExceptionsOutput output = new ExceptionsOutput(format.renderer(out(), err()), stacks);
     output.header();
     ExceptionAssembler assembler = assembler(methods, output);
     return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
@@ -79,7 +79,7 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Override
   protected int run(AttachedTarget attached) {
-    ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
+    ExceptionsOutput output = new ExceptionsOutput(format.renderer(out(), err()), stacks);
     ExceptionAssembler assembler =
         assembler(new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())), output);
     SessionResult result =

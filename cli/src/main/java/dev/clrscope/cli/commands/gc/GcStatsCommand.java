@@ -4,10 +4,8 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
@@ -32,7 +30,7 @@ import picocli.CommandLine.ParameterException;
           + " (Ctrl+C, Enter, --duration, or the target exiting)."
     })
 public final class GcStatsCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Option(
       names = "--per-heap",
@@ -55,30 +53,13 @@ public final class GcStatsCommand extends AttachingCommand {
       description = "Also draw heap size per generation and pauses over time into FILE.")
   Path chart;
 
-  /** The fields to print, and a note on stderr when the terminal's width left columns out. */
+  /** The fields to print: every one, or the columns {@code --columns} names. */
   private RecordSchema<GcRecord> fields() {
-    int width = format.format() == OutputFormat.table ? Terminal.stdoutColumns() : 0;
-    RecordSchema<GcRecord> fields;
     try {
-      fields = GcOutput.schema(perHeap, columns, width);
+      return GcOutput.schema(perHeap, columns, 0);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--columns: " + e.getMessage());
     }
-    int shown = fields.tableKeys().size();
-    int all = GcOutput.schema(perHeap).tableKeys().size();
-    if (columns == null && shown < all) {
-      err()
-          .println(
-              "Showing "
-                  + shown
-                  + " of "
-                  + all
-                  + " columns to fit "
-                  + width
-                  + " terminal columns: --columns all shows every one, as do csv, json and"
-                  + " redirected output.");
-    }
-    return fields;
   }
 
   @Override
@@ -94,7 +75,8 @@ public final class GcStatsCommand extends AttachingCommand {
         throw new CommandFailure("the directory " + dir + " does not exist: create it first");
       }
     }
-    GcOutput output = new GcOutput(out(), err(), format.format(), perHeap, fields());
+    GcOutput output =
+        new GcOutput(format.renderer(out(), err()), perHeap, fields(), columns == null);
     GcSummary.Accumulator summary = new GcSummary.Accumulator();
     GcChart.Series series = chart == null ? null : new GcChart.Series();
     GcAssembler assembler =

@@ -2,15 +2,15 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshot.Retainer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -110,12 +110,12 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
                 s.objectCount(),
                 total,
                 minPercent));
-    if (format.format() == OutputFormat.json) {
-      out().println(JsonText.of(json(top)));
-    } else {
-      print(top, total, "");
-    }
-    out().flush();
+    format
+        .renderer(out(), err())
+        .report(
+            Report.builder()
+                .tree("retainers", null, retainerSchema(total), top, Retainer::children, "type")
+                .build());
     if (flame != null) {
       Map<String, Long> folded = s.dominatorFlame(64);
       OutputFile.write(
@@ -134,32 +134,21 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
     return 0;
   }
 
-  private void print(List<Retainer> nodes, long total, String indent) {
-    for (Retainer r : nodes) {
-      out()
-          .println(
-              String.format(
-                  Locale.ROOT,
-                  "%s%,14d  %5.1f%%  %s (%,d B)",
-                  indent,
-                  r.retained(),
-                  total == 0 ? 0.0 : 100.0 * r.retained() / total,
-                  r.type(),
-                  r.size()));
-      print(r.children(), total, indent + "  ");
-    }
-  }
-
-  private static List<Object> json(List<Retainer> nodes) {
-    List<Object> out = new ArrayList<>();
-    for (Retainer r : nodes) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("type", r.type());
-      m.put("size", r.size());
-      m.put("retained", r.retained());
-      m.put("children", json(r.children()));
-      out.add(m);
-    }
-    return out;
+  /** A retainer's fields; its share is of {@code total}, the whole heap. */
+  private static RecordSchema<Retainer> retainerSchema(long total) {
+    return new RecordSchema<Retainer>(
+            null,
+            List.of(
+                Field.of("retained", "RETAINED", 0, Unit.COUNT, Retainer::retained),
+                Field.of(
+                        "retainedPercent",
+                        "%",
+                        0,
+                        Unit.PERCENT,
+                        (Retainer r) -> Unit.percent(r.retained(), total))
+                    .only(Field.Shown.TABLE),
+                Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type),
+                Field.of("size", "SIZE", 0, Unit.COUNT, Retainer::size)))
+        .withPriority(List.of("retained", "type", "retainedPercent", "size"));
   }
 }

@@ -7,6 +7,7 @@ import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
@@ -105,7 +106,7 @@ abstract class HeapCommand extends AttachingCommand {
                             "Walking: %,d objects, %,d references, %s received",
                             builder.objectsSoFar(),
                             builder.referencesSoFar(),
-                            ProgressLine.bytes(session.bytesRead())));
+                            ByteSize.of(session.bytesRead())));
               }
 
               @Override

@@ -3,7 +3,7 @@ package dev.clrscope.cli.commands.http;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.monitor.http.HttpAssembler;
 import dev.clrscope.monitor.session.SessionResult;
 import picocli.CommandLine.Command;
@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
           + " (recorded with the System.Net.* providers and TplEventSource:0x80)."
     })
 public final class HttpCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -43,7 +43,7 @@ public final class HttpCommand extends AttachingCommand {
 
   @Override
   protected int runWithoutTarget() {
-    HttpOutput output = new HttpOutput(out(), err(), format.format());
+    HttpOutput output = new HttpOutput(format.renderer(out(), err()));
     output.header();
     HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
     return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
@@ -51,7 +51,7 @@ public final class HttpCommand extends AttachingCommand {
 
   @Override
   protected int run(AttachedTarget attached) {
-    HttpOutput output = new HttpOutput(out(), err(), format.format());
+    HttpOutput output = new HttpOutput(format.renderer(out(), err()));
     HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
     SessionResult result =
         watchMonitor(

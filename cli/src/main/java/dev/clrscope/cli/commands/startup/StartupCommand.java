@@ -3,7 +3,7 @@ package dev.clrscope.cli.commands.startup;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
@@ -30,7 +30,7 @@ public final class StartupCommand extends AttachingCommand {
   /** How long a start is watched when no --duration is given. */
   static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
 
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -69,7 +69,7 @@ public final class StartupCommand extends AttachingCommand {
 
   @Override
   protected int runWithoutTarget() {
-    StartupOutput output = new StartupOutput(out(), err(), format.format());
+    StartupOutput output = new StartupOutput(format.renderer(out(), err()));
     output.header();
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
     return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
@@ -79,7 +79,7 @@ public final class StartupCommand extends AttachingCommand {
   protected int run(AttachedTarget attached) {
     Duration window =
         durationOption.duration() == null ? DEFAULT_WINDOW : durationOption.duration();
-    StartupOutput output = new StartupOutput(out(), err(), format.format());
+    StartupOutput output = new StartupOutput(format.renderer(out(), err()));
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
     SessionResult result =
         watchMonitor(

@@ -8,6 +8,7 @@ import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
@@ -347,7 +348,7 @@ public final class CollectCommand extends AttachingCommand {
                 (stop.isStopRequested() ? "Stopping: rundown " : "Recording ")
                     + ProgressLine.elapsed(session.observedNanos() / 1_000_000)
                     + "  "
-                    + ProgressLine.bytes(session.bytesRead())
+                    + ByteSize.of(session.bytesRead())
                     + "  "
                     + String.format(Locale.ROOT, "%,d events", session.eventsRead()))) {
       return session.finish(
@@ -373,7 +374,7 @@ public final class CollectCommand extends AttachingCommand {
   }
 
   private void finish(Path file, SessionResult r) {
-    String size = ProgressLine.bytes(r.bytes());
+    String size = ByteSize.of(r.bytes());
     String took = ProgressLine.elapsed(r.observedNanos() / 1_000_000);
     TraceRecording.Ending ending;
     try {
@@ -402,7 +403,7 @@ public final class CollectCommand extends AttachingCommand {
                   + ": "
                   + file
                   + " keeps every complete block ("
-                  + ProgressLine.bytes(kept)
+                  + ByteSize.of(kept)
                   + " of "
                   + size
                   + String.format(Locale.ROOT, ", %,d events", events)

@@ -2,12 +2,14 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.NetTraceReader;
@@ -31,16 +33,9 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Print a trace's events in time order with their payload fields by name: one JSON object a"
-          + " line (JSON Lines), or a table line each."
+          + " line (JSON Lines), one JSON document, a table line or a CSV line each."
     })
 public final class EventsCommand extends ClrscopeSubcommand {
-  /** The line formats: JSON Lines, a table line or a CSV line per event. */
-  enum LineFormat {
-    json,
-    table,
-    csv
-  }
-
   /**
    * An event's fields, read from its JSON object ({@link EventJson}): every member in JSON and CSV
    * (payload and stack as JSON text in CSV); time, thread, name and payload in the table.
@@ -98,9 +93,13 @@ public final class EventsCommand extends ClrscopeSubcommand {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
-      defaultValue = "json",
-      description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-  LineFormat format;
+      defaultValue = "jsonl",
+      converter = StreamFormatOption.Offered.class,
+      completionCandidates = StreamFormatOption.Offered.class,
+      description =
+          "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}, one JSON object a line); json is"
+              + " one document of every event.")
+  OutputFormat format = OutputFormat.jsonl;
 
   @Override
   public Integer call() {
@@ -115,15 +114,12 @@ public final class EventsCommand extends ClrscopeSubcommand {
     BufferedOutputStream buffered = new BufferedOutputStream(out(), 1 << 16);
     PrintStream out = new PrintStream(buffered, false, StandardCharsets.UTF_8);
     // JSON Lines, the default and the bulk of what this command writes, go straight to bytes.
-    EventJsonLines jsonLines = format == LineFormat.json ? new EventJsonLines(buffered) : null;
-    RecordStream<Map<String, Object>> records =
+    EventJsonLines jsonLines = format == OutputFormat.jsonl ? new EventJsonLines(buffered) : null;
+    Renderer.RecordSink<Map<String, Object>> records =
         jsonLines != null
             ? null
-            : new RecordStream<>(
-                out,
-                SCHEMA,
-                format == LineFormat.csv ? RecordStream.Form.CSV : RecordStream.Form.TABLE,
-                false);
+            : Renderer.of(format, out, err(), 0)
+                .records(Renderer.Stream.live(SCHEMA).inDocument(Map.of(), "events").buffered());
     long written = 0;
     TraceFileInput.ReadEnding ending;
     try (NetTraceReader r = TraceFileInput.open(input)) {
@@ -152,7 +148,7 @@ public final class EventsCommand extends ClrscopeSubcommand {
       throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
     }
     if (records != null) {
-      records.finish(Map.of());
+      records.finish(null);
     } else {
       out.flush();
     }
