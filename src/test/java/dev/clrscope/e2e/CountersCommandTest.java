@@ -162,20 +162,25 @@ class CountersCommandTest {
   /** {@code counters collect} of {@code counters} into {@code file} for 4 s. */
   private static CliResult collectFor4s(
       TargetProcess app, String counters, String format, Path file) {
-    return Clrscope.run(
-        RUN,
-        "counters",
-        "collect",
-        "-p",
-        Long.toString(app.pid()),
-        "--counters",
-        counters,
-        "--format",
-        format,
-        "-o",
-        file.toString(),
-        "--duration",
-        "4s");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "counters",
+                "collect",
+                "-p",
+                Long.toString(app.pid()),
+                "--counters",
+                counters,
+                "-o",
+                file.toString(),
+                "--duration",
+                "4s"));
+    // clrscope's whole measurements are the full layout of the json format.
+    args.addAll(
+        format.equals("json-full")
+            ? List.of("--format", "json", "--layout", "full")
+            : List.of("--format", format));
+    return Clrscope.run(RUN, args.toArray(String[]::new));
   }
 
   @Test
@@ -235,8 +240,8 @@ class CountersCommandTest {
               file);
       assertThat(r.exitCode()).as("%s", r).isZero();
       JsonNode doc = TargetProcess.JSON.readTree(Files.readString(file));
-      assertThat(doc.path("stopReason").asText()).contains("duration");
-      assertThat(doc.path("notes").toString()).contains("Clrscope.Demo[no.such]");
+      assertThat(doc.path("summary").path("stopReason").asText()).contains("duration");
+      assertThat(doc.path("summary").path("notes").toString()).contains("Clrscope.Demo[no.such]");
       int histograms = 0;
       int requests = 0;
       for (JsonNode m : doc.path("measurements")) {

@@ -39,7 +39,7 @@ class GcCommandsTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json",
+                "jsonl",
                 "--chart",
                 chart.toString())) {
       awaitStderr(cli, "Watching the GCs");

@@ -49,7 +49,7 @@ class HttpCommandTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json")) {
+                "jsonl")) {
       await()
           .atMost(TIMEOUT)
           .until(

@@ -69,7 +69,7 @@ class MonitorCommandsTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json",
+                "jsonl",
                 "--stacks",
                 "--type",
                 "Widget")) {
@@ -134,7 +134,7 @@ class MonitorCommandsTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json")) {
+                "jsonl")) {
       awaitStderr(cli, "Watching the locks and waits");
       JsonNode monitor = target.send("contend monitor " + n);
       JsonNode lock = target.send("contend lock " + n);
@@ -202,7 +202,7 @@ class MonitorCommandsTest {
 
   @Test
   void anExceptionThatKillsALaunchedAppIsUnhandledAndItsExitCodePassesThrough() throws Exception {
-    List<String> args = new ArrayList<>(List.of("exceptions", "--format", "json", "--"));
+    List<String> args = new ArrayList<>(List.of("exceptions", "--format", "jsonl", "--"));
     args.addAll(DotnetApps.command(DotnetApps.TARGET_APP));
     try (RunningCli cli = Clrscope.start(Map.of(), Clrscope.root(), args.toArray(String[]::new))) {
       cli.awaitReady(TIMEOUT);

@@ -21,7 +21,7 @@ class StartupCommandTest {
 
   @Test
   void theTimeLineNamesTheAppsAssemblyAndMainAndPassesItsExitCodeThrough() throws Exception {
-    List<String> args = new ArrayList<>(List.of("startup", "--all", "--format", "json", "--"));
+    List<String> args = new ArrayList<>(List.of("startup", "--all", "--format", "jsonl", "--"));
     args.addAll(
         DotnetApps.command(
             DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "300", "--exit-code", "3"));
@@ -112,7 +112,7 @@ class StartupCommandTest {
             Clrscope.root(),
             "startup",
             "--format",
-            "json",
+            "jsonl",
             "--timeout",
             "30",
             "--diagnostic-port",

@@ -1,10 +1,8 @@
 package dev.clrscope.symbols;
 
-import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -35,18 +33,6 @@ public final class ManagedCodeMap {
   private String[] signatures = new String[1024];
   private int count;
   private int sortedCount;
-
-  /** Reads every method event of a trace (leniently: a truncated trace gives what it has). */
-  public static ManagedCodeMap read(Path trace) {
-    ManagedCodeMap map = new ManagedCodeMap();
-    try (NetTraceReader r = NetTraceReader.open(trace, true)) {
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        map.accept(e);
-      }
-    }
-    return map;
-  }
 
   /** Takes the method's code range from {@code e} if it is a method load or rundown event. */
   public void accept(TraceEvent e) {

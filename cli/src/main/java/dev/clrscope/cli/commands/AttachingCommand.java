@@ -173,9 +173,9 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
    * that was cut off.
    */
   protected int analyseSavedTrace(EventConsumer consumer, LongConsumer summarise) {
-    TraceFileInput.Fed fed = TraceFileInput.feed(target.traceFile(), consumer);
-    summarise.accept(fed.spanNanos());
-    fed.ending().warnings("analysed").forEach(this::warn);
+    SessionResult read = TraceFileInput.feed(target.traceFile(), consumer);
+    summarise.accept(read.observedNanos());
+    TraceFileInput.warnings(read, "analysed").forEach(this::warn);
     return 0;
   }
 

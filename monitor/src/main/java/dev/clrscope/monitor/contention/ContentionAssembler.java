@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.contention;
 
+import dev.clrscope.monitor.HeldRecords;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
@@ -45,6 +46,7 @@ public final class ContentionAssembler implements EventConsumer {
   private final long minNanos;
   private final boolean keepStacks;
   private final Consumer<BlockedRecord> sink;
+  private final HeldRecords held = new HeldRecords();
   private final Map<Long, Start> contending = new HashMap<>();
   private final Map<Long, Start> waiting = new HashMap<>();
   private final BlockedSummary.Accumulator summary = new BlockedSummary.Accumulator();
@@ -166,8 +168,12 @@ public final class ContentionAssembler implements EventConsumer {
     if (nanos < minNanos) {
       return;
     }
-    String method = methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES);
     summary.add(kind, s.stack(), nanos);
+    held.handOut(() -> named(kind, thread, s, nanos));
+  }
+
+  private void named(String kind, long thread, Start s, long nanos) {
+    String method = methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES);
     sink.accept(
         new BlockedRecord(
             kind,
@@ -181,6 +187,21 @@ public final class ContentionAssembler implements EventConsumer {
             s.source(),
             method,
             keepStacks ? methods.names(s.stack()) : List.of()));
+  }
+
+  /**
+   * Holds every record until the stream ends, and names its frames then: a saved trace's rundown,
+   * at its end, names the methods compiled before the recording, so its rows are named as its
+   * summary is, in one pass over the file.
+   */
+  public ContentionAssembler namesAtEnd() {
+    held.holdUntilEnd();
+    return this;
+  }
+
+  @Override
+  public void streamEnded() {
+    held.release();
   }
 
   /**

@@ -6,14 +6,12 @@ import dev.clrscope.ipc.session.EventPipeSessionConfig;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SessionRequest;
-import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
 import dev.clrscope.symbols.ProcessMaps;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -80,18 +78,6 @@ public final class MethodAddressMap implements EventConsumer {
    */
   public MethodAddressMap(ProcessMaps maps) {
     this.frames = new FrameResolver(code, null, maps, false);
-  }
-
-  /** Reads every method event of a trace (leniently: a truncated trace gives what it has). */
-  public static MethodAddressMap read(Path trace) {
-    MethodAddressMap map = new MethodAddressMap();
-    try (NetTraceReader r = NetTraceReader.open(trace, true)) {
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        map.accept(e);
-      }
-    }
-    return map;
   }
 
   /** Takes the method range from {@code e} if it is a method load or rundown event. */

@@ -302,7 +302,8 @@ public final class SessionRunner implements AutoCloseable {
         truncation,
         failure,
         stream == null ? null : stream.sessionError(),
-        stream == null ? null : stream.fileError());
+        stream == null ? null : stream.fileError(),
+        0);
   }
 
   /**

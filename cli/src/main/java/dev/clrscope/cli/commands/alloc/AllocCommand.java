@@ -12,7 +12,9 @@ import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
 import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.FrameResolver;
+import dev.clrscope.symbols.ManagedCodeMap;
 import dev.clrscope.symbols.PerfMap;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Files;
@@ -84,11 +86,18 @@ public final class AllocCommand extends AttachingCommand {
   @Override
   protected int runWithoutTarget() {
     Path file = target.traceFile();
-    FrameResolver frames = FrameResolver.forTrace(file, false);
+    ManagedCodeMap methods = new ManagedCodeMap();
     AllocationSampler sampler = new AllocationSampler();
-    TraceFileInput.Fed fed = TraceFileInput.feed(file, sampler);
-    fed.ending().warnings("analysed").forEach(this::warn);
-    return report(sampler, frames, file.getFileName().toString());
+    FrameResolver[] frames = new FrameResolver[1];
+    SessionResult read =
+        TraceFileInput.read(
+            file,
+            trace -> {
+              frames[0] = FrameResolver.forTrace(file, trace.header().processId(), methods, false);
+              return trace.feed(methods::accept, sampler);
+            });
+    TraceFileInput.warnings(read, "analysed").forEach(this::warn);
+    return report(sampler, frames[0], file.getFileName().toString());
   }
 
   @Override

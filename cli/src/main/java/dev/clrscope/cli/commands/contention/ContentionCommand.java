@@ -2,7 +2,6 @@ package dev.clrscope.cli.commands.contention;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.StreamFormatOption;
@@ -52,16 +51,15 @@ public final class ContentionCommand extends AttachingCommand {
     return target.traceFile() == null;
   }
 
-  /** A saved trace: its methods first, so every row is named as the summary is. */
+  /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
   protected int runWithoutTarget() {
     Path file = target.traceFile();
+    // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
-    TraceFileInput.feed(file, methods);
     ContentionOutput output = new ContentionOutput(format.renderer(out(), err()), stacks);
-    output.header();
     ContentionAssembler assembler =
-        new ContentionAssembler(methods, minDuration, stacks, output::blocked);
+        new ContentionAssembler(methods, minDuration, stacks, output::blocked).namesAtEnd();
     return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }
 

@@ -2,7 +2,6 @@ package dev.clrscope.cli.commands.exceptions;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TypeRegex;
@@ -65,15 +64,14 @@ public final class ExceptionsCommand extends AttachingCommand {
         output::exception);
   }
 
-  /** A saved trace: its methods first, so every row is named as the summary is. */
+  /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
   protected int runWithoutTarget() {
     Path file = target.traceFile();
+    // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
-    TraceFileInput.feed(file, methods);
     ExceptionsOutput output = new ExceptionsOutput(format.renderer(out(), err()), stacks);
-    output.header();
-    ExceptionAssembler assembler = assembler(methods, output);
+    ExceptionAssembler assembler = assembler(methods, output).namesAtEnd();
     return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }
 

@@ -114,7 +114,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
         .renderer(out(), err())
         .report(
             Report.builder()
-                .tree("retainers", null, retainerSchema(total), top, Retainer::children, "type")
+                .tree(null, null, retainerSchema(total), top, Retainer::children, "type")
                 .build());
     if (flame != null) {
       Map<String, Long> folded = s.dominatorFlame(64);

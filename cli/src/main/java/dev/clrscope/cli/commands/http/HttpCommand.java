@@ -44,7 +44,6 @@ public final class HttpCommand extends AttachingCommand {
   @Override
   protected int runWithoutTarget() {
     HttpOutput output = new HttpOutput(format.renderer(out(), err()));
-    output.header();
     HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
     return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }

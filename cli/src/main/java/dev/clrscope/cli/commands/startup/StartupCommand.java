@@ -70,7 +70,6 @@ public final class StartupCommand extends AttachingCommand {
   @Override
   protected int runWithoutTarget() {
     StartupOutput output = new StartupOutput(format.renderer(out(), err()));
-    output.header();
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
     return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
   }

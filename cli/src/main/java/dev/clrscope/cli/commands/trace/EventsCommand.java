@@ -1,19 +1,17 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.options.StreamFormatOption;
-import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.EventNames;
-import dev.clrscope.nettrace.NetTraceReader;
-import dev.clrscope.nettrace.TraceEvent;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -120,40 +118,43 @@ public final class EventsCommand extends ClrscopeSubcommand {
             ? null
             : Renderer.of(format, out, err(), 0)
                 .records(Renderer.Stream.live(SCHEMA).inDocument(Map.of(), "events").buffered());
-    long written = 0;
-    TraceFileInput.ReadEnding ending;
-    try (NetTraceReader r = TraceFileInput.open(input)) {
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        if (provider != null && !e.providerName().equalsIgnoreCase(provider.strip())) {
-          continue;
-        }
-        if (event != null && !EventNames.matches(e, event)) {
-          continue;
-        }
-        if (jsonLines != null) {
-          jsonLines.write(e);
-        } else {
-          records.write(EventJson.of(e));
-        }
-        if (++written % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
-          // stdout closed (| head): stop quietly.
-          return 0;
-        }
-      }
-      ending = TraceFileInput.ReadEnding.of(r);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
+    long[] written = {0};
+    StopSwitch closed = new StopSwitch();
+    SessionResult read =
+        TraceFileInput.feed(
+            input,
+            closed,
+            e -> {
+              if (provider != null && !e.providerName().equalsIgnoreCase(provider.strip())) {
+                return;
+              }
+              if (event != null && !EventNames.matches(e, event)) {
+                return;
+              }
+              if (jsonLines != null) {
+                try {
+                  jsonLines.write(e);
+                } catch (IOException x) {
+                  throw new UncheckedIOException(x);
+                }
+              } else {
+                records.write(EventJson.of(e));
+              }
+              if (++written[0] % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
+                // stdout closed (| head): stop quietly.
+                closed.request("standard output was closed");
+              }
+            });
+    if (closed.isStopRequested()) {
+      return 0;
     }
     if (records != null) {
       records.finish(null);
     } else {
       out.flush();
     }
-    ending.warnings("printed").forEach(this::warn);
-    if (written == 0 && (provider != null || event != null)) {
+    TraceFileInput.warnings(read, "printed").forEach(this::warn);
+    if (written[0] == 0 && (provider != null || event != null)) {
       warn("no event matched");
     }
     return 0;

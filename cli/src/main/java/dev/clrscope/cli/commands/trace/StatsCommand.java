@@ -1,18 +1,14 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.trace.EventNames;
-import dev.clrscope.nettrace.NetTraceReader;
-import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -68,7 +64,7 @@ public final class StatsCommand extends ClrscopeSubcommand {
       long events,
       int threads,
       long dropped,
-      TraceFileInput.ReadEnding ending) {
+      SessionResult read) {
     String format() {
       return "NetTrace V"
           + header.formatVersion()
@@ -102,8 +98,12 @@ public final class StatsCommand extends ClrscopeSubcommand {
               Field.of("events", "Events", 0, Unit.COUNT, Head::events),
               Field.of("threads", "Threads", 0, Unit.COUNT, Head::threads),
               Field.of("droppedEvents", "Dropped events", 0, Unit.COUNT, Head::dropped),
-              Field.data("truncated", Unit.TEXT, (Head h) -> h.ending().truncatedAt()),
-              Field.data("trailingBytes", Unit.COUNT, (Head h) -> h.ending().trailingBytes())));
+              Field.data(
+                  "truncated",
+                  Unit.TEXT,
+                  (Head h) ->
+                      h.read().truncation() == null ? null : h.read().truncation().getMessage()),
+              Field.data("trailingBytes", Unit.COUNT, (Head h) -> h.read().trailingBytes())));
 
   private static final RecordSchema<Totals> TOTALS =
       new RecordSchema<Totals>(
@@ -124,35 +124,36 @@ public final class StatsCommand extends ClrscopeSubcommand {
   public Integer call() {
     Map<EventType, Totals> byType = new HashMap<>();
     Set<Long> threads = new HashSet<>();
-    long events = 0;
-    long first = Long.MAX_VALUE;
-    long last = Long.MIN_VALUE;
-    TraceHeader header;
-    long dropped;
-    TraceFileInput.ReadEnding ending;
-    try (NetTraceReader r = TraceFileInput.open(input)) {
-      header = r.header();
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        events++;
-        threads.add(e.threadId());
-        first = Math.min(first, e.timestamp());
-        last = Math.max(last, e.timestamp());
-        TraceEvent ev = e;
-        Totals t =
-            byType.computeIfAbsent(
-                new EventType(e.providerName(), e.eventId(), e.version()),
-                k ->
-                    new Totals(k.provider(), k.eventId(), k.version(), EventNames.displayName(ev)));
-        t.count++;
-        t.bytes += e.payloadLength();
-      }
-      dropped = r.droppedEvents();
-      ending = TraceFileInput.ReadEnding.of(r);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
-    }
-    ending.warnings("counted").forEach(this::warn);
+    long[] span = {0, Long.MAX_VALUE, Long.MIN_VALUE};
+    TraceHeader[] header = new TraceHeader[1];
+    SessionResult read =
+        TraceFileInput.read(
+            input,
+            trace -> {
+              header[0] = trace.header();
+              return trace.feed(
+                  e -> {
+                    span[0]++;
+                    threads.add(e.threadId());
+                    span[1] = Math.min(span[1], e.timestamp());
+                    span[2] = Math.max(span[2], e.timestamp());
+                    Totals t =
+                        byType.computeIfAbsent(
+                            new EventType(e.providerName(), e.eventId(), e.version()),
+                            k ->
+                                new Totals(
+                                    k.provider(),
+                                    k.eventId(),
+                                    k.version(),
+                                    EventNames.displayName(e)));
+                    t.count++;
+                    t.bytes += e.payloadLength();
+                  });
+            });
+    TraceFileInput.warnings(read, "counted").forEach(this::warn);
+    long events = span[0];
+    long first = span[1];
+    long last = span[2];
     List<Totals> rows = new ArrayList<>(byType.values());
     rows.sort(
         Comparator.comparing((Totals t) -> t.provider)
@@ -162,14 +163,14 @@ public final class StatsCommand extends ClrscopeSubcommand {
     Head head =
         new Head(
             input.toString(),
-            header,
-            any ? header.toUtc(first).toString() : null,
-            any ? header.toUtc(last).toString() : null,
-            any ? (header.relativeNanos(last) - header.relativeNanos(first)) / 1e6 : null,
+            header[0],
+            any ? header[0].toUtc(first).toString() : null,
+            any ? header[0].toUtc(last).toString() : null,
+            any ? (header[0].relativeNanos(last) - header[0].relativeNanos(first)) / 1e6 : null,
             events,
             threads.size(),
-            dropped,
-            ending);
+            read.droppedEvents(),
+            read);
     format
         .renderer(out(), err())
         .report(

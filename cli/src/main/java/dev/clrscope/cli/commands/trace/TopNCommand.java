@@ -1,9 +1,7 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
@@ -11,9 +9,9 @@ import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.profile.MethodSamples;
 import dev.clrscope.monitor.profile.SampleProfile;
 import dev.clrscope.monitor.profile.SampleTotals;
-import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.FrameResolver;
-import java.io.UncheckedIOException;
+import dev.clrscope.symbols.ManagedCodeMap;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,18 +99,21 @@ public final class TopNCommand extends ClrscopeSubcommand {
     if (thread != null && thread < 0) {
       throw new ParameterException(spec.commandLine(), "--thread takes a thread id (0 or more)");
     }
-    TraceFileInput.checkReadable(file);
-    FrameResolver frames;
-    try {
-      frames = FrameResolver.forTrace(file, signatures);
-    } catch (NetTraceFormatException e) {
-      throw new CommandFailure(file + " is not a trace clrscope can read: " + e.getMessage(), e);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
-    }
-    SampleProfile profile = new SampleProfile(frames, thread == null ? -1 : thread);
-    TraceFileInput.Fed fed = TraceFileInput.feed(file, profile);
-    fed.ending().warnings("reported").forEach(this::warn);
+    ManagedCodeMap methods = new ManagedCodeMap();
+    SampleProfile[] profiled = new SampleProfile[1];
+    FrameResolver[] resolver = new FrameResolver[1];
+    SessionResult read =
+        TraceFileInput.read(
+            file,
+            trace -> {
+              resolver[0] =
+                  FrameResolver.forTrace(file, trace.header().processId(), methods, signatures);
+              profiled[0] = new SampleProfile(resolver[0], thread == null ? -1 : thread);
+              return trace.feed(methods::accept, profiled[0]);
+            });
+    TraceFileInput.warnings(read, "reported").forEach(this::warn);
+    SampleProfile profile = profiled[0];
+    FrameResolver frames = resolver[0];
     SampleTotals totals = profile.totals();
     if (totals.samples() == 0) {
       warn(
