@@ -14,8 +14,10 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
+import java.nio.file.Path;
 import java.util.function.LongConsumer;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
 
 /**
  * A command that talks to one runtime. The base resolves the target, runs the command, always lets
@@ -42,6 +44,19 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
   /** Whether the command needs a target; one that does not runs {@link #runWithoutTarget()}. */
   protected boolean needsTarget() {
     return true;
+  }
+
+  /**
+   * Whether the command reads a saved file given as {@code FILE} where a target would be ({@link
+   * #readFile}); a word before {@code --} is otherwise a usage error, never a program to launch.
+   */
+  protected boolean readsFiles() {
+    return false;
+  }
+
+  /** The command's work on the saved file given instead of a target. */
+  protected int readFile(Path file) {
+    throw new UnsupportedOperationException(spec.qualifiedName() + " reads no file");
   }
 
   /** The command's work when no target option was given and {@link #needsTarget()} is false. */
@@ -172,8 +187,8 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
    * summarise} print what it came to over the trace's span (nanoseconds), then warns of a trace
    * that was cut off.
    */
-  protected int analyseSavedTrace(EventConsumer consumer, LongConsumer summarise) {
-    SessionResult read = TraceFileInput.feed(target.traceFile(), consumer);
+  protected int analyseSavedTrace(Path file, EventConsumer consumer, LongConsumer summarise) {
+    SessionResult read = TraceFileInput.feed(file, consumer);
     summarise.accept(read.observedNanos());
     TraceFileInput.warnings(read, "analysed").forEach(this::warn);
     return 0;
@@ -194,6 +209,19 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
 
   @Override
   public final Integer call() {
+    Path file = target.inputFile();
+    if (file != null) {
+      if (!readsFiles()) {
+        throw target.notAFile();
+      }
+      if (target.isChosen()) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "give FILE or a target (-p, -n, --diagnostic-port, -- COMMAND), not both");
+      }
+      validate();
+      return readFile(file);
+    }
     if (!needsTarget() && !target.isChosen()) {
       validate();
       return runWithoutTarget();

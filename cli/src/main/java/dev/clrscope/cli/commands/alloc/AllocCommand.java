@@ -79,13 +79,12 @@ public final class AllocCommand extends AttachingCommand {
   }
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   @Override
-  protected int runWithoutTarget() {
-    Path file = target.traceFile();
+  protected int readFile(Path file) {
     ManagedCodeMap methods = new ManagedCodeMap();
     AllocationSampler sampler = new AllocationSampler();
     FrameResolver[] frames = new FrameResolver[1];

@@ -47,20 +47,20 @@ public final class ContentionCommand extends AttachingCommand {
   boolean stacks;
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
-  protected int runWithoutTarget() {
-    Path file = target.traceFile();
+  protected int readFile(Path file) {
     // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
     ContentionOutput output = new ContentionOutput(format.renderer(out(), err()), stacks);
     ContentionAssembler assembler =
         new ContentionAssembler(methods, minDuration, stacks, output::blocked).namesAtEnd();
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override

@@ -52,8 +52,8 @@ public final class ExceptionsCommand extends AttachingCommand {
   }
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   private ExceptionAssembler assembler(MethodAddressMap methods, ExceptionsOutput output) {
@@ -66,13 +66,13 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
-  protected int runWithoutTarget() {
-    Path file = target.traceFile();
+  protected int readFile(Path file) {
     // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
     ExceptionsOutput output = new ExceptionsOutput(format.renderer(out(), err()), stacks);
     ExceptionAssembler assembler = assembler(methods, output).namesAtEnd();
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override

@@ -27,7 +27,9 @@ import picocli.CommandLine.ParameterException;
       "Watch a process's GCs: one row per GC as it completes (number, generation, type, reason,"
           + " pause, sizes before and after, per-generation sizes, promoted, fragmentation, pinned"
           + " objects, condemn reasons, pause mode, mechanisms), and a summary when it stops"
-          + " (Ctrl+C, Enter, --duration, or the target exiting)."
+          + " (Ctrl+C, Enter, --duration, or the target exiting). Give FILE.nettrace instead of a"
+          + " target to read a saved trace recorded with the GC keyword (such as `trace collect"
+          + " --profile gc-verbose`)."
     })
 public final class GcStatsCommand extends AttachingCommand {
   @Mixin StreamFormatOption format;
@@ -63,7 +65,7 @@ public final class GcStatsCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected void validate() {
     if (chart != null) {
       String n = chart.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
       if (!n.endsWith(".svg") && !n.endsWith(".png")) {
@@ -75,11 +77,16 @@ public final class GcStatsCommand extends AttachingCommand {
         throw new CommandFailure("the directory " + dir + " does not exist: create it first");
       }
     }
-    GcOutput output =
+    fields();
+  }
+
+  /** What one run of gcstats gathers: the rows as they come, the summary and the chart. */
+  private final class Watch {
+    final GcOutput output =
         new GcOutput(format.renderer(out(), err()), perHeap, fields(), columns == null);
-    GcSummary.Accumulator summary = new GcSummary.Accumulator();
-    GcChart.Series series = chart == null ? null : new GcChart.Series();
-    GcAssembler assembler =
+    final GcSummary.Accumulator summary = new GcSummary.Accumulator();
+    final GcChart.Series series = chart == null ? null : new GcChart.Series();
+    final GcAssembler assembler =
         new GcAssembler(
             r -> {
               summary.add(r);
@@ -88,6 +95,34 @@ public final class GcStatsCommand extends AttachingCommand {
               }
               output.gc(r);
             });
+
+    void end(long observedNanos, String stopReason, String source) {
+      GcSummary s =
+          summary.build(observedNanos, assembler.pausedNanos(), assembler.unfinishedGcs());
+      output.summary(s, stopReason);
+      if (series != null) {
+        GcChart.write(chart, series, source);
+        err().println("Chart written to " + chart.toAbsolutePath());
+      }
+    }
+  }
+
+  @Override
+  protected boolean readsFiles() {
+    return true;
+  }
+
+  /** A saved trace recorded with the GC keyword (such as `trace collect --profile gc-verbose`). */
+  @Override
+  protected int readFile(Path file) {
+    Watch w = new Watch();
+    return analyseSavedTrace(
+        file, w.assembler, span -> w.end(span, null, file.getFileName().toString()));
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    Watch w = new Watch();
     SessionResult result =
         watch(
             attached,
@@ -98,18 +133,12 @@ public final class GcStatsCommand extends AttachingCommand {
               // A launched child (or a runtime on a suspending port) starts only now, so its
               // first GC is already watched.
               announceWatching("the GCs", attached, durationOption.duration());
-              output.header();
+              w.output.header();
               return session.finish();
             },
-            assembler);
+            w.assembler);
     warnAboutStream(result, "some GCs may be incomplete");
-    GcSummary s =
-        summary.build(result.observedNanos(), assembler.pausedNanos(), assembler.unfinishedGcs());
-    output.summary(s, result.stopReason());
-    if (series != null) {
-      GcChart.write(chart, series, attached.describe());
-      err().println("Chart written to " + chart.toAbsolutePath());
-    }
+    w.end(result.observedNanos(), result.stopReason(), attached.describe());
     return 0;
   }
 }

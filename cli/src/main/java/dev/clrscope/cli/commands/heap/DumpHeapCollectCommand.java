@@ -29,6 +29,16 @@ public final class DumpHeapCollectCommand extends HeapCommand {
   Path output;
 
   @Override
+  protected boolean readsFiles() {
+    return false;
+  }
+
+  @Override
+  protected int show(HeapSnapshot snapshot, String source) {
+    throw new UnsupportedOperationException("collect writes a live snapshot");
+  }
+
+  @Override
   protected int run(AttachedTarget attached) {
     HeapSnapshot snapshot = snapshot(attached);
     Path file =

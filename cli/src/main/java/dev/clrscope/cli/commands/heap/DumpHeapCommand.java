@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
     },
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"
-          + " and print, per type, how many objects it holds and their total size."
+          + " and print, per type, how many objects it holds, their total size and what they"
+          + " retain; or the same of a saved heap FILE (a .gcdump)."
     })
 public final class DumpHeapCommand extends HeapCommand {
 
@@ -46,13 +47,16 @@ public final class DumpHeapCommand extends HeapCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot snapshot = snapshot(attached);
+  protected void written(HeapSnapshot snapshot, AttachedTarget attached) {
     if (output != null) {
       write(snapshot, attached, output);
       err().println("Wrote " + output);
     }
-    report.print(snapshot, "GC " + snapshot.gcNumber() + " walked", out(), err());
+  }
+
+  @Override
+  protected int show(HeapSnapshot snapshot, String source) {
+    report.print(snapshot, source, out(), err());
     return 0;
   }
 }

@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.heap;
 
-import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
@@ -61,6 +60,21 @@ public final class DumpHeapDiffCommand extends HeapCommand {
     return after == null;
   }
 
+  /** FILE is the later snapshot, as {@code --after} is. */
+  @Override
+  protected int readFile(Path file) {
+    if (after != null) {
+      throw new ParameterException(spec.commandLine(), "give the later file once: FILE or --after");
+    }
+    return show(HeapFile.read(file), file.getFileName().toString());
+  }
+
+  @Override
+  protected int show(HeapSnapshot later, String source) {
+    print(HeapFile.read(before), later, source);
+    return 0;
+  }
+
   @Override
   protected void validate() {
     super.validate();
@@ -73,18 +87,7 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Override
   protected int runWithoutTarget() {
-    print(
-        DumpHeapReportCommand.read(before),
-        DumpHeapReportCommand.read(after),
-        after.getFileName().toString());
-    return 0;
-  }
-
-  @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot earlier = DumpHeapReportCommand.read(before);
-    print(earlier, snapshot(attached), attached.describe() + " now");
-    return 0;
+    return show(HeapFile.read(after), after.getFileName().toString());
   }
 
   private void print(HeapSnapshot earlier, HeapSnapshot later, String laterName) {

@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.heap;
 
-import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Field;
@@ -28,16 +27,14 @@ import picocli.CommandLine.ParameterException;
     mixinStandardHelpOptions = true,
     description = {
       "The objects that retain the most, as a tree: each retains its own size and everything only"
-          + " reachable through it. Of a live process (-p, -n, ...) or a .gcdump (--file);"
+          + " reachable through it. Of a live process (-p, -n, ...) or a heap FILE (a .gcdump);"
           + " --flame writes the whole dominator tree as folded stacks for a flame graph."
     })
 public final class DumpHeapDominatorsCommand extends HeapCommand {
   @Mixin FormatOption format;
 
-  @Option(
-      names = "--file",
-      paramLabel = "FILE.gcdump",
-      description = "A .gcdump file instead of a live process.")
+  /** The file as earlier versions took it; FILE is now positional, as in every heap command. */
+  @Option(names = "--file", paramLabel = "FILE", hidden = true)
   Path file;
 
   @Option(
@@ -71,34 +68,29 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   Path flame;
 
   @Override
-  protected boolean needsTarget() {
-    return file == null;
-  }
-
-  @Override
   protected void validate() {
     super.validate();
     if (depth <= 0 || width <= 0 || minPercent < 0 || minPercent > 100) {
       throw new ParameterException(
           spec.commandLine(), "--depth and --width take 1 or more, --min-percent 0 to 100");
     }
-    if (file != null && target.isChosen()) {
+    if (file != null && (target.isChosen() || target.inputFile() != null)) {
       throw new ParameterException(spec.commandLine(), "--file or a process, not both");
     }
   }
 
   @Override
-  protected int runWithoutTarget() {
-    return show(DumpHeapReportCommand.read(file), file.getFileName().toString());
+  protected boolean needsTarget() {
+    return file == null;
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot s = snapshot(attached);
-    return show(s, "GC " + s.gcNumber());
+  protected int runWithoutTarget() {
+    return readFile(file);
   }
 
-  private int show(HeapSnapshot s, String source) {
+  @Override
+  protected int show(HeapSnapshot s, String source) {
     List<Retainer> top = s.biggestRetainers(depth, minPercent / 100, width);
     long total = s.totalSize();
     err()

@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.heap;
 
-import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
@@ -24,7 +23,8 @@ import picocli.CommandLine.ParameterException;
     name = "roots",
     mixinStandardHelpOptions = true,
     description = {
-      "Walk the managed heap (one forced full GC) and print, for objects of the types asked for,"
+      "Walk the managed heap (one forced full GC), or read a heap FILE (a .gcdump), and print, for"
+          + " objects of the types asked for,"
           + " the shortest path from a GC root to each: the root (a static field by name, a"
           + " stack, a handle, the finalizer queue), then every object on the way."
     })
@@ -102,8 +102,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot snapshot = snapshot(attached);
+  protected int show(HeapSnapshot snapshot, String source) {
     List<List<PathStep>> paths = snapshot.pathsTo(t -> typePattern.matcher(t).find(), max);
     err()
         .println(

@@ -34,6 +34,36 @@ abstract class HeapCommand extends AttachingCommand {
     bufferSize.megabytesOr(HeapWalk.DEFAULT_BUFFER_MB);
   }
 
+  @Override
+  protected boolean readsFiles() {
+    return true;
+  }
+
+  /** A heap file given instead of a target: {@link #show} what it holds. */
+  @Override
+  protected int readFile(Path file) {
+    return show(HeapFile.read(file), file.getFileName() + " holds");
+  }
+
+  /** A snapshot of the live target: {@link #show} what it holds. */
+  @Override
+  protected int run(AttachedTarget attached) {
+    HeapSnapshot s = snapshot(attached);
+    written(s, attached);
+    return show(s, "GC " + s.gcNumber() + " walked");
+  }
+
+  /** Writes a live snapshot where the command was asked to, before it is shown. */
+  protected void written(HeapSnapshot snapshot, AttachedTarget attached) {}
+
+  /**
+   * Shows what a snapshot holds.
+   *
+   * @param source where it came from, as a summary line starts ({@code GC 4 walked}, {@code
+   *     file.gcdump holds})
+   */
+  protected abstract int show(HeapSnapshot snapshot, String source);
+
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected Pattern typePattern(String regex) {
     return TypeRegex.compile(spec, regex);

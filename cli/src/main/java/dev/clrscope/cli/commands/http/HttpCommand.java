@@ -6,6 +6,7 @@ import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.monitor.http.HttpAssembler;
 import dev.clrscope.monitor.session.SessionResult;
+import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,15 +38,16 @@ public final class HttpCommand extends AttachingCommand {
   boolean showQuery;
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   @Override
-  protected int runWithoutTarget() {
+  protected int readFile(Path file) {
     HttpOutput output = new HttpOutput(format.renderer(out(), err()));
     HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override

@@ -7,6 +7,7 @@ import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
+import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,7 +52,7 @@ public final class StartupCommand extends AttachingCommand {
     if (top < 0 || top > 1000) {
       throw new ParameterException(spec.commandLine(), "--top takes 0 to 1000, got " + top);
     }
-    if (target.isChosen() && target.traceFile() == null) {
+    if (target.isChosen() && target.inputFile() == null) {
       TargetSpec chosen = target.spec();
       if (chosen instanceof TargetSpec.ByPid || chosen instanceof TargetSpec.ByName) {
         throw new ParameterException(
@@ -63,15 +64,16 @@ public final class StartupCommand extends AttachingCommand {
   }
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   @Override
-  protected int runWithoutTarget() {
+  protected int readFile(Path file) {
     StartupOutput output = new StartupOutput(format.renderer(out(), err()));
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
