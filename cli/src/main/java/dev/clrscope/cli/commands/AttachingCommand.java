@@ -64,11 +64,6 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
     throw new UnsupportedOperationException(spec.qualifiedName() + " needs a target");
   }
 
-  /** Whether a launched app writes to clrscope's stdout and stderr (trace collect: if asked). */
-  protected boolean childIoShown() {
-    return true;
-  }
-
   /** Whether to resume a waiting runtime before {@link #run} rather than after it. */
   protected boolean releaseFirst() {
     return false;
@@ -229,7 +224,7 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
     TargetSpec spec = target.spec();
     validate();
     try (AttachedTarget attached =
-        new TargetResolver(new EndpointLocator(), err()).attach(spec, childIoShown())) {
+        new TargetResolver(new EndpointLocator(), err()).attach(spec, target.showChildIo())) {
       int own;
       try {
         if (releaseFirst()) {

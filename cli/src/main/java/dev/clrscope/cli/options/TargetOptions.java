@@ -65,6 +65,22 @@ public final class TargetOptions {
   boolean resumeRuntime = true;
 
   @Option(
+      names = "--show-child-io",
+      arity = "0..1",
+      defaultValue = "true",
+      fallbackValue = "true",
+      paramLabel = "true|false",
+      description =
+          "With -- COMMAND: the app's stdout and stderr go to clrscope's stderr (default: true;"
+              + " clrscope's stdout holds only its data); false discards them.")
+  boolean showChildIo = true;
+
+  /** Whether a launched app's output goes to clrscope's stderr ({@code --show-child-io}). */
+  public boolean showChildIo() {
+    return showChildIo;
+  }
+
+  @Option(
       names = "--dsrouter",
       paramLabel = "ios|android|ios-sim|android-emu",
       description =

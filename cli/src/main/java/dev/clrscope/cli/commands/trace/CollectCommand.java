@@ -107,16 +107,6 @@ public final class CollectCommand extends AttachingCommand {
   String rundown;
 
   @Option(
-      names = "--show-child-io",
-      arity = "0..1",
-      fallbackValue = "true",
-      paramLabel = "true|false",
-      description =
-          "With -- COMMAND: let the app write to clrscope's stdout and stderr (default: its output"
-              + " is discarded, as in dotnet-trace, so stdout holds only the trace's path).")
-  boolean showChildIo;
-
-  @Option(
       names = "--buffering-mode",
       paramLabel = "Drop|Block",
       defaultValue = "Drop",
@@ -173,11 +163,6 @@ public final class CollectCommand extends AttachingCommand {
       description =
           "nettrace, or also convert it: speedscope or chromium (written beside the trace).")
   String format;
-
-  @Override
-  protected boolean childIoShown() {
-    return showChildIo;
-  }
 
   private SessionPlan plan;
   private boolean lossless;

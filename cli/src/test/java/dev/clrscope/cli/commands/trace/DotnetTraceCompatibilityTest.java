@@ -133,7 +133,10 @@ class DotnetTraceCompatibilityTest {
             "--dport /tmp/x.sock",
             c -> assertThat(c.targetOptions().spec().toString()).contains("/tmp/x.sock")),
         row("-p:1234", c -> assertThat(c.targetOptions().spec().toString()).contains("1234")),
-        row("-p 1 --show-child-io", c -> assertThat(c.childIoShown()).isTrue()),
+        row("-p 1 --show-child-io", c -> assertThat(c.targetOptions().showChildIo()).isTrue()),
+        row(
+            "-p 1 --show-child-io false",
+            c -> assertThat(c.targetOptions().showChildIo()).isFalse()),
         // The rest of `dotnet-trace collect --help`.
         row("-p 1 --buffersize 512", c -> assertThat(c.bufferSize.megabytes()).isEqualTo(512)),
         row("-p 1", c -> assertThat(c.bufferSize.megabytes()).isEqualTo(256)),
