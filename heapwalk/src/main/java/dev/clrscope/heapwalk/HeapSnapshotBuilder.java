@@ -4,6 +4,7 @@ import dev.clrscope.nettrace.DecodedPayload;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import dev.clrscope.nettrace.events.RuntimePayload.BulkNode;
@@ -283,7 +284,7 @@ public final class HeapSnapshotBuilder {
   }
 
   /** The rundown's ModuleDCEnd: a module's id and file, sent when the session stops. */
-  private static final int MODULE_DC_END = 154;
+  private static final int MODULE_DC_END = RuntimeEvent.Rundown.MODULE_DC_END;
 
   private final Map<Long, Long> typeModules = new HashMap<>();
   private final Map<Long, String> modulePaths = new HashMap<>();
@@ -298,15 +299,16 @@ public final class HeapSnapshotBuilder {
   }
 
   /** GCHeapStats: the generations' sizes at the end of a GC. */
-  private static final int GC_HEAP_STATS = 4;
+  private static final int GC_HEAP_STATS = RuntimeEvent.Runtime.GC_HEAP_STATS;
 
   private long[] heapStats;
 
   /** GCBulkRootStaticVar: static fields' objects, roots of their own kind. */
-  private static final int BULK_ROOT_STATIC_VAR = 38;
+  private static final int BULK_ROOT_STATIC_VAR = RuntimeEvent.Runtime.GC_BULK_ROOT_STATIC_VAR;
 
   /** GCBulkRootConditionalWeakTableElementEdge: a dependent handle's key keeps its value alive. */
-  private static final int BULK_ROOT_CWT = 17;
+  private static final int BULK_ROOT_CWT =
+      RuntimeEvent.Runtime.GC_BULK_ROOT_CONDITIONAL_WEAK_TABLE_ELEMENT_EDGE;
 
   /** The root kind given to static fields (the runtime's GCRootKind stops at 5). */
   public static final int STATIC_ROOT = 6;

@@ -1,6 +1,7 @@
 package dev.clrscope.symbols;
 
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import java.util.Arrays;
@@ -20,9 +21,9 @@ import java.util.Optional;
  */
 public final class ManagedCodeMap {
   /** MethodLoadVerbose/UnloadVerbose; in the rundown MethodDCStart/DCEndVerbose. */
-  private static final int LOAD_VERBOSE = 143;
+  private static final int LOAD_VERBOSE = RuntimeEvent.Runtime.METHOD_LOAD_VERBOSE;
 
-  private static final int UNLOAD_VERBOSE = 144;
+  private static final int UNLOAD_VERBOSE = RuntimeEvent.Runtime.METHOD_UNLOAD_VERBOSE;
 
   /** Start addresses with the sign bit flipped, so that signed order is unsigned order. */
   private long[] keys = new long[1024];

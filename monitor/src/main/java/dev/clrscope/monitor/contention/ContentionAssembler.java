@@ -8,6 +8,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import java.time.Duration;
@@ -33,10 +34,10 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: feed it from one thread.
  */
 public final class ContentionAssembler implements EventConsumer {
-  private static final int CONTENTION_START = 81;
-  private static final int CONTENTION_STOP = 91;
-  private static final int WAIT_START = 301;
-  private static final int WAIT_STOP = 302;
+  private static final int CONTENTION_START = RuntimeEvent.Runtime.CONTENTION_START;
+  private static final int CONTENTION_STOP = RuntimeEvent.Runtime.CONTENTION_STOP;
+  private static final int WAIT_START = RuntimeEvent.Runtime.WAIT_HANDLE_WAIT_START;
+  private static final int WAIT_STOP = RuntimeEvent.Runtime.WAIT_HANDLE_WAIT_STOP;
 
   /** The runtime's own frames above the waiting method. */
   static final List<String> RUNTIME_NAMESPACES =

@@ -8,6 +8,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import java.time.Instant;
@@ -44,9 +45,9 @@ import java.util.function.Predicate;
  */
 public final class ExceptionAssembler implements EventConsumer {
   /** ExceptionThrown_V1 and ExceptionCatchStart. */
-  private static final int EXCEPTION_THROWN = 80;
+  private static final int EXCEPTION_THROWN = RuntimeEvent.Runtime.EXCEPTION_THROWN;
 
-  private static final int CATCH_START = 250;
+  private static final int CATCH_START = RuntimeEvent.Runtime.EXCEPTION_CATCH_START;
 
   /** The runtime's managed exception dispatch (.NET 9+), above the throwing method. */
   static final List<String> DISPATCH_NAMESPACES = List.of("System.Runtime.EH.");

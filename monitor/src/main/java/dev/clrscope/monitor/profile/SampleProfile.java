@@ -4,6 +4,7 @@ import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.nettrace.PayloadCursor;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.symbols.FrameResolver;
 import java.util.ArrayList;
@@ -51,7 +52,8 @@ public final class SampleProfile implements EventConsumer {
 
   @Override
   public void accept(TraceEvent e) {
-    if (e.eventId() != 0 || !RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())) {
+    if (e.eventId() != RuntimeEvent.SampleProfiler.THREAD_SAMPLE
+        || !RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())) {
       return;
     }
     StackTrace stack = e.stack();
