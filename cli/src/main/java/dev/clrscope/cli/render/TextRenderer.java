@@ -132,6 +132,14 @@ public final class TextRenderer implements Renderer {
     return ColumnLayout.cut(line, columns);
   }
 
+  /**
+   * {@code text} no wider than {@code width} (0: any width), cut with {@code ...}: for views drawn
+   * by hand, such as {@code counters monitor}'s board redrawn in place, which must not wrap.
+   */
+  public static String cut(String text, int width) {
+    return ColumnLayout.cut(text, width);
+  }
+
   @Override
   public <R> RecordSink<R> records(Stream<R> stream) {
     RecordSchema<R> all = stream.schema();
