@@ -294,7 +294,11 @@ class CountersCommandTest {
                 "jsonl",
                 "--duration",
                 "7s")) {
-      Thread.sleep(3000);
+      // Held once the collection has reported a few intervals of the app churning alone.
+      org.awaitility.Awaitility.await()
+          .atMost(RUN)
+          .until(
+              () -> cli.stdout().lines().filter(l -> l.contains("total_allocated")).count() >= 2);
       JsonNode held = app.send("hold-mb 64");
       assertThat(held.path("totalMb").asInt()).isEqualTo(64);
       CliResult r = cli.await(RUN);
@@ -373,7 +377,11 @@ class CountersCommandTest {
               .redirectErrorStream(true)
               .start();
       ByteCollector out = new ByteCollector(script);
-      Thread.sleep(5000);
+      // q once the board has been drawn with a value.
+      org.awaitility.Awaitility.await()
+          .atMost(RUN)
+          .until(
+              () -> out.text().contains("Status: Running") && out.text().contains("clrscope.demo"));
       script.getOutputStream().write('q');
       script.getOutputStream().flush();
       assertThat(script.waitFor(30, TimeUnit.SECONDS)).as("%s", out).isTrue();

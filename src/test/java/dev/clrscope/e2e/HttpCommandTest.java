@@ -24,9 +24,9 @@ class HttpCommandTest {
   private static List<JsonNode> json(CliResult result) throws IOException {
     List<JsonNode> lines = new ArrayList<>();
     for (String l : result.stdoutLines()) {
-      if (!l.startsWith("{\"event\"")) {
-        lines.add(JSON.readTree(l));
-      }
+      // A launched app's own lines come on stderr, never among clrscope's data.
+      assertThat(l).doesNotStartWith("{\"event\"");
+      lines.add(JSON.readTree(l));
     }
     return lines;
   }

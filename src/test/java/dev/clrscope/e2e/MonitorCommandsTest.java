@@ -207,7 +207,7 @@ class MonitorCommandsTest {
     try (RunningCli cli = Clrscope.start(Map.of(), Clrscope.root(), args.toArray(String[]::new))) {
       cli.awaitReady(TIMEOUT);
       cli.sendLine("fail 2");
-      cli.awaitLine(l -> l.contains("\"event\":\"fail\""), TIMEOUT);
+      cli.awaitStderrLine(l -> l.contains("\"event\":\"fail\""), TIMEOUT);
       cli.sendLine("crash");
       CliResult result = cli.await(TIMEOUT);
       // The runtime aborts on an unhandled exception: SIGABRT, which a shell reports as 128 + 6.
@@ -217,12 +217,15 @@ class MonitorCommandsTest {
 
       List<JsonNode> lines = new ArrayList<>();
       JsonNode crash = null;
+      // clrscope's rows on stdout, nothing else; the app's own lines on stderr.
       for (String l : result.stdoutLines()) {
         JsonNode node = JSON.readTree(l);
-        if (node.has("kind")) {
-          lines.add(node);
-        } else if (node.get("event").asText().equals("crash")) {
-          crash = node;
+        assertThat(node.has("kind")).as(l).isTrue();
+        lines.add(node);
+      }
+      for (String l : result.stderr().lines().toList()) {
+        if (l.startsWith("{\"event\":\"crash\"")) {
+          crash = JSON.readTree(l);
         }
       }
       assertThat(crash).as("%s", result).isNotNull();
