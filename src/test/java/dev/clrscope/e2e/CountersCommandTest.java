@@ -381,7 +381,7 @@ class CountersCommandTest {
       org.awaitility.Awaitility.await()
           .atMost(RUN)
           .until(
-              () -> out.text().contains("Status: Running") && out.text().contains("clrscope.demo"));
+              () -> out.text().contains("Status: Running") && out.text().contains("[route=/a]"));
       script.getOutputStream().write('q');
       script.getOutputStream().flush();
       assertThat(script.waitFor(30, TimeUnit.SECONDS)).as("%s", out).isTrue();

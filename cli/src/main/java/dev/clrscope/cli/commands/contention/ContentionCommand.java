@@ -5,6 +5,8 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.render.MonitorOutput;
+import dev.clrscope.monitor.contention.BlockedRecord;
 import dev.clrscope.monitor.contention.BlockedSummary;
 import dev.clrscope.monitor.contention.ContentionAssembler;
 import dev.clrscope.monitor.methods.MethodAddressMap;
@@ -56,22 +58,24 @@ public final class ContentionCommand extends AttachingCommand {
   protected int readFile(Path file) {
     // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
-    ContentionOutput output = new ContentionOutput(format.renderer(out(), err()), stacks);
+    MonitorOutput<BlockedRecord, BlockedSummary> output =
+        ContentionOutput.output(format.renderer(out(), err()), stacks);
     ContentionAssembler assembler =
-        new ContentionAssembler(methods, minDuration, stacks, output::blocked).namesAtEnd();
+        new ContentionAssembler(methods, minDuration, stacks, output::write).namesAtEnd();
     return analyseSavedTrace(
         file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    ContentionOutput output = new ContentionOutput(format.renderer(out(), err()), stacks);
+    MonitorOutput<BlockedRecord, BlockedSummary> output =
+        ContentionOutput.output(format.renderer(out(), err()), stacks);
     ContentionAssembler assembler =
         new ContentionAssembler(
             new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())),
             minDuration,
             stacks,
-            output::blocked);
+            output::write);
     SessionResult result =
         watchMonitor(
             attached,

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.contention;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -36,30 +37,19 @@ final class ContentionOutput {
     return new RecordSchema<>(null, f);
   }
 
-  private final Renderer.RecordSink<BlockedRecord> records;
-
-  ContentionOutput(Renderer renderer, boolean stacks) {
+  /** The output: records as they come in {@code renderer}'s format, then the summary. */
+  static MonitorOutput<BlockedRecord, BlockedSummary> output(Renderer renderer, boolean stacks) {
     Renderer.Stream<BlockedRecord> stream = Renderer.Stream.live(schema(stacks));
-    this.records = renderer.records(stacks ? stream.withDetails(r -> atFrames(r.stack())) : stream);
+
+    return new MonitorOutput<>(
+        renderer,
+        stacks ? stream.withDetails(r -> atFrames(r.stack())) : stream,
+        ContentionOutput::summaryReport,
+        BlockedSummary::observedNanos);
   }
 
   private static List<String> atFrames(List<String> stack) {
     return stack.stream().map(f -> "at " + f).toList();
-  }
-
-  /** Prints the header now, so a watcher sees the columns before the first row. */
-  void header() {
-    records.start();
-  }
-
-  /** Prints one record. */
-  void blocked(BlockedRecord r) {
-    records.write(r);
-  }
-
-  /** Ends the stream with the summary. */
-  void summary(BlockedSummary s, String stoppedBecause) {
-    records.finish(summaryReport(s, new Watched(s.observedNanos(), stoppedBecause)));
   }
 
   private static final RecordSchema<Watched> SUMMARY =

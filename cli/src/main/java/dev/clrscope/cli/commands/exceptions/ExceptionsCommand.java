@@ -5,7 +5,9 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TypeRegex;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
+import dev.clrscope.monitor.exceptions.ExceptionRecord;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
@@ -56,12 +58,10 @@ public final class ExceptionsCommand extends AttachingCommand {
     return true;
   }
 
-  private ExceptionAssembler assembler(MethodAddressMap methods, ExceptionsOutput output) {
+  private ExceptionAssembler assembler(
+      MethodAddressMap methods, MonitorOutput<ExceptionRecord, ExceptionSummary> output) {
     return new ExceptionAssembler(
-        methods,
-        t -> typePattern == null || typePattern.matcher(t).find(),
-        stacks,
-        output::exception);
+        methods, t -> typePattern == null || typePattern.matcher(t).find(), stacks, output::write);
   }
 
   /** A saved trace: every row named as the summary is, from the whole trace. */
@@ -69,7 +69,8 @@ public final class ExceptionsCommand extends AttachingCommand {
   protected int readFile(Path file) {
     // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
-    ExceptionsOutput output = new ExceptionsOutput(format.renderer(out(), err()), stacks);
+    MonitorOutput<ExceptionRecord, ExceptionSummary> output =
+        ExceptionsOutput.output(format.renderer(out(), err()), stacks);
     ExceptionAssembler assembler = assembler(methods, output).namesAtEnd();
     return analyseSavedTrace(
         file, assembler, span -> output.summary(assembler.summary(span), null));
@@ -77,7 +78,8 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Override
   protected int run(AttachedTarget attached) {
-    ExceptionsOutput output = new ExceptionsOutput(format.renderer(out(), err()), stacks);
+    MonitorOutput<ExceptionRecord, ExceptionSummary> output =
+        ExceptionsOutput.output(format.renderer(out(), err()), stacks);
     ExceptionAssembler assembler =
         assembler(new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())), output);
     SessionResult result =

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.exceptions;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -43,30 +44,20 @@ final class ExceptionsOutput {
     return new RecordSchema<>("exception", f);
   }
 
-  private final Renderer.RecordSink<ExceptionRecord> records;
-
-  ExceptionsOutput(Renderer renderer, boolean stacks) {
+  /** The output: records as they come in {@code renderer}'s format, then the summary. */
+  static MonitorOutput<ExceptionRecord, ExceptionSummary> output(
+      Renderer renderer, boolean stacks) {
     Renderer.Stream<ExceptionRecord> stream = Renderer.Stream.live(schema(stacks));
-    this.records = renderer.records(stacks ? stream.withDetails(ExceptionsOutput::frames) : stream);
+
+    return new MonitorOutput<>(
+        renderer,
+        stacks ? stream.withDetails(ExceptionsOutput::frames) : stream,
+        ExceptionsOutput::summaryReport,
+        ExceptionSummary::observedNanos);
   }
 
   private static List<String> frames(ExceptionRecord r) {
     return r.stack().stream().map(f -> "at " + f).toList();
-  }
-
-  /** Prints the header now, so a watcher sees the columns before the first row. */
-  void header() {
-    records.start();
-  }
-
-  /** Prints one record. */
-  void exception(ExceptionRecord r) {
-    records.write(r);
-  }
-
-  /** Ends the stream with the summary. */
-  void summary(ExceptionSummary s, String stoppedBecause) {
-    records.finish(summaryReport(s, new Watched(s.observedNanos(), stoppedBecause)));
   }
 
   /** A summary and how long it watched. */

@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.gc;
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -26,6 +27,8 @@ import java.util.function.Function;
  * {@code perHeap} member in JSON), then the summary.
  */
 public final class GcOutput {
+  private GcOutput() {}
+
   /**
    * The fields of a GC record, once for every format. JSON nests the generation sizes and condemn
    * reasons that CSV and the table spread over flat columns.
@@ -154,42 +157,26 @@ public final class GcOutput {
     return terminalColumns > 0 ? all.fittingTable(terminalColumns) : all;
   }
 
-  private final Renderer.RecordSink<GcRecord> records;
-
-  /**
-   * An output.
-   *
-   * @param perHeap each heap's history under a table's rows ({@code --per-heap})
-   */
-  public GcOutput(Renderer renderer, boolean perHeap) {
-    this(renderer, perHeap, schema(perHeap), true);
+  /** The output of every field: see {@link #output(Renderer, boolean, RecordSchema, boolean)}. */
+  public static MonitorOutput<GcRecord, GcSummary> output(Renderer renderer, boolean perHeap) {
+    return output(renderer, perHeap, schema(perHeap), true);
   }
 
   /**
-   * An output of these fields (see {@link #schema(boolean, String, int)}).
+   * The output of these fields (see {@link #schema(boolean, String, int)}): a row per GC, with each
+   * heap's history under it in a table with {@code perHeap}, then the summary.
    *
    * @param fitted a table may leave out columns to fit the terminal (not when the user chose them)
    */
-  GcOutput(Renderer renderer, boolean perHeap, RecordSchema<GcRecord> fields, boolean fitted) {
+  static MonitorOutput<GcRecord, GcSummary> output(
+      Renderer renderer, boolean perHeap, RecordSchema<GcRecord> fields, boolean fitted) {
     Renderer.Stream<GcRecord> live = Renderer.Stream.live(fields);
     Renderer.Stream<GcRecord> stream = fitted ? live : live.unfitted();
-    this.records = renderer.records(perHeap ? stream.withDetails(GcOutput::heapLines) : stream);
-  }
-
-  /** Prints the header now, so a watcher sees the columns before the first GC. */
-  public void header() {
-    records.start();
-  }
-
-  /** Prints one GC. */
-  public void gc(GcRecord r) {
-    records.write(r);
-  }
-
-  /** Ends the stream with the summary. */
-  public void summary(GcSummary s, String stoppedBecause) {
-    records.finish(
-        Report.record(SUMMARY, new Summarized(s, new Watched(s.observedNanos(), stoppedBecause))));
+    return new MonitorOutput<>(
+        renderer,
+        perHeap ? stream.withDetails(GcOutput::heapLines) : stream,
+        (s, watched) -> Report.record(SUMMARY, new Summarized(s, watched)),
+        GcSummary::observedNanos);
   }
 
   /** Short names, so all six fit the column: Conc, Compact, Promote, Demote, Cards, Elev. */

@@ -5,6 +5,7 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcRecord;
@@ -82,8 +83,8 @@ public final class GcStatsCommand extends AttachingCommand {
 
   /** What one run of gcstats gathers: the rows as they come, the summary and the chart. */
   private final class Watch {
-    final GcOutput output =
-        new GcOutput(format.renderer(out(), err()), perHeap, fields(), columns == null);
+    final MonitorOutput<GcRecord, GcSummary> output =
+        GcOutput.output(format.renderer(out(), err()), perHeap, fields(), columns == null);
     final GcSummary.Accumulator summary = new GcSummary.Accumulator();
     final GcChart.Series series = chart == null ? null : new GcChart.Series();
     final GcAssembler assembler =
@@ -93,7 +94,7 @@ public final class GcStatsCommand extends AttachingCommand {
               if (series != null) {
                 series.add(r);
               }
-              output.gc(r);
+              output.write(r);
             });
 
     void end(long observedNanos, String stopReason, String source) {

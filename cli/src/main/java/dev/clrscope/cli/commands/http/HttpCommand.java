@@ -4,7 +4,10 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.http.HttpAssembler;
+import dev.clrscope.monitor.http.HttpRecord;
+import dev.clrscope.monitor.http.HttpSummary;
 import dev.clrscope.monitor.session.SessionResult;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -44,16 +47,18 @@ public final class HttpCommand extends AttachingCommand {
 
   @Override
   protected int readFile(Path file) {
-    HttpOutput output = new HttpOutput(format.renderer(out(), err()));
-    HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
+    MonitorOutput<HttpRecord, HttpSummary> output =
+        HttpOutput.output(format.renderer(out(), err()));
+    HttpAssembler assembler = new HttpAssembler(showQuery, output::write);
     return analyseSavedTrace(
         file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    HttpOutput output = new HttpOutput(format.renderer(out(), err()));
-    HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
+    MonitorOutput<HttpRecord, HttpSummary> output =
+        HttpOutput.output(format.renderer(out(), err()));
+    HttpAssembler assembler = new HttpAssembler(showQuery, output::write);
     SessionResult result =
         watchMonitor(
             attached,

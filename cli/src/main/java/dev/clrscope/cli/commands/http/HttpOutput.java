@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.http;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -94,25 +95,14 @@ final class HttpOutput {
     return s.toString();
   }
 
-  private final Renderer.RecordSink<HttpRecord> records;
+  /** The output: records as they come in {@code renderer}'s format, then the summary. */
+  static MonitorOutput<HttpRecord, HttpSummary> output(Renderer renderer) {
 
-  HttpOutput(Renderer renderer) {
-    this.records = renderer.records(Renderer.Stream.live(SCHEMA));
-  }
-
-  /** Prints the header now, so a watcher sees the columns before the first row. */
-  void header() {
-    records.start();
-  }
-
-  /** Prints one record. */
-  void request(HttpRecord r) {
-    records.write(r);
-  }
-
-  /** Ends the stream with the summary. */
-  void summary(HttpSummary s, String stoppedBecause) {
-    records.finish(summaryReport(s, new Watched(s.observedNanos(), stoppedBecause)));
+    return new MonitorOutput<>(
+        renderer,
+        Renderer.Stream.live(SCHEMA),
+        HttpOutput::summaryReport,
+        HttpSummary::observedNanos);
   }
 
   /** A summary and how long it watched. */

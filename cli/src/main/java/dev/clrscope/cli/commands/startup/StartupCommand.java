@@ -5,8 +5,11 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
+import dev.clrscope.monitor.startup.StartupRecord;
+import dev.clrscope.monitor.startup.StartupSummary;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -70,8 +73,9 @@ public final class StartupCommand extends AttachingCommand {
 
   @Override
   protected int readFile(Path file) {
-    StartupOutput output = new StartupOutput(format.renderer(out(), err()));
-    StartupAssembler assembler = new StartupAssembler(all, top, output::item);
+    MonitorOutput<StartupRecord, StartupSummary> output =
+        StartupOutput.output(format.renderer(out(), err()));
+    StartupAssembler assembler = new StartupAssembler(all, top, output::write);
     return analyseSavedTrace(
         file, assembler, span -> output.summary(assembler.summary(span), null));
   }
@@ -80,8 +84,9 @@ public final class StartupCommand extends AttachingCommand {
   protected int run(AttachedTarget attached) {
     Duration window =
         durationOption.duration() == null ? DEFAULT_WINDOW : durationOption.duration();
-    StartupOutput output = new StartupOutput(format.renderer(out(), err()));
-    StartupAssembler assembler = new StartupAssembler(all, top, output::item);
+    MonitorOutput<StartupRecord, StartupSummary> output =
+        StartupOutput.output(format.renderer(out(), err()));
+    StartupAssembler assembler = new StartupAssembler(all, top, output::write);
     SessionResult result =
         watchMonitor(
             attached,

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.startup;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -33,25 +34,14 @@ final class StartupOutput {
     return new RecordSchema<>(null, f);
   }
 
-  private final Renderer.RecordSink<StartupRecord> records;
+  /** The output: records as they come in {@code renderer}'s format, then the summary. */
+  static MonitorOutput<StartupRecord, StartupSummary> output(Renderer renderer) {
 
-  StartupOutput(Renderer renderer) {
-    this.records = renderer.records(Renderer.Stream.live(SCHEMA));
-  }
-
-  /** Prints the header now, so a watcher sees the columns before the first row. */
-  void header() {
-    records.start();
-  }
-
-  /** Prints one item. */
-  void item(StartupRecord r) {
-    records.write(r);
-  }
-
-  /** Ends the stream with the summary. */
-  void summary(StartupSummary s, String stoppedBecause) {
-    records.finish(summaryReport(s, new Watched(s.observedNanos(), stoppedBecause)));
+    return new MonitorOutput<>(
+        renderer,
+        Renderer.Stream.live(SCHEMA),
+        StartupOutput::summaryReport,
+        StartupSummary::observedNanos);
   }
 
   /** A summary and how long it watched. */

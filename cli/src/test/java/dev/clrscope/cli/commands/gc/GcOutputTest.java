@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.monitor.gc.CondemnReasons;
 import dev.clrscope.monitor.gc.GcRecord;
+import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.gc.GenerationSizes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -53,10 +55,11 @@ class GcOutputTest {
   private static String print(OutputFormat format, GcRecord... gcs) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    GcOutput output = new GcOutput(Renderer.of(format, out, out, 0), false);
+    MonitorOutput<GcRecord, GcSummary> output =
+        GcOutput.output(Renderer.of(format, out, out, 0), false);
     output.header();
     for (GcRecord r : gcs) {
-      output.gc(r);
+      output.write(r);
     }
     return bytes.toString(StandardCharsets.UTF_8);
   }
@@ -104,13 +107,13 @@ class GcOutputTest {
   private static List<String> table(RecordSchemaChoice choice) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    GcOutput output =
-        new GcOutput(
+    MonitorOutput<GcRecord, GcSummary> output =
+        GcOutput.output(
             Renderer.of(OutputFormat.table, out, out, 0),
             false,
             GcOutput.schema(false, choice.columns, choice.width),
             false);
-    output.gc(gc(12345, 0));
+    output.write(gc(12345, 0));
     return bytes.toString(StandardCharsets.UTF_8).lines().toList();
   }
 
