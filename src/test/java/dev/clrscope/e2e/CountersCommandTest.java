@@ -380,8 +380,7 @@ class CountersCommandTest {
       // q once the board has been drawn with a value.
       org.awaitility.Awaitility.await()
           .atMost(RUN)
-          .until(
-              () -> out.text().contains("Status: Running") && out.text().contains("[route=/a]"));
+          .until(() -> out.text().contains("Status: Running") && out.text().contains("[route=/a]"));
       script.getOutputStream().write('q');
       script.getOutputStream().flush();
       assertThat(script.waitFor(30, TimeUnit.SECONDS)).as("%s", out).isTrue();

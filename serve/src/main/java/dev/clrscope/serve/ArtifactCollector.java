@@ -199,11 +199,14 @@ public final class ArtifactCollector implements AutoCloseable {
                 SessionResult r;
                 try (OutputStream out = new BufferedOutputStream(create(partial), 1 << 16)) {
                   SessionRequest request =
-                      SessionRequest.of(
-                              plan.toConfig(SessionPlan.DEFAULT_BUFFER_MB), "clrscope-serve-trace")
-                          .withDuration(duration)
-                          .withDrainTimeout(RUNDOWN_LIMIT)
-                          .withRecording(out);
+                      TraceRecording.request(
+                          plan,
+                          SessionPlan.DEFAULT_BUFFER_MB,
+                          false,
+                          duration,
+                          RUNDOWN_LIMIT,
+                          out,
+                          "clrscope-serve-trace");
                   try (SessionRunner session = SessionRunner.start(client, request, stop)) {
                     announce.accept(
                         "trace of process "

@@ -1,18 +1,43 @@
 package dev.clrscope.monitor.trace;
 
+import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEnding;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
- * Makes a recorded session a whole trace: a stream cut off (the target exited, the rundown was
- * abandoned, the connection broke while stopping) keeps every whole block and gets the format's end
- * marker. {@code trace collect} and {@code serve}'s {@code /trace} both end their files here.
+ * A trace recorded to a file, the one way {@code trace collect} and {@code serve}'s {@code /trace}
+ * record: the session they ask for ({@link #request}), and the file made a whole trace at the end
+ * ({@link #complete}): a stream cut off (the target exited, the rundown was abandoned, the
+ * connection broke while stopping) keeps every whole block and gets the format's end marker.
  */
 public final class TraceRecording {
   private TraceRecording() {}
+
+  /**
+   * The session that records {@code plan} into {@code out}: every byte written as it arrives, for
+   * {@code duration} (or until stopped), the rundown given up to {@code rundownLimit}.
+   *
+   * @param lossless whether the runtime blocks rather than drops events when its buffer is full
+   * @param readerName the name of the session's reader thread
+   */
+  public static SessionRequest request(
+      SessionPlan plan,
+      int bufferMb,
+      boolean lossless,
+      Duration duration,
+      Duration rundownLimit,
+      OutputStream out,
+      String readerName) {
+    return SessionRequest.of(plan.toConfig(bufferMb, lossless), readerName)
+        .withDuration(duration)
+        .withDrainTimeout(rundownLimit)
+        .withRecording(out);
+  }
 
   /**
    * What became of the recording.

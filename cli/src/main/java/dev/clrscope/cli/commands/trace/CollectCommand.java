@@ -13,7 +13,6 @@ import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
-import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
@@ -237,13 +236,16 @@ public final class CollectCommand extends AttachingCommand {
       result =
           watch(
               attached,
-              SessionRequest.of(
-                      plan.toConfig(bufferSize.megabytes(), lossless), "clrscope-trace-reader")
-                  .withDuration(durationOption.duration())
-                  // The rundown takes as long as it takes up to --rundown-timeout, unless a second
-                  // Ctrl+C abandons it first.
-                  .withDrainTimeout(rundownTimeout)
-                  .withRecording(fileOut),
+              // The rundown takes as long as it takes up to --rundown-timeout, unless a second
+              // Ctrl+C abandons it first.
+              TraceRecording.request(
+                  plan,
+                  bufferSize.megabytes(),
+                  lossless,
+                  durationOption.duration(),
+                  rundownTimeout,
+                  fileOut,
+                  "clrscope-trace-reader"),
               stop,
               !launched,
               session -> {
