@@ -39,7 +39,8 @@ public interface Renderer {
       Map<String, Object> head,
       Function<? super R, List<String>> details,
       boolean flushEach,
-      boolean fitted) {
+      boolean fitted,
+      String allColumns) {
     /** Copies the head. */
     public Stream {
       head = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(head));
@@ -47,12 +48,12 @@ public interface Renderer {
 
     /** A live stream of records: the document's array is {@code records}. */
     public static <R> Stream<R> live(RecordSchema<R> schema) {
-      return new Stream<>(schema, "records", Map.of(), null, true, true);
+      return new Stream<>(schema, "records", Map.of(), null, true, true, null);
     }
 
     /** This stream, with lines under each record in a table. */
     public Stream<R> withDetails(Function<? super R, List<String>> lines) {
-      return new Stream<>(schema, member, head, lines, flushEach, fitted);
+      return new Stream<>(schema, member, head, lines, flushEach, fitted, allColumns);
     }
 
     /**
@@ -60,17 +61,22 @@ public interface Renderer {
      * members}.
      */
     public Stream<R> inDocument(Map<String, Object> members, String arrayMember) {
-      return new Stream<>(schema, arrayMember, members, details, flushEach, fitted);
+      return new Stream<>(schema, arrayMember, members, details, flushEach, fitted, allColumns);
     }
 
     /** This stream, flushed only at its end: output read as a whole. */
     public Stream<R> buffered() {
-      return new Stream<>(schema, member, head, details, false, fitted);
+      return new Stream<>(schema, member, head, details, false, fitted, allColumns);
     }
 
     /** This stream with every column its schema shows, whatever the terminal's width. */
     public Stream<R> unfitted() {
-      return new Stream<>(schema, member, head, details, flushEach, false);
+      return new Stream<>(schema, member, head, details, flushEach, false, allColumns);
+    }
+
+    /** This stream, whose table the user can ask for every column with {@code option}. */
+    public Stream<R> allColumnsWith(String option) {
+      return new Stream<>(schema, member, head, details, flushEach, fitted, option);
     }
   }
 

@@ -163,7 +163,11 @@ public final class TextRenderer implements Renderer {
                   + all.tableFields().size()
                   + " columns to fit "
                   + columns
-                  + " terminal columns: csv, json and redirected output show every one.");
+                  + " terminal columns: "
+                  + (stream.allColumns() == null
+                      ? "csv, json and redirected output show every one."
+                      : stream.allColumns()
+                          + " shows every one, as do csv, json and redirected output."));
         }
         out.println(cut(shown.tableHeader()));
         out.flush();

@@ -40,7 +40,6 @@ final class ContentionOutput {
   /** The output: records as they come in {@code renderer}'s format, then the summary. */
   static MonitorOutput<BlockedRecord, BlockedSummary> output(Renderer renderer, boolean stacks) {
     Renderer.Stream<BlockedRecord> stream = Renderer.Stream.live(schema(stacks));
-
     return new MonitorOutput<>(
         renderer,
         stacks ? stream.withDetails(r -> atFrames(r.stack())) : stream,

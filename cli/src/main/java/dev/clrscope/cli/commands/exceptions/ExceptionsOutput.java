@@ -48,7 +48,6 @@ final class ExceptionsOutput {
   static MonitorOutput<ExceptionRecord, ExceptionSummary> output(
       Renderer renderer, boolean stacks) {
     Renderer.Stream<ExceptionRecord> stream = Renderer.Stream.live(schema(stacks));
-
     return new MonitorOutput<>(
         renderer,
         stacks ? stream.withDetails(ExceptionsOutput::frames) : stream,

@@ -170,7 +170,7 @@ public final class GcOutput {
    */
   static MonitorOutput<GcRecord, GcSummary> output(
       Renderer renderer, boolean perHeap, RecordSchema<GcRecord> fields, boolean fitted) {
-    Renderer.Stream<GcRecord> live = Renderer.Stream.live(fields);
+    Renderer.Stream<GcRecord> live = Renderer.Stream.live(fields).allColumnsWith("--columns all");
     Renderer.Stream<GcRecord> stream = fitted ? live : live.unfitted();
     return new MonitorOutput<>(
         renderer,

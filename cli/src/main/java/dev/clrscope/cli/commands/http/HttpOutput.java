@@ -97,7 +97,6 @@ final class HttpOutput {
 
   /** The output: records as they come in {@code renderer}'s format, then the summary. */
   static MonitorOutput<HttpRecord, HttpSummary> output(Renderer renderer) {
-
     return new MonitorOutput<>(
         renderer,
         Renderer.Stream.live(SCHEMA),

@@ -36,7 +36,6 @@ final class StartupOutput {
 
   /** The output: records as they come in {@code renderer}'s format, then the summary. */
   static MonitorOutput<StartupRecord, StartupSummary> output(Renderer renderer) {
-
     return new MonitorOutput<>(
         renderer,
         Renderer.Stream.live(SCHEMA),
