@@ -143,7 +143,9 @@ class OutputFormatSweepTest {
     OptionSpec format = cl.getCommandSpec().findOption("--format");
     if (format != null && !path.isEmpty()) {
       List<String> formats = new ArrayList<>();
-      format.completionCandidates().forEach(formats::add);
+      if (format.completionCandidates() != null) {
+        format.completionCandidates().forEach(formats::add);
+      }
       offered.put(path, formats);
     }
     cl.getSubcommands()

@@ -91,7 +91,7 @@ class ProfilingCommandsTest {
             "report",
             file.toString(),
             "topN",
-            "-n",
+            "-N",
             "3",
             "--thread",
             Long.toString(tid),

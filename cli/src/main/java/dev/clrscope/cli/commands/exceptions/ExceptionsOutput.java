@@ -25,7 +25,7 @@ final class ExceptionsOutput {
   static RecordSchema<ExceptionRecord> schema(boolean stacks) {
     List<Field<ExceptionRecord>> f = new ArrayList<>();
     f.add(Field.of("time", "TIME", 12, Unit.TIME, ExceptionRecord::time));
-    f.add(Field.of("threadId", "THREAD", 7, Unit.COUNT, ExceptionRecord::threadId));
+    f.add(Field.of("threadId", "THREAD", 7, Unit.ID, ExceptionRecord::threadId));
     f.add(Field.of("type", "TYPE", 32, Unit.TEXT, ExceptionRecord::type));
     f.add(Field.of("throwSite", "THROW SITE", 40, Unit.TEXT, ExceptionRecord::throwSite));
     f.add(Field.of("handling", "HANDLING", 9, Unit.TEXT, ExceptionRecord::handling));

@@ -44,7 +44,7 @@ final class HttpOutput {
     }
     f.add(Field.of("version", "HTTP", 4, Unit.TEXT, HttpRecord::version));
     f.add(Field.<HttpRecord>data("host", Unit.TEXT, HttpRecord::host));
-    f.add(Field.<HttpRecord>data("connectionId", Unit.COUNT, HttpRecord::connectionId));
+    f.add(Field.<HttpRecord>data("connectionId", Unit.ID, HttpRecord::connectionId));
     f.add(
         Field.<HttpRecord>data("redirects", Unit.TEXT, HttpOutput::redirects)
             .only(Field.Shown.JSON));

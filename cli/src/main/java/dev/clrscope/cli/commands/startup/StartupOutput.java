@@ -27,7 +27,7 @@ final class StartupOutput {
     f.add(Field.of("atMs", "AT_MS", 9, Unit.MILLIS, StartupRecord::offsetMillis));
     f.add(Field.of("kind", "KIND", 8, Unit.TEXT, StartupRecord::kind));
     f.add(Field.of("durationMs", "DURATION_MS", 11, Unit.MILLIS, StartupRecord::durationMillis));
-    f.add(Field.of("threadId", "THREAD", 7, Unit.COUNT, StartupRecord::threadId));
+    f.add(Field.of("threadId", "THREAD", 7, Unit.ID, StartupRecord::threadId));
     f.add(Field.of("name", "NAME", 40, Unit.TEXT, StartupRecord::name));
     f.add(Field.of("detail", "DETAIL", 0, Unit.TEXT, StartupRecord::detail));
     // The item's own kind (assembly, jit, type, gc, main) is the "kind" member.

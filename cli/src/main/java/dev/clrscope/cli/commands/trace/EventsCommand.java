@@ -46,11 +46,11 @@ public final class EventsCommand extends ClrscopeSubcommand {
               Field.<Map<String, Object>>of(
                   "relativeMs", "TIME_MS", 12, Unit.MILLIS, o -> o.get("relativeMs")),
               member("provider", Unit.TEXT).only(Shown.DATA),
-              member("eventId", Unit.COUNT).only(Shown.DATA),
+              member("eventId", Unit.ID).only(Shown.DATA),
               member("version", Unit.COUNT).only(Shown.DATA),
               member("name", Unit.TEXT).only(Shown.DATA),
               Field.<Map<String, Object>>of(
-                  "threadId", "THREAD", 8, Unit.COUNT, o -> o.get("threadId")),
+                  "threadId", "THREAD", 8, Unit.ID, o -> o.get("threadId")),
               member("processor", Unit.COUNT).only(Shown.DATA),
               Field.<Map<String, Object>>of("event", "EVENT", 40, Unit.TEXT, o -> null)
                   .cell(o -> o.get("provider") + "/" + o.get("name"))
