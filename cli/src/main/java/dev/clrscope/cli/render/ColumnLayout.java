@@ -57,7 +57,7 @@ final class ColumnLayout {
     int[] width = new int[n];
     int used = -GAP;
     for (Field<R> f : ranked) {
-      int i = fields.indexOf(f);
+      int i = RecordSchema.indexOf(fields, f);
       int least =
           shrinkable(f) ? Math.min(natural[i], Math.max(MIN_TEXT, f.label().length())) : natural[i];
       if (used + GAP + least > maxWidth) {

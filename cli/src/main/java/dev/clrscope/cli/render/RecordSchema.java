@@ -40,17 +40,30 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> p
     List<Field<R>> ranked = new ArrayList<>();
     for (String key : priority) {
       for (Field<R> f : fields) {
-        if (f.in().table && f.key().equals(key) && !ranked.contains(f)) {
+        if (f.in().table && f.key().equals(key) && indexOf(ranked, f) < 0) {
           ranked.add(f);
         }
       }
     }
     for (Field<R> f : fields) {
-      if (f.in().table && !ranked.contains(f)) {
+      if (f.in().table && indexOf(ranked, f) < 0) {
         ranked.add(f);
       }
     }
     return ranked;
+  }
+
+  /**
+   * Where {@code field} itself is in {@code list}, or -1: by identity, for a record's own equals
+   * would link its invokedynamic bootstrap, a cost every listing would pay at start-up.
+   */
+  static <R> int indexOf(List<Field<R>> list, Field<R> field) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == field) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The fields the table shows, in declared order. */

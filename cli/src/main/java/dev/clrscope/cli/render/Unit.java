@@ -37,8 +37,11 @@ public enum Unit {
   /** A memory address or handle: {@code 0x7f12a0} in every format (a string in JSON). */
   ADDRESS(true, 0);
 
-  private static final DateTimeFormatter LOCAL_TIME =
-      DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneId.systemDefault());
+  /** Made on first use: the time zone's rules are read from disk, a cost no listing should pay. */
+  private static final class LocalTime {
+    static final DateTimeFormatter FORMAT =
+        DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneId.systemDefault());
+  }
 
   private final boolean rightAligned;
   private final int minWidth;
@@ -71,7 +74,7 @@ public enum Unit {
       case BYTES -> ByteSize.of(((Number) value).longValue());
       case MILLIS, SECONDS -> decimals(value, 3);
       case PERCENT -> decimals(value, 2);
-      case TIME -> LOCAL_TIME.format((Instant) value);
+      case TIME -> LocalTime.FORMAT.format((Instant) value);
       case WORDS -> words((Collection<?>) value, ",");
       case ADDRESS -> address(value);
       default -> value.toString();
