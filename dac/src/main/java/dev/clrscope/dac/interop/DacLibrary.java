@@ -1,0 +1,72 @@
+package dev.clrscope.dac.interop;
+
+import com.sun.jna.Function;
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+import dev.clrscope.dac.TargetException;
+import dev.clrscope.dac.TargetException.Problem;
+import java.nio.file.Path;
+
+/**
+ * Loads a DAC ({@code libmscordaccore.so}) and creates its {@code IXCLRDataProcess} over a data
+ * target. The library is opened with the C loader, not JNA's {@link com.sun.jna.NativeLibrary}, and
+ * never closed: unloading it runs the PAL's thread-exit destructors, which crash the process (as
+ * ClrMD found).
+ */
+public final class DacLibrary {
+  static final Guid IID_IXCLR_DATA_PROCESS = Guid.of("5c552ab6-fc09-4cb3-8e36-22fa03c798b7");
+
+  /** CORDBG_E_UNSUPPORTED... the DAC's answer when the runtime's memory is not what it expects. */
+  private static final int CORDBG_E_MISSING_DEBUGGER_EXPORTS = 0x80131c4f;
+
+  private DacLibrary() {}
+
+  /**
+   * Opens {@code dac} and creates the process interface over {@code target}.
+   *
+   * @throws TargetException {@link Problem#DAC_FAILED} when the library cannot be loaded or refuses
+   *     the target
+   */
+  public static ComObject createProcess(Path dac, DataTargetObject target, String buildId) {
+    Pointer handle = LibC.INSTANCE.dlopen(dac.toString(), LibC.RTLD_LAZY);
+    if (handle == null) {
+      throw new TargetException(
+          Problem.DAC_FAILED, "cannot load the DAC " + dac + ": " + LibC.INSTANCE.dlerror());
+    }
+    Pointer init = LibC.INSTANCE.dlsym(handle, "DAC_PAL_InitializeDLL");
+    if (init == null) {
+      init = LibC.INSTANCE.dlsym(handle, "PAL_InitializeDLL");
+    }
+    if (init != null) {
+      Pointer dllMain = LibC.INSTANCE.dlsym(handle, "DllMain");
+      if (dllMain == null) {
+        throw new TargetException(Problem.DAC_FAILED, "the DAC " + dac + " exports no DllMain");
+      }
+      // DLL_PROCESS_ATTACH: initialises the DAC's PAL.
+      Function.getFunction(dllMain).invokeInt(new Object[] {handle, 1, Pointer.NULL});
+    }
+    Pointer create = LibC.INSTANCE.dlsym(handle, "CLRDataCreateInstance");
+    if (create == null) {
+      throw new TargetException(
+          Problem.DAC_FAILED, dac + " is not a DAC: it exports no CLRDataCreateInstance");
+    }
+    Memory out = new Memory(8);
+    out.setPointer(0, null);
+    int hr =
+        Function.getFunction(create)
+            .invokeInt(new Object[] {IID_IXCLR_DATA_PROCESS.toNative(), target.pointer(), out});
+    Pointer process = out.getPointer(0);
+    if (hr != Hresult.S_OK || process == null) {
+      String why =
+          hr == CORDBG_E_MISSING_DEBUGGER_EXPORTS
+              ? "the runtime's memory is not what this DAC expects: the DAC is of another build"
+                  + " than runtime build-id "
+                  + buildId
+                  + ", or the dump lacks the runtime's data"
+              : "CLRDataCreateInstance failed with " + Hresult.hex(hr);
+      throw new TargetException(
+          Problem.DAC_FAILED, "the DAC " + dac + " refused the target: " + why);
+    }
+    return new ComObject(process);
+  }
+}
