@@ -62,6 +62,9 @@ public final class ClrProcess implements AutoCloseable {
   private final Set<Long> notTypes = new HashSet<>();
   private final Map<Long, MetadataImport> metadata = new HashMap<>();
   private final Set<Long> noMetadata = new HashSet<>();
+  private final LongMap<long[]> staticBases = new LongMap<>();
+  private final ThreadReader threadReader;
+  private final RootReader rootReader;
   private final byte[] word = new byte[8];
   private final ByteBuffer wordView = ByteBuffer.wrap(word).order(ByteOrder.LITTLE_ENDIAN);
   private boolean closed;
@@ -141,6 +144,8 @@ public final class ClrProcess implements AutoCloseable {
             && heaps.get(0).generations().size() >= 2
             && heaps.get(0).generations().get(0).startSegment()
                 != heaps.get(0).generations().get(1).startSegment();
+    threadReader = new ThreadReader(this);
+    rootReader = new RootReader(this, threadReader);
     runtime =
         new RuntimeInfo(
             fileVersion,
@@ -841,6 +846,269 @@ public final class ClrProcess implements AutoCloseable {
         });
   }
 
+  // ---- threads and stacks --------------------------------------------------------------------
+
+  /** The threads the runtime knows, in its thread list's order. */
+  public List<ClrThread> threads() {
+    return call(threadReader::threads);
+  }
+
+  /** The runtime's thread with OS id {@code osId}, or null. */
+  public ClrThread thread(int osId) {
+    return call(() -> threadReader.thread(osId));
+  }
+
+  /**
+   * The managed stack of the thread with OS id {@code osThreadId}, innermost frame first (empty
+   * when the runtime has no managed frames for it).
+   */
+  public List<StackFrame> stack(int osThreadId) {
+    return call(() -> List.copyOf(threadReader.stack(osThreadId)));
+  }
+
+  /** The name (with signature) of the method a MethodDesc describes, or null. */
+  public String methodName(long methodDesc) {
+    return call(() -> threadReader.methodName(methodDesc));
+  }
+
+  /** The managed method whose code holds {@code ip}: its MethodDesc, or 0. */
+  public long methodDescOf(long ip) {
+    return call(() -> sos.methodDescFromIp(ip));
+  }
+
+  /** Where the native code of the method holding {@code ip} starts, or 0. */
+  public long methodStart(long ip) {
+    return call(
+        () -> {
+          SosDac.CodeHeaderData c = sos.codeHeaderData(ip);
+          return c == null ? 0 : c.methodStart();
+        });
+  }
+
+  // ---- exceptions ----------------------------------------------------------------------------
+
+  /**
+   * The exception object at {@code address}: type, message, HResult, the stack trace it recorded,
+   * its inner exceptions.
+   *
+   * @throws TargetException {@link Problem#NOT_AN_OBJECT} when it is not an exception object
+   */
+  public ExceptionInfo exception(long address) {
+    return call(() -> threadReader.exception(address, 0));
+  }
+
+  /** The exception {@code thread} is throwing or last threw, or null. */
+  public ExceptionInfo currentException(ClrThread thread) {
+    return thread.currentException() == 0 ? null : exception(thread.currentException());
+  }
+
+  // ---- modules, types by name, statics -------------------------------------------------------
+
+  /** The loaded modules. */
+  public List<ClrModule> modules() {
+    return call(rootReader::modules);
+  }
+
+  /** Every type defined in a loaded module whose method table is loaded (not generic instances). */
+  public List<ClrType> loadedTypes() {
+    return call(rootReader::loadedTypes);
+  }
+
+  /**
+   * The type named {@code name} (dotnet-dump's form): a loaded type definition, or any type the
+   * model has met (generic instances included). Null when there is none.
+   */
+  public ClrType typeByName(String name) {
+    return call(
+        () -> {
+          for (ClrType t : rootReader.loadedTypes()) {
+            if (t.name().equals(name)) {
+              return t;
+            }
+          }
+          ClrType[] found = new ClrType[1];
+          types.forEach(
+              (mt, t) -> {
+                if (found[0] == null && t.name().equals(name)) {
+                  found[0] = t;
+                }
+              });
+          return found[0];
+        });
+  }
+
+  /**
+   * Where a static field's value is (for references and structs: the slot that holds the
+   * reference), or 0 when the type's statics are not allocated or its class constructor has not run
+   * yet.
+   */
+  public long staticFieldAddress(ClrType type, ClrField field) {
+    return call(() -> staticSlot(type, field));
+  }
+
+  /** A static field's value, or null when it has none yet (see {@link #staticFieldAddress}). */
+  public Value staticValue(ClrType type, ClrField field) {
+    return call(
+        () -> {
+          long slot = staticSlot(type, field);
+          return slot == 0 ? null : slotValue(slot, field);
+        });
+  }
+
+  /** A thread-static field's value on {@code thread}, or null when it has none there. */
+  public Value threadStaticValue(ClrType type, ClrField field, ClrThread thread) {
+    return call(
+        () -> {
+          long slot = threadStaticSlot(type, field, thread);
+          return slot == 0 ? null : slotValue(slot, field);
+        });
+  }
+
+  private Value slotValue(long slot, ClrField field) {
+    if (field.elementType() == ElementType.VALUETYPE) {
+      // A struct static is boxed: the slot holds the box.
+      long box = readLongOrThrow(slot);
+      ClrType t = box == 0 ? null : typeOrNull(readLongOrThrow(box) & ~7L);
+      return t == null
+          ? new Value.Reference(0)
+          : new Value.Embedded(new ClrValue(this, box + 8, box + 8, t));
+    }
+    return readValue(slot, field.elementType(), field.fieldTypeMethodTable());
+  }
+
+  // On the owner thread.
+  long staticSlot(ClrType type, ClrField field) {
+    if (field.kind() != ClrField.Kind.STATIC) {
+      throw new IllegalArgumentException(field.name() + " is not a static field");
+    }
+    long[] bases = staticBases.get(type.methodTable());
+    if (bases == null) {
+      bases = new long[2];
+      if (sos.hasStaticBases() && sos.isInitialized(type.methodTable())) {
+        long[] b = sos.staticBases(type.methodTable());
+        if (b != null) {
+          bases = b;
+        }
+      }
+      staticBases.put(type.methodTable(), bases);
+    }
+    long base = field.elementType().isPrimitive() ? bases[0] : bases[1];
+    return base == 0 ? 0 : base + field.offset();
+  }
+
+  // On the owner thread.
+  long threadStaticSlot(ClrType type, ClrField field, ClrThread thread) {
+    if (field.kind() != ClrField.Kind.THREAD_STATIC) {
+      throw new IllegalArgumentException(field.name() + " is not a thread-static field");
+    }
+    if (!sos.hasStaticBases() || !sos.isInitialized(type.methodTable())) {
+      return 0;
+    }
+    long[] b = sos.threadStaticBases(type.methodTable(), thread.address());
+    if (b == null) {
+      return 0;
+    }
+    long base = field.elementType().isPrimitive() ? b[0] : b[1];
+    return base == 0 ? 0 : base + field.offset();
+  }
+
+  // ---- roots ---------------------------------------------------------------------------------
+
+  /**
+   * Every root: GC handles of every kind (weak ones included: see {@link RootKind#isStrong}), each
+   * thread's stack references, objects ready for finalization, static fields and thread-static
+   * fields holding objects. Statics live in arrays a pinned handle holds, so an object a static
+   * holds is reached both from that handle and, named, from its static root.
+   */
+  public void roots(RootVisitor visitor) {
+    run(
+        () -> {
+          rootReader.handles(visitor);
+          rootReader.stacks(visitor);
+          rootReader.finalizerRoots(visitor);
+          rootReader.statics(visitor);
+          rootReader.threadStatics(visitor);
+        });
+  }
+
+  /** The GC handles. */
+  public void handles(RootVisitor visitor) {
+    run(() -> rootReader.handles(visitor));
+  }
+
+  /** The references on one thread's stack. */
+  public void stackRoots(int osThreadId, RootVisitor visitor) {
+    run(() -> rootReader.stack(osThreadId, visitor));
+  }
+
+  /** Static fields that hold objects. */
+  public void staticRoots(RootVisitor visitor) {
+    run(() -> rootReader.statics(visitor));
+  }
+
+  /** Thread-static fields that hold objects, per thread. */
+  public void threadStaticRoots(RootVisitor visitor) {
+    run(() -> rootReader.threadStatics(visitor));
+  }
+
+  /** The finalization queues of every heap (registered objects and those ready to finalize). */
+  public List<FinalizerEntry> finalizerQueue() {
+    return call(() -> List.copyOf(rootReader.finalizerQueue()));
+  }
+
+  /** The sync blocks in use (SOS's {@code syncblk}): objects' monitors with owner and waiters. */
+  public List<SyncBlock> syncBlocks() {
+    return call(
+        () -> {
+          List<SyncBlock> out = new ArrayList<>();
+          SosDac.SyncBlockData first = sos.syncBlockData(1);
+          if (first == null) {
+            return out;
+          }
+          int count = Math.min(first.syncBlockCount(), 10_000_000);
+          for (int i = 1; i <= count; i++) {
+            SosDac.SyncBlockData d = i == 1 ? first : sos.syncBlockData(i);
+            if (d == null) {
+              break;
+            }
+            if (d.free() || d.object() == 0) {
+              continue;
+            }
+            int osId = 0;
+            if (d.holdingThread() != 0) {
+              SosDac.ThreadData t = sos.threadData(d.holdingThread());
+              osId = t == null ? 0 : t.osId();
+            }
+            out.add(
+                new SyncBlock(
+                    i,
+                    d.syncBlockPointer(),
+                    d.object(),
+                    d.monitorHeld(),
+                    d.recursion(),
+                    d.holdingThread(),
+                    osId,
+                    d.additionalThreadCount()));
+          }
+          return out;
+        });
+  }
+
+  long readLongOrZero(long address) {
+    if (target.read(address, word, 0, 8) != 8) {
+      return 0;
+    }
+    return wordView.getLong(0);
+  }
+
+  String readStringOrNull(long address) {
+    try {
+      return readString(address);
+    } catch (TargetException e) {
+      return null;
+    }
+  }
+
   // ---- plumbing ------------------------------------------------------------------------------
 
   SosDac sos() {
@@ -857,6 +1125,14 @@ public final class ClrProcess implements AutoCloseable {
 
   SosDac.UsefulGlobals globals() {
     return globals;
+  }
+
+  void run(Runnable task) {
+    call(
+        () -> {
+          task.run();
+          return null;
+        });
   }
 
   <T> T call(java.util.concurrent.Callable<T> task) {
