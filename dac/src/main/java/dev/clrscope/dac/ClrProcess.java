@@ -9,6 +9,7 @@ import dev.clrscope.dac.interop.SosDac;
 import dev.clrscope.dac.interop.XclrData;
 import dev.clrscope.dac.target.ElfCore;
 import dev.clrscope.dac.target.ElfImage;
+import dev.clrscope.dac.target.LiveProcess;
 import dev.clrscope.dac.target.MappedFile;
 import dev.clrscope.dac.target.Target;
 import dev.clrscope.dac.target.TargetMemory;
@@ -67,7 +68,9 @@ public final class ClrProcess implements AutoCloseable {
   private final RootReader rootReader;
   private final byte[] word = new byte[8];
   private final ByteBuffer wordView = ByteBuffer.wrap(word).order(ByteOrder.LITTLE_ENDIAN);
-  private boolean closed;
+  private volatile boolean closed;
+  private Thread shutdownHook;
+  private long pausedAtClose;
 
   private ClrProcess(Owner owner, Target target, DacOptions options, String coreclrRoot) {
     this.owner = owner;
@@ -185,6 +188,64 @@ public final class ClrProcess implements AutoCloseable {
       owner.close();
       throw e;
     }
+  }
+
+  /**
+   * Pauses the live process {@code pid} (every thread, with ptrace) and opens its runtime's DAC.
+   * The process stays paused until {@link #close}; it is let go also when opening fails and at JVM
+   * shutdown (Ctrl+C, SIGTERM). {@link #paused} says for how long it was paused.
+   *
+   * @throws TargetException when the process is gone, ptrace is refused (with what to do), it is
+   *     not a .NET process, or its DAC is not found or fails
+   */
+  public static ClrProcess attach(int pid, DacOptions options) {
+    Owner owner = new Owner("clrscope-dac pid " + pid);
+    try {
+      ClrProcess process =
+          owner.call(
+              () -> {
+                LiveProcess live = LiveProcess.attach(pid);
+                try {
+                  return new ClrProcess(owner, live, options, "/proc/" + pid + "/root");
+                } catch (RuntimeException | Error e) {
+                  live.close();
+                  throw e;
+                }
+              });
+      process.releaseAtShutdown();
+      return process;
+    } catch (RuntimeException | Error e) {
+      owner.close();
+      throw e;
+    }
+  }
+
+  // A JVM that ends (Ctrl+C, SIGTERM, System.exit) lets the process go first: the owner thread,
+  // the tracer, detaches after stopping any long work in progress.
+  private void releaseAtShutdown() {
+    Thread hook =
+        new Thread(
+            () -> {
+              if (!closed) {
+                owner.stopAndRun(target::close, 5_000);
+              }
+            },
+            "clrscope-dac release " + target.pid());
+    shutdownHook = hook;
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  /** How long a live process has been (or was, once closed) paused; zero for a core. */
+  public java.time.Duration paused() {
+    if (!(target instanceof LiveProcess live)) {
+      return java.time.Duration.ZERO;
+    }
+    return java.time.Duration.ofNanos(closed ? pausedAtClose : call(live::pausedNanos));
+  }
+
+  /** Whether this reads a live process rather than a core file. */
+  public boolean isLive() {
+    return target instanceof LiveProcess;
   }
 
   private static MappedFile findCoreclr(Target target) {
@@ -1149,10 +1210,23 @@ public final class ClrProcess implements AutoCloseable {
       return;
     }
     try {
-      owner.run(target::close);
+      owner.run(
+          () -> {
+            target.close();
+            if (target instanceof LiveProcess live) {
+              pausedAtClose = live.pausedNanos();
+            }
+          });
     } finally {
       closed = true;
       owner.close();
+      if (shutdownHook != null) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+          // The JVM is already shutting down: the hook has run or runs now, harmlessly.
+        }
+      }
     }
   }
 

@@ -142,7 +142,12 @@ final class ThreadReader {
 
   ExceptionInfo exception(long address, int depth) {
     ClrObject obj = process.object(address);
-    SosDac.ExceptionData d = sos.exceptionData(address);
+    // The DAC reads any object as an exception: the type must derive from System.Exception.
+    boolean isException = false;
+    for (ClrType t = obj.type(); t != null && !isException; t = t.parent()) {
+      isException = t.methodTable() == process.globals().exceptionMt();
+    }
+    SosDac.ExceptionData d = isException ? sos.exceptionData(address) : null;
     if (d == null) {
       throw new TargetException(
           TargetException.Problem.NOT_AN_OBJECT,

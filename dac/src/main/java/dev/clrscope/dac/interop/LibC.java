@@ -38,5 +38,5 @@ public interface LibC extends Library {
 
   int waitpid(int pid, int[] status, int options) throws LastErrorException;
 
-  int getuid();
+  int geteuid();
 }
