@@ -206,6 +206,16 @@ public final class LiveProcess implements Target {
         stopped.remove(tid);
         return;
       }
+      if (++spins < 200) {
+        // A thread interrupted a moment ago is usually stopped within microseconds.
+        Thread.onSpinWait();
+        continue;
+      }
+      if (inTracingStop(tid)) {
+        // Stopped, but the notification went to another thread of this JVM that waits on the
+        // process (the JDK's reaper does, for processes it started): /proc says it all the same.
+        return;
+      }
       if (System.nanoTime() > deadline) {
         throw new TargetException(
             Problem.PTRACE_REFUSED,
@@ -215,17 +225,25 @@ public final class LiveProcess implements Target {
                 + pid
                 + " did not stop within 5 s (in an uninterruptible wait?); try again");
       }
-      if (++spins < 2000) {
-        // A thread interrupted a moment ago is usually stopped within microseconds.
-        Thread.onSpinWait();
-        continue;
-      }
       try {
         Thread.sleep(1);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TargetException(Problem.INTERRUPTED, "interrupted while pausing process " + pid);
       }
+    }
+  }
+
+  // Field 3 of /proc/PID/task/TID/stat is 't' in a ptrace stop.
+  private boolean inTracingStop(int tid) {
+    try {
+      String stat =
+          Files.readString(
+              Path.of("/proc/" + pid + "/task/" + tid + "/stat"), StandardCharsets.US_ASCII);
+      int close = stat.lastIndexOf(')');
+      return close > 0 && close + 2 < stat.length() && stat.charAt(close + 2) == 't';
+    } catch (IOException | RuntimeException e) {
+      return false;
     }
   }
 
@@ -344,11 +362,13 @@ public final class LiveProcess implements Target {
       Map<String, String> status = status(pid);
       String tracer = status.get("TracerPid");
       if (tracer != null && !tracer.equals("0")) {
+        // TracerPid is the tracing thread: name its process.
+        String process = status(Integer.parseInt(tracer)).getOrDefault("Tgid", tracer);
         return prefix
             + "it is already traced by process "
-            + tracer
+            + process
             + " ("
-            + commOf(tracer)
+            + commOf(process)
             + "); detach that debugger first";
       }
       int me = LibC.INSTANCE.geteuid();
