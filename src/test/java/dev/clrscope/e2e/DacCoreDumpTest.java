@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.HeapSegment;
 import dev.clrscope.dac.HeapStatistics;
+import dev.clrscope.dac.SegmentKind;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
 import dev.clrscope.dac.Value;
@@ -26,43 +28,60 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The analyze model (the dac module) on real core files of TargetApp after {@code facts 1000},
  * written by {@code clrscope dump --type full} and {@code --type heap}: every fact the app stated,
- * and per-type counts equal to the real dotnet-dump's {@code dumpheap -stat} on the same core.
+ * and per-type counts equal to the real dotnet-dump's {@code dumpheap -stat} on the same core. With
+ * workstation GC (regions, the .NET 10 default), server GC (two heaps) and the segments GC (the
+ * runtime's standalone {@code libclrgc.so}, which lays the heap out as .NET 6 did).
  */
 class DacCoreDumpTest {
   private static final Duration DUMP_TIMEOUT = Duration.ofMinutes(3);
 
+  /** Each GC flavour's environment. */
+  private static final Map<String, Map<String, String>> GCS =
+      Map.of(
+          "workstation", Map.of(),
+          "server", Map.of("DOTNET_gcServer", "1", "DOTNET_GCHeapCount", "2"),
+          "segments", Map.of("DOTNET_GCName", "libclrgc.so"));
+
+  /** The cores taken of each. */
+  private static final Map<String, List<String>> DUMPS =
+      Map.of(
+          "workstation", List.of("full", "heap"),
+          "server", List.of("full"),
+          "segments", List.of("full"));
+
   @TempDir static Path dir;
-  private static TargetProcess app;
-  private static JsonNode facts;
+  private static final Map<String, TargetProcess> apps = new HashMap<>();
+  private static final Map<String, JsonNode> facts = new HashMap<>();
 
   @BeforeAll
   static void dump() {
-    app = TargetProcess.start(DotnetApps.TARGET_APP);
-    facts = app.send("facts 1000");
-    for (String type : List.of("full", "heap")) {
-      CliResult r =
-          Clrscope.run(
-              DUMP_TIMEOUT,
-              "dump",
-              "-p",
-              Long.toString(app.pid()),
-              "--type",
-              type,
-              "-o",
-              core(type).toString());
-      assertThat(r.exitCode()).as("%s", r).isZero();
+    for (String gc : GCS.keySet()) {
+      TargetProcess app = TargetProcess.start(DotnetApps.TARGET_APP, List.of(), GCS.get(gc));
+      apps.put(gc, app);
+      facts.put(gc, app.send("facts 1000"));
+      for (String type : DUMPS.get(gc)) {
+        CliResult r =
+            Clrscope.run(
+                DUMP_TIMEOUT,
+                "dump",
+                "-p",
+                Long.toString(app.pid()),
+                "--type",
+                type,
+                "-o",
+                core(gc + "/" + type).toString());
+        assertThat(r.exitCode()).as("%s", r).isZero();
+      }
     }
   }
 
   @AfterAll
   static void stop() {
-    if (app != null) {
-      app.close();
-    }
+    apps.values().forEach(TargetProcess::close);
   }
 
-  static Path core(String type) {
-    return dir.resolve(type + ".core");
+  static Path core(String gcAndType) {
+    return dir.resolve(gcAndType.replace('/', '-') + ".core");
   }
 
   static DacOptions options() {
@@ -71,20 +90,27 @@ class DacCoreDumpTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"full", "heap"})
+  @ValueSource(strings = {"workstation/full", "workstation/heap", "server/full", "segments/full"})
   void everyFactTheAppStatedIsInTheCore(String type) {
+    String gc = type.substring(0, type.indexOf('/'));
+    TargetProcess app = apps.get(gc);
     try (ClrProcess p = ClrProcess.openCore(core(type), options())) {
       assertThat(p.isLive()).isFalse();
       assertThat(p.pid()).isEqualTo(app.pid());
-      assertThat(p.runtime().serverGc()).isFalse();
-      assertThat(p.runtime().regions()).isTrue();
+      assertThat(p.runtime().serverGc()).isEqualTo(gc.equals("server"));
+      assertThat(p.runtime().heapCount()).isEqualTo(gc.equals("server") ? 2 : 1);
+      assertThat(p.heaps()).hasSize(gc.equals("server") ? 2 : 1);
+      assertThat(p.runtime().regions()).isEqualTo(!gc.equals("segments"));
+      assertThat(p.heaps().get(0).segments())
+          .extracting(HeapSegment::kind)
+          .contains(gc.equals("segments") ? SegmentKind.EPHEMERAL : SegmentKind.GEN0);
       assertThat(p.runtime().dacSource()).isEqualTo("runtime directory");
-      DumpFactsCheck.assertFacts(p, facts, app.ready());
+      DumpFactsCheck.assertFacts(p, facts.get(gc), app.ready());
     }
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"full", "heap"})
+  @ValueSource(strings = {"workstation/full", "workstation/heap", "server/full", "segments/full"})
   void dumpheapStatCountsEqualDotnetDumpsForEveryType(String type) {
     Map<Long, DotnetDump.Row> reference = DotnetDump.dumpheapStat(core(type));
     Map<Long, DotnetDump.Row> ours = new HashMap<>();
@@ -101,7 +127,7 @@ class DacCoreDumpTest {
 
   @Test
   void anAddressThatIsNoObjectIsSaidToBeNone() {
-    try (ClrProcess p = ClrProcess.openCore(core("full"), options())) {
+    try (ClrProcess p = ClrProcess.openCore(core("workstation/full"), options())) {
       ClrObject items = p.object(firstItemsArray(p));
       long item = ((Value.Reference) items.element(0)).address();
 
