@@ -67,6 +67,29 @@ final class DumpFactsCheck {
       assertThat(where.intField("X")).isEqualTo(i);
       assertThat(where.intField("Y")).isEqualTo(-i);
     }
+    // References, from the GC descriptors: the array holds the items, each item its name only.
+    List<Long> held = new ArrayList<>();
+    array.references((target, offset) -> held.add(target));
+    assertThat(held).hasSize(n);
+    for (int i = 0; i < n; i++) {
+      assertThat(held.get(i)).isEqualTo(((Value.Reference) array.element(i)).address());
+    }
+    ClrObject first = p.object(held.get(0));
+    List<Long> fromItem = new ArrayList<>();
+    first.references((target, offset) -> fromItem.add(target));
+    assertThat(fromItem).containsExactly(first.referenceField("Name"));
+    long[] walked = new long[2];
+    p.walkHeap(
+        o -> {
+          if (o.type() == item) {
+            o.references(
+                (target, offset) -> {
+                  walked[0]++;
+                  walked[1] += offset == 8 + item.field("Name").offset() ? 1 : 0;
+                });
+          }
+        });
+    assertThat(walked).containsExactly(n, n);
     List<String> itemFields = item.fields().stream().map(ClrField::name).toList();
     assertThat(itemFields)
         .containsExactlyInAnyOrder("Index", "Square", "Name", "Ratio", "Even", "Letter", "Where");

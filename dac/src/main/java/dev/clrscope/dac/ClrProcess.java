@@ -72,9 +72,20 @@ public final class ClrProcess implements AutoCloseable {
   private Thread shutdownHook;
   private long pausedAtClose;
 
-  private ClrProcess(Owner owner, Target target, DacOptions options, String coreclrRoot) {
-    this.owner = owner;
-    this.target = target;
+  /**
+   * What is found before the DAC reads the target, and for a live process before it is paused:
+   * where the runtime is, its build, and its DAC, loaded.
+   */
+  private record Prepared(
+      MappedFile coreclr,
+      String buildId,
+      String fileVersion,
+      String commit,
+      String productVersion,
+      DacLocator.Found dac,
+      DacLibrary library) {}
+
+  private static Prepared prepare(Target target, DacOptions options, String coreclrRoot) {
     MappedFile coreclr = findCoreclr(target);
     byte[] buildId = ElfImage.buildIdInMemory(target, coreclr.start());
     Path coreclrPath = Path.of((coreclrRoot == null ? "" : coreclrRoot) + coreclr.path());
@@ -89,7 +100,24 @@ public final class ClrProcess implements AutoCloseable {
     }
     Matcher m = PRODUCT_VERSION.matcher(coreclr.path());
     String productVersion = m.find() ? m.group(1) : null;
+    return new Prepared(
+        coreclr,
+        buildId == null ? "unknown" : ElfImage.hex(buildId),
+        fileVersion,
+        commit,
+        productVersion,
+        dac,
+        DacLibrary.load(dac.dac()));
+  }
 
+  private ClrProcess(Owner owner, Target target, Prepared prepared) {
+    this.owner = owner;
+    this.target = target;
+    MappedFile coreclr = prepared.coreclr();
+    String fileVersion = prepared.fileVersion();
+    String commit = prepared.commit();
+    String productVersion = prepared.productVersion();
+    DacLocator.Found dac = prepared.dac();
     long coreclrBase = coreclr.start();
     dataTarget =
         new DataTargetObject(
@@ -119,8 +147,8 @@ public final class ClrProcess implements AutoCloseable {
                 return null;
               }
             });
-    String idHex = buildId == null ? "unknown" : ElfImage.hex(buildId);
-    ComObject process = DacLibrary.createProcess(dac.dac(), dataTarget, idHex);
+    String idHex = prepared.buildId();
+    ComObject process = prepared.library().createProcess(dataTarget, idHex);
     SosDac s = SosDac.of(process);
     if (s == null) {
       throw new TargetException(
@@ -178,7 +206,7 @@ public final class ClrProcess implements AutoCloseable {
           () -> {
             ElfCore elf = ElfCore.open(core);
             try {
-              return new ClrProcess(owner, elf, options, null);
+              return new ClrProcess(owner, elf, prepare(elf, options, null));
             } catch (RuntimeException | Error e) {
               elf.close();
               throw e;
@@ -204,9 +232,20 @@ public final class ClrProcess implements AutoCloseable {
       ClrProcess process =
           owner.call(
               () -> {
+                // Found and loaded while the process runs: the pause is for reading only.
+                Prepared prepared;
+                try (Target running = LiveProcess.unpaused(pid)) {
+                  prepared =
+                      running.mappedFiles().isEmpty()
+                          ? null
+                          : prepare(running, options, "/proc/" + pid + "/root");
+                }
                 LiveProcess live = LiveProcess.attach(pid);
                 try {
-                  return new ClrProcess(owner, live, options, "/proc/" + pid + "/root");
+                  if (prepared == null) {
+                    prepared = prepare(live, options, "/proc/" + pid + "/root");
+                  }
+                  return new ClrProcess(owner, live, prepared);
                 } catch (RuntimeException | Error e) {
                   live.close();
                   throw e;
@@ -895,10 +934,13 @@ public final class ClrProcess implements AutoCloseable {
             return null;
           }
           long size = object.size();
+          long end = object.address() + ((size + 7) & ~7L);
+          MemoryWindow window =
+              new MemoryWindow(target, (int) Math.min(1 << 20, Math.max(64, size)));
           desc.forEachSlot(
               size,
               offset -> {
-                long target = readLongOrThrow(object.address() + offset);
+                long target = window.word(object.address() + offset, end);
                 if (target != 0) {
                   visitor.reference(target, offset);
                 }

@@ -1,7 +1,6 @@
 package dev.clrscope.dac;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * The object a heap walk stands on: its address, type, size and generation, and its references read
@@ -20,10 +19,12 @@ public final class HeapObject {
   ByteBuffer block;
   long blockBase;
   int blockLength;
-  private final byte[] scratch = new byte[8];
+  // Reads outside the walk's block (the elements of a large array).
+  private final MemoryWindow window;
 
   HeapObject(ClrProcess process) {
     this.process = process;
+    this.window = new MemoryWindow(process.memory(), 1 << 20);
   }
 
   /** The object's address. */
@@ -69,7 +70,7 @@ public final class HeapObject {
     if (!type.containsPointers()) {
       return;
     }
-    GcDesc desc = process.gcDescOf(type);
+    GcDesc desc = type.gcDescLoaded ? type.gcDesc : process.gcDescOf(type);
     if (desc == null) {
       return;
     }
@@ -89,10 +90,7 @@ public final class HeapObject {
     if (block != null && at >= 0 && at + 8 <= blockLength) {
       return block.getLong((int) at);
     }
-    if (process.memory().read(address + offset, scratch, 0, 8) != 8) {
-      return 0;
-    }
-    return ByteBuffer.wrap(scratch).order(ByteOrder.LITTLE_ENDIAN).getLong();
+    return window.word(address + offset, address + alignedSize);
   }
 
   /** A lasting view of this object, for reading its fields. */

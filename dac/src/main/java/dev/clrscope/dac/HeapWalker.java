@@ -6,6 +6,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The fast heap walk: segments are read in large blocks, each object's method table and length are
@@ -16,13 +20,13 @@ import java.util.List;
 final class HeapWalker {
   static final int BLOCK = 1 << 20;
   private static final int MAX_PROBLEMS = 100;
+  private static final int HEADER_OVERLAP = 64;
 
   private final ClrProcess process;
   private final TargetMemory memory;
   private final long[] contextStarts;
   private final long[] contextEnds;
-  private final byte[] bytes = new byte[BLOCK];
-  private final ByteBuffer block = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+  private final ReadAhead readAhead;
   private final List<HeapProblem> problems = new ArrayList<>();
   private int skippedProblems;
 
@@ -32,6 +36,7 @@ final class HeapWalker {
   HeapWalker(ClrProcess process, TargetMemory memory, List<long[]> contexts) {
     this.process = process;
     this.memory = memory;
+    this.readAhead = new ReadAhead(memory);
     long[][] sorted =
         contexts.stream()
             .filter(c -> c[0] != 0 && Long.compareUnsigned(c[0], c[1]) < 0)
@@ -48,13 +53,16 @@ final class HeapWalker {
   WalkSummary walk(List<HeapSegment> segments, HeapVisitor visitor) {
     long started = System.nanoTime();
     HeapObject obj = new HeapObject(process);
-    obj.block = block;
     long objects = 0;
     long total = 0;
-    for (HeapSegment segment : segments) {
-      long[] counts = walkSegment(segment, obj, visitor);
-      objects += counts[0];
-      total += counts[1];
+    try {
+      for (HeapSegment segment : segments) {
+        long[] counts = walkSegment(segment, obj, visitor);
+        objects += counts[0];
+        total += counts[1];
+      }
+    } finally {
+      readAhead.finish();
     }
     return new WalkSummary(
         objects,
@@ -81,6 +89,7 @@ final class HeapWalker {
     int ctx = lowerBound(contextStarts, address);
     long base = 0;
     int length = 0;
+    ByteBuffer block = null;
     long objects = 0;
     long bytesSeen = 0;
     ClrType lastType = null;
@@ -104,16 +113,25 @@ final class HeapWalker {
       }
       long into = address - base;
       if (length == 0 || into < 0 || into + ClrProcess.MIN_OBJECT_SIZE > length) {
-        base = address;
-        into = 0;
         int want = (int) Math.min(BLOCK, end - address);
-        length = memory.read(address, bytes, 0, want);
+        ByteBuffer next = readAhead.block(address, want);
+        block = next;
+        base = readAhead.base();
+        length = readAhead.length();
+        into = address - base;
+        obj.block = block;
         obj.blockBase = base;
         obj.blockLength = length;
-        if (length < Math.min(want, ClrProcess.MIN_OBJECT_SIZE)) {
+        if (length - into < Math.min(end - address, ClrProcess.MIN_OBJECT_SIZE)) {
           problem(segment, address, "memory not in the dump or not readable");
           length = 0;
           break;
+        }
+        // The next block, read while this one is parsed: it overlaps this one by an object
+        // header, so an object that starts near the end is whole in one of them.
+        if (length == BLOCK && Long.compareUnsigned(base + length, end) < 0) {
+          long after = base + length - HEADER_OVERLAP;
+          readAhead.prefetch(after, (int) Math.min(BLOCK, end - after));
         }
       }
       int at = (int) into;
@@ -161,6 +179,85 @@ final class HeapWalker {
       address += aligned;
     }
     return new long[] {objects, bytesSeen};
+  }
+
+  /**
+   * Two buffers: the one being parsed, and the next block read meanwhile on a second thread (target
+   * memory may be read from any thread). A prefetch the walk does not use (it jumped over a large
+   * object) is dropped.
+   */
+  private static final class ReadAhead {
+    private static final ExecutorService READER =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "clrscope-dac read-ahead");
+              t.setDaemon(true);
+              return t;
+            });
+
+    private final TargetMemory memory;
+    private byte[] current = new byte[BLOCK];
+    private byte[] spare = new byte[BLOCK];
+    private long base;
+    private int length;
+    private Future<Integer> pending;
+    private long pendingBase;
+
+    ReadAhead(TargetMemory memory) {
+      this.memory = memory;
+    }
+
+    long base() {
+      return base;
+    }
+
+    int length() {
+      return length;
+    }
+
+    /** A block holding {@code address}: the prefetched one if it does, else read now. */
+    ByteBuffer block(long address, int want) {
+      Integer prefetched = awaitPending();
+      if (prefetched != null
+          && address - pendingBase >= 0
+          && address - pendingBase + ClrProcess.MIN_OBJECT_SIZE <= prefetched) {
+        byte[] t = current;
+        current = spare;
+        spare = t;
+        base = pendingBase;
+        length = prefetched;
+      } else {
+        base = address;
+        length = memory.read(address, current, 0, want);
+      }
+      return ByteBuffer.wrap(current).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    void prefetch(long address, int want) {
+      byte[] into = spare;
+      pendingBase = address;
+      pending = READER.submit(() -> memory.read(address, into, 0, want));
+    }
+
+    private Integer awaitPending() {
+      Future<Integer> p = pending;
+      pending = null;
+      if (p == null) {
+        return null;
+      }
+      try {
+        return p.get();
+      } catch (ExecutionException e) {
+        return null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+
+    void finish() {
+      awaitPending();
+    }
   }
 
   private static int lowerBound(long[] sorted, long key) {

@@ -230,7 +230,7 @@ public final class ElfCore implements Target {
     return 0;
   }
 
-  private FileChannel backing(MappedFile f) {
+  private synchronized FileChannel backing(MappedFile f) {
     Boolean ok = backingVerified.get(f.path());
     if (ok == null) {
       ok = verifyBacking(f.path());

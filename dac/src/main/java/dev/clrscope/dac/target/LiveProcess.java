@@ -44,9 +44,9 @@ public final class LiveProcess implements Target {
   private final Map<Integer, Integer> stopped = new LinkedHashMap<>();
   private final List<ThreadRegisters> threads = new ArrayList<>();
   private final List<MappedFile> mappedFiles = new ArrayList<>();
-  private FileChannel mem;
+  private volatile FileChannel mem;
   private long pauseEnded;
-  private boolean detached;
+  private volatile boolean detached;
 
   private LiveProcess(int pid) {
     this.pid = pid;
@@ -297,9 +297,10 @@ public final class LiveProcess implements Target {
     return "process " + pid;
   }
 
+  /** Reads memory; any thread may (reading /proc/PID/mem is no ptrace call). */
   @Override
   public int read(long address, byte[] dst, int offset, int length) {
-    checkTracer();
+    FileChannel mem = this.mem;
     if (mem == null || detached) {
       return 0;
     }
@@ -351,6 +352,93 @@ public final class LiveProcess implements Target {
       }
     }
     pauseEnded = System.nanoTime();
+  }
+
+  /**
+   * Process {@code pid}'s mappings and memory without pausing it: what does not change while it
+   * runs (where its libraries are, their headers) is read before the pause, to keep it short.
+   */
+  public static Target unpaused(int pid) {
+    Path proc = Path.of("/proc/" + pid);
+    if (pid <= 0 || !Files.isDirectory(proc)) {
+      throw new TargetException(Problem.PROCESS_GONE, "there is no process " + pid);
+    }
+    String text = ProcessMaps.snapshot(pid);
+    FileChannel mem;
+    try {
+      mem = text == null ? null : FileChannel.open(proc.resolve("mem"), StandardOpenOption.READ);
+    } catch (IOException e) {
+      mem = null;
+    }
+    if (mem == null) {
+      // Not readable: another user's process, or ptrace forbidden; attach says which.
+      return new Unpaused(pid, List.of(), null);
+    }
+    List<MappedFile> files = new ArrayList<>();
+    ProcessMaps.parse(text)
+        .forEach((start, end, offset, path) -> files.add(new MappedFile(start, end, offset, path)));
+    return new Unpaused(pid, files, mem);
+  }
+
+  private static final class Unpaused implements Target {
+    private final int pid;
+    private final List<MappedFile> files;
+    private final FileChannel mem;
+
+    Unpaused(int pid, List<MappedFile> files, FileChannel mem) {
+      this.pid = pid;
+      this.files = List.copyOf(files);
+      this.mem = mem;
+    }
+
+    @Override
+    public int read(long address, byte[] dst, int offset, int length) {
+      if (mem == null) {
+        return 0;
+      }
+      ByteBuffer buf = ByteBuffer.wrap(dst, offset, length);
+      try {
+        while (buf.hasRemaining()) {
+          if (mem.read(buf, address + (buf.position() - offset)) <= 0) {
+            break;
+          }
+        }
+      } catch (IOException e) {
+        // Unmapped memory: what was read stands.
+      }
+      return buf.position() - offset;
+    }
+
+    @Override
+    public int pid() {
+      return pid;
+    }
+
+    @Override
+    public List<MappedFile> mappedFiles() {
+      return files;
+    }
+
+    @Override
+    public List<ThreadRegisters> threads() {
+      return List.of();
+    }
+
+    @Override
+    public String describe() {
+      return "process " + pid;
+    }
+
+    @Override
+    public void close() {
+      try {
+        if (mem != null) {
+          mem.close();
+        }
+      } catch (IOException e) {
+        // Closing a read-only file loses nothing.
+      }
+    }
   }
 
   /** Why the kernel refused ptrace, as one actionable line. */
