@@ -9,6 +9,7 @@ import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.HeapSegment;
 import dev.clrscope.dac.HeapStatistics;
+import dev.clrscope.dac.RootPath;
 import dev.clrscope.dac.SegmentKind;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
@@ -123,6 +124,28 @@ class DacCoreDumpTest {
       }
     }
     assertThat(ours).isEqualTo(reference);
+  }
+
+  @Test
+  void gcrootFindsTheHandlePathDotnetDumpFindsAndNamesTheStatic() {
+    Path core = core("workstation/full");
+    try (ClrProcess p = ClrProcess.openCore(core, options())) {
+      ClrObject items = p.object(firstItemsArray(p));
+      long item = ((Value.Reference) items.element(500)).address();
+      List<RootPath> ours = p.rootPaths(item, 10, false);
+
+      List<Long> theirs = new java.util.ArrayList<>();
+      for (String line : DotnetDump.analyze(core, "gcroot " + Long.toHexString(item)).split("\n")) {
+        String l = line.strip();
+        if (l.startsWith("-> ")) {
+          theirs.add(Long.parseUnsignedLong(l.substring(3).strip().split("\\s+")[0], 16));
+        }
+      }
+      assertThat(theirs).as("dotnet-dump's gcroot path").endsWith(item).hasSizeGreaterThan(1);
+      assertThat(ours).extracting(RootPath::objects).contains(theirs);
+      assertThat(ours.get(0).root().describe()).isEqualTo("static TargetApp.DumpFacts.Items");
+      assertThat(ours.get(0).objects()).containsExactly(items.address(), item);
+    }
   }
 
   @Test

@@ -13,6 +13,7 @@ import dev.clrscope.dac.ExceptionInfo;
 import dev.clrscope.dac.HeapStatistics;
 import dev.clrscope.dac.Root;
 import dev.clrscope.dac.RootKind;
+import dev.clrscope.dac.RootPath;
 import dev.clrscope.dac.StackFrame;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
@@ -133,6 +134,21 @@ final class DumpFactsCheck {
               assertThat(r.kind()).isEqualTo(RootKind.STACK);
               assertThat(r.object()).isEqualTo(locked);
               assertThat(r.frame().methodName()).isEqualTo(facts.get("blockedMethod").asText());
+            });
+
+    // Root paths: the items by the static field's name, the thread's object by its thread static.
+    long someItem = held.get(n / 2);
+    List<RootPath> itemPaths = p.rootPaths(someItem, 10, false);
+    assertThat(itemPaths.get(0).root().describe())
+        .isEqualTo("static " + holderType + "." + facts.get("staticField").asText());
+    assertThat(itemPaths.get(0).objects()).containsExactly(itemsRoot.object(), someItem);
+    List<RootPath> threadFactPaths = p.rootPaths(perThread.object(), 10, false);
+    assertThat(threadFactPaths)
+        .anySatisfy(
+            rp -> {
+              assertThat(rp.root().kind()).isEqualTo(RootKind.THREAD_STATIC_FIELD);
+              assertThat(rp.root().osThreadId()).isEqualTo(tid);
+              assertThat(rp.objects()).containsExactly(perThread.object());
             });
 
     // The stored exception, its inner one, and where each was thrown.

@@ -67,6 +67,7 @@ public final class ClrProcess implements AutoCloseable {
   private final ThreadReader threadReader;
   private final RootReader rootReader;
   private final byte[] word = new byte[8];
+  private MemoryWindow refWindow;
   private final ByteBuffer wordView = ByteBuffer.wrap(word).order(ByteOrder.LITTLE_ENDIAN);
   private volatile boolean closed;
   private Thread shutdownHook;
@@ -175,6 +176,7 @@ public final class ClrProcess implements AutoCloseable {
             && heaps.get(0).generations().size() >= 2
             && heaps.get(0).generations().get(0).startSegment()
                 != heaps.get(0).generations().get(1).startSegment();
+    refWindow = new MemoryWindow(target, 64 << 10);
     threadReader = new ThreadReader(this);
     rootReader = new RootReader(this, threadReader);
     runtime =
@@ -475,6 +477,11 @@ public final class ClrProcess implements AutoCloseable {
           }
           return new HeapWalker(this, target, allocationContexts()).walk(chosen, visitor);
         });
+  }
+
+  // On the owner thread: the objects of these segments, in this order.
+  WalkSummary walkSegments(List<HeapSegment> segments, HeapVisitor visitor) {
+    return new HeapWalker(this, target, allocationContexts()).walk(segments, visitor);
   }
 
   /** Per-type counts and sizes of the whole heap (dumpheap -stat). */
@@ -1195,6 +1202,128 @@ public final class ClrProcess implements AutoCloseable {
           }
           return out;
         });
+  }
+
+  // ---- paths from roots, where objects are -------------------------------------------------
+
+  /**
+   * The paths by which roots keep the object at {@code address} alive (SOS's {@code gcroot}): for
+   * each root that reaches it, a shortest path from that root, up to {@code maxPaths}. Stack roots
+   * come first, then statics and thread statics, handles, and the finalization queue. Weak handles
+   * keep nothing alive and are left out unless {@code includeWeak}.
+   */
+  public List<RootPath> rootPaths(long address, int maxPaths, boolean includeWeak) {
+    return call(
+        () -> {
+          objectOnOwner(address);
+          List<Root> all = new ArrayList<>();
+          List<Root> dependent = new ArrayList<>();
+          rootReader.stacks(all::add);
+          rootReader.statics(all::add);
+          rootReader.threadStatics(all::add);
+          rootReader.handles(
+              r -> {
+                if (r.kind() == RootKind.DEPENDENT_HANDLE) {
+                  dependent.add(r);
+                } else if (includeWeak || r.kind().isStrong()) {
+                  all.add(r);
+                }
+              });
+          rootReader.finalizerRoots(all::add);
+          List<HeapSegment> segments = new ArrayList<>();
+          heaps.forEach(h -> segments.addAll(h.segments()));
+          ObjectGraph graph = ObjectGraph.build(this, segments);
+          GcRootFinder finder = new GcRootFinder(graph, graph.indexOf(address), dependent);
+          List<RootPath> out = new ArrayList<>();
+          for (Root r : all) {
+            if (out.size() >= maxPaths) {
+              break;
+            }
+            checkStop();
+            int start = r.interior() ? graph.indexHolding(r.object()) : graph.indexOf(r.object());
+            List<Long> path = start < 0 ? null : finder.pathFrom(start);
+            if (path != null) {
+              out.add(new RootPath(r, List.copyOf(path)));
+            }
+          }
+          return out;
+        });
+  }
+
+  /**
+   * The object that holds {@code address} (its start or anywhere inside it), found by walking its
+   * segment.
+   *
+   * @throws TargetException {@link Problem#NOT_AN_OBJECT} when no object holds it
+   */
+  public ClrObject objectContaining(long address) {
+    return call(
+        () -> {
+          ClrObject o = containingOrNull(address);
+          if (o == null) {
+            throw new TargetException(
+                Problem.NOT_AN_OBJECT,
+                "0x" + Long.toHexString(address) + " is not inside an object of the GC heap");
+          }
+          return o;
+        });
+  }
+
+  private ClrObject containingOrNull(long address) {
+    HeapSegment segment = segmentOf(address);
+    if (segment == null) {
+      return null;
+    }
+    long[] found = new long[1];
+    new HeapWalker(this, target, allocationContexts())
+        .walk(
+            List.of(segment),
+            o -> {
+              if (found[0] == 0
+                  && Long.compareUnsigned(address, o.address()) >= 0
+                  && Long.compareUnsigned(address, o.address() + o.alignedSize()) < 0) {
+                found[0] = o.address();
+              }
+            });
+    return found[0] == 0 ? null : objectOnOwner(found[0]);
+  }
+
+  /** The generation of the object at {@code address} (SOS's {@code gcwhere}), or null. */
+  public Generation generationOf(long address) {
+    HeapSegment s = segmentOf(address);
+    return s == null ? null : s.generationOf(address);
+  }
+
+  // On the owner thread: the references of the object at address, from its type's GC descriptor
+  // (nothing when it is no object).
+  void forEachReference(long address, ReferenceVisitor visitor) {
+    long mt = readLongOrZero(address) & ~7L;
+    ClrType type = mt == 0 ? null : typeOrNull(mt);
+    if (type == null || !type.containsPointers()) {
+      return;
+    }
+    GcDesc desc = type.gcDescLoaded ? type.gcDesc : gcDescOf(type);
+    if (desc == null) {
+      return;
+    }
+    long count = 0;
+    if (type.componentSize() != 0) {
+      count = Integer.toUnsignedLong(readIntOnOwnerOrZero(address + 8));
+    }
+    long size = type.instanceSize(count);
+    long end = address + ((size + 7) & ~7L);
+    desc.forEachSlot(
+        size,
+        offset -> {
+          long ref = refWindow.word(address + offset, end);
+          if (ref != 0) {
+            visitor.reference(ref, offset);
+          }
+        });
+  }
+
+  private int readIntOnOwnerOrZero(long address) {
+    return target.read(address, word, 0, 4) == 4 ? wordView.getInt(0) : 0;
   }
 
   long readLongOrZero(long address) {

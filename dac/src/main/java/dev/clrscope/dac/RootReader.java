@@ -14,6 +14,8 @@ final class RootReader {
   private final ThreadReader threads;
   private List<ClrModule> modules;
   private List<ClrType> loadedTypes;
+  private long[] loadedMethodTables;
+  private List<ClrType> withStatics;
 
   RootReader(ClrProcess process, ThreadReader threads) {
     this.process = process;
@@ -67,25 +69,52 @@ final class RootReader {
     return modules;
   }
 
+  /** The method tables of every type defined in a loaded module. */
+  long[] loadedMethodTables() {
+    if (loadedMethodTables == null) {
+      List<Long> mts = new ArrayList<>();
+      for (ClrModule m : modules()) {
+        sos.traverseTypeDefs(m.address(), mts::add);
+      }
+      loadedMethodTables = mts.stream().mapToLong(Long::longValue).toArray();
+    }
+    return loadedMethodTables;
+  }
+
   /** Every type defined in a loaded module whose method table is loaded. */
   List<ClrType> loadedTypes() {
     if (loadedTypes != null) {
       return loadedTypes;
     }
     List<ClrType> out = new ArrayList<>();
-    for (ClrModule m : modules()) {
-      List<Long> mts = new ArrayList<>();
-      sos.traverseTypeDefs(m.address(), mts::add);
-      for (long mt : mts) {
-        process.checkStop();
-        ClrType t = process.typeOrNull(mt);
-        if (t != null) {
-          out.add(t);
-        }
+    for (long mt : loadedMethodTables()) {
+      process.checkStop();
+      ClrType t = process.typeOrNull(mt);
+      if (t != null) {
+        out.add(t);
       }
     }
     loadedTypes = List.copyOf(out);
     return loadedTypes;
+  }
+
+  // The loaded types that declare statics, found with one DAC call per type (most have none).
+  private List<ClrType> typesWithStatics() {
+    if (withStatics == null) {
+      List<ClrType> out = new ArrayList<>();
+      for (long mt : loadedMethodTables()) {
+        process.checkStop();
+        SosDac.MethodTableFieldData fd = sos.methodTableFieldData(mt);
+        if (fd != null && fd.staticFields() > 0) {
+          ClrType t = process.typeOrNull(mt);
+          if (t != null) {
+            out.add(t);
+          }
+        }
+      }
+      withStatics = List.copyOf(out);
+    }
+    return withStatics;
   }
 
   void handles(RootVisitor visitor) {
@@ -199,7 +228,7 @@ final class RootReader {
   }
 
   void statics(RootVisitor visitor) {
-    for (ClrType t : loadedTypes()) {
+    for (ClrType t : typesWithStatics()) {
       for (ClrField f : t.staticFields()) {
         if (f.kind() != ClrField.Kind.STATIC || !holdsObject(f)) {
           continue;
@@ -216,7 +245,7 @@ final class RootReader {
   }
 
   void threadStatics(RootVisitor visitor) {
-    for (ClrType t : loadedTypes()) {
+    for (ClrType t : typesWithStatics()) {
       List<ClrField> fields = new ArrayList<>();
       for (ClrField f : t.staticFields()) {
         if (f.kind() == ClrField.Kind.THREAD_STATIC && holdsObject(f)) {
