@@ -135,10 +135,11 @@ class DacCoreDumpTest {
       List<RootPath> ours = p.rootPaths(item, 10, false);
 
       List<Long> theirs = new java.util.ArrayList<>();
-      for (String line : DotnetDump.analyze(core, "gcroot " + Long.toHexString(item)).split("\n")) {
+      for (String line :
+          DotnetDump.analyze(core, "gcroot " + Long.toHexString(item)).split("\n", -1)) {
         String l = line.strip();
         if (l.startsWith("-> ")) {
-          theirs.add(Long.parseUnsignedLong(l.substring(3).strip().split("\\s+")[0], 16));
+          theirs.add(Long.parseUnsignedLong(l.substring(3).strip().split("\\s+", -1)[0], 16));
         }
       }
       assertThat(theirs).as("dotnet-dump's gcroot path").endsWith(item).hasSizeGreaterThan(1);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +58,7 @@ final class DotnetDump {
     String out = analyze(core, "dumpheap -stat");
     Map<Long, Row> rows = new HashMap<>();
     boolean table = false;
-    for (String line : out.split("\n")) {
+    for (String line : out.split("\n", -1)) {
       String l = line.strip();
       if (l.startsWith("MT ")) {
         table = true;
@@ -101,9 +100,5 @@ final class DotnetDump {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);
     }
-  }
-
-  static List<String> lines(String text) {
-    return new ArrayList<>(List.of(text.split("\n")));
   }
 }

@@ -364,7 +364,7 @@ public final class ClrProcess implements AutoCloseable {
       }
       SosDac.Generation[] gens = sos.generationTable(addresses[i]);
       if (gens == null) {
-        gens = d.generations();
+        gens = d.generations().toArray(new SosDac.Generation[0]);
       }
       List<GcHeap.GenerationStart> starts = new ArrayList<>();
       for (SosDac.Generation g : gens) {

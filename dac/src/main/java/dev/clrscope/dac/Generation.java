@@ -25,6 +25,13 @@ public enum Generation {
 
   /** The number SOS gives it: 0-2, 3 for LOH, 4 for POH, -1 for frozen. */
   public int number() {
-    return this == FROZEN ? -1 : ordinal();
+    return switch (this) {
+      case GEN0 -> 0;
+      case GEN1 -> 1;
+      case GEN2 -> 2;
+      case LARGE -> 3;
+      case PINNED -> 4;
+      case FROZEN -> -1;
+    };
   }
 }

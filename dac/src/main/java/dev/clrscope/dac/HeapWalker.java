@@ -23,7 +23,6 @@ final class HeapWalker {
   private static final int HEADER_OVERLAP = 64;
 
   private final ClrProcess process;
-  private final TargetMemory memory;
   private final long[] contextStarts;
   private final long[] contextEnds;
   private final ReadAhead readAhead;
@@ -35,7 +34,6 @@ final class HeapWalker {
    */
   HeapWalker(ClrProcess process, TargetMemory memory, List<long[]> contexts) {
     this.process = process;
-    this.memory = memory;
     this.readAhead = new ReadAhead(memory);
     long[][] sorted =
         contexts.stream()

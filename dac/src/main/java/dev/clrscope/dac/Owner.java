@@ -48,7 +48,13 @@ final class Owner {
     }
   }
 
-  private static final Runnable END = () -> {};
+  /** The end of the work: the loop returns when it takes this. */
+  private static final class End implements Runnable {
+    @Override
+    public void run() {}
+  }
+
+  private static final Runnable END = new End();
 
   /** Whether the calling thread is the owner. */
   boolean isOwner() {

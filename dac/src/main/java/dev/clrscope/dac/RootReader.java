@@ -182,7 +182,12 @@ final class RootReader {
       long[] fill = sos.finalizationFillPointers(h.address());
       if (fill == null) {
         SosDac.HeapDetails d = sos.heapDetails(h.address());
-        fill = d == null ? null : java.util.Arrays.copyOf(d.finalizationFillPointers(), 6);
+        fill =
+            d == null
+                ? null
+                : d.finalizationFillPointers().subList(0, 6).stream()
+                    .mapToLong(Long::longValue)
+                    .toArray();
       }
       if (fill == null || fill.length < 4) {
         continue;

@@ -6,6 +6,7 @@ import com.sun.jna.Pointer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
@@ -73,9 +74,9 @@ public final class SosDac {
   public record HeapDetails(
       long heapAddress,
       long allocAllocated,
-      Generation[] generations,
+      List<Generation> generations,
       long ephemeralHeapSegment,
-      long[] finalizationFillPointers,
+      List<Long> finalizationFillPointers,
       long lowestAddress,
       long highestAddress) {}
 
@@ -344,10 +345,12 @@ public final class SosDac {
             // Nothing may unwind into the DAC; a failing consumer loses its own entry only.
           }
         };
-    int hr = sos.call(14, 0, module, visitor, Pointer.NULL);
-    // The callback must stay reachable until the call returned.
-    java.lang.ref.Reference.reachabilityFence(visitor);
-    return hr >= 0;
+    try {
+      return sos.call(14, 0, module, visitor, Pointer.NULL) >= 0;
+    } finally {
+      // The callback must stay reachable until the call returned.
+      java.lang.ref.Reference.reachabilityFence(visitor);
+    }
   }
 
   /** Slot 17. */
@@ -531,18 +534,24 @@ public final class SosDac {
       return null;
     }
     ByteBuffer b = view(m);
-    Generation[] gens = new Generation[4];
+    List<Generation> gens = new java.util.ArrayList<>();
     for (int i = 0; i < 4; i++) {
       int at = 72 + 32 * i;
-      gens[i] =
-          new Generation(b.getLong(at), b.getLong(at + 8), b.getLong(at + 16), b.getLong(at + 24));
+      gens.add(
+          new Generation(b.getLong(at), b.getLong(at + 8), b.getLong(at + 16), b.getLong(at + 24)));
     }
-    long[] fill = new long[7];
+    List<Long> fill = new java.util.ArrayList<>();
     for (int i = 0; i < 7; i++) {
-      fill[i] = b.getLong(208 + 8 * i);
+      fill.add(b.getLong(208 + 8 * i));
     }
     return new HeapDetails(
-        b.getLong(0), b.getLong(8), gens, b.getLong(200), fill, b.getLong(264), b.getLong(272));
+        b.getLong(0),
+        b.getLong(8),
+        List.copyOf(gens),
+        b.getLong(200),
+        List.copyOf(fill),
+        b.getLong(264),
+        b.getLong(272));
   }
 
   /** Slot 50. */
@@ -730,17 +739,19 @@ public final class SosDac {
       return null;
     }
     Memory needed = struct(4);
-    int hr =
-        heap == 0
-            ? sos8.call(5, 0, Pointer.NULL, needed)
-            : sos8.call(7, heap, 0, Pointer.NULL, needed);
+    // Asked with no room first: the DAC answers how many there are.
+    if (heap == 0) {
+      sos8.call(5, 0, Pointer.NULL, needed);
+    } else {
+      sos8.call(7, heap, 0, Pointer.NULL, needed);
+    }
     int n = needed.getInt(0);
     if (n <= 0 || n > 64) {
       return null;
     }
     Memory m = struct(8 * n);
-    hr = heap == 0 ? sos8.call(5, n, m, needed) : sos8.call(7, heap, n, m, needed);
-    return hr < 0 ? null : m.getLongArray(0, n);
+    int filled = heap == 0 ? sos8.call(5, n, m, needed) : sos8.call(7, heap, n, m, needed);
+    return filled < 0 ? null : m.getLongArray(0, n);
   }
 
   /** ISOSDacInterface12 slot 3: the global allocation context {@code [ptr, limit]}, or null. */

@@ -57,7 +57,6 @@ public final class ElfCore implements Target {
 
   private final Path path;
   private final FileChannel channel;
-  private final long fileSize;
   // PT_LOAD segments sorted by address: [vaddr, vaddr + memSize) of memory, fileSize bytes of them
   // at offset in the file.
   private final long[] vaddrs;
@@ -72,10 +71,9 @@ public final class ElfCore implements Target {
   private final Map<String, FileChannel> backingFiles = new HashMap<>();
   private final Map<String, Boolean> backingVerified = new HashMap<>();
 
-  private ElfCore(Path path, FileChannel channel, long fileSize, Parsed parsed) {
+  private ElfCore(Path path, FileChannel channel, Parsed parsed) {
     this.path = path;
     this.channel = channel;
-    this.fileSize = fileSize;
     this.vaddrs = parsed.vaddrs;
     this.memSizes = parsed.memSizes;
     this.fileSizes = parsed.fileSizes;
@@ -111,7 +109,7 @@ public final class ElfCore implements Target {
     try {
       long size = channel.size();
       Parsed parsed = new Parser(path, channel, size).parse();
-      return new ElfCore(path, channel, size, parsed);
+      return new ElfCore(path, channel, parsed);
     } catch (IOException e) {
       closeQuietly(channel);
       throw new TargetException(

@@ -461,7 +461,7 @@ public final class LiveProcess implements Target {
       }
       int me = LibC.INSTANCE.geteuid();
       String uid = status.get("Uid");
-      String owner = uid == null ? null : uid.split("\\s+")[1];
+      String owner = uid == null ? null : uid.split("\\s+", -1)[1];
       if (me != 0 && owner != null && !owner.equals(Integer.toString(me))) {
         return prefix
             + "it runs as user "

@@ -81,7 +81,7 @@ class ElfCoreTest {
   void theRegistersBecomeAnAmd64Context() {
     long[] regs = new long[ThreadRegisters.COUNT];
     for (int i = 0; i < regs.length; i++) {
-      regs[i] = 100 + i;
+      regs[i] = 100L + i;
     }
     byte[] context = new ThreadRegisters(7, regs).toContext();
 
