@@ -91,6 +91,14 @@ final class DumpFactsCheck {
           }
         });
     assertThat(walked).containsExactly(n, n);
+    // objsize: the array, its items and their names.
+    ClrProcess.ObjectSize size = p.objectSize(array.address());
+    assertThat(size.objects()).isEqualTo(1 + 2L * n);
+    long names = 0;
+    for (long h : held) {
+      names += p.object(p.object(h).referenceField("Name")).size();
+    }
+    assertThat(size.bytes()).isEqualTo(array.size() + (long) n * item.baseSize() + names);
     List<String> itemFields = item.fields().stream().map(ClrField::name).toList();
     assertThat(itemFields)
         .containsExactlyInAnyOrder("Index", "Square", "Name", "Ratio", "Even", "Letter", "Where");

@@ -1288,6 +1288,48 @@ public final class ClrProcess implements AutoCloseable {
     return found[0] == 0 ? null : objectOnOwner(found[0]);
   }
 
+  /** What an object keeps alive by itself and through its references: SOS's {@code objsize}. */
+  public record ObjectSize(long objects, long bytes) {}
+
+  /**
+   * The object at {@code address} and every object it reaches through references, counted once each
+   * (SOS's {@code objsize}: sizes as SOS counts them).
+   */
+  public ObjectSize objectSize(long address) {
+    return call(
+        () -> {
+          objectOnOwner(address);
+          LongSet seen = new LongSet();
+          java.util.ArrayDeque<Long> todo = new java.util.ArrayDeque<>();
+          seen.add(address);
+          todo.add(address);
+          long objects = 0;
+          long bytes = 0;
+          while (!todo.isEmpty()) {
+            checkStop();
+            long at = todo.poll();
+            ClrType type = typeOrNull(readLongOrZero(at) & ~7L);
+            if (type == null) {
+              continue;
+            }
+            long count =
+                type.componentSize() == 0
+                    ? 0
+                    : Integer.toUnsignedLong(readIntOnOwnerOrZero(at + 8));
+            objects++;
+            bytes += type.instanceSize(count);
+            forEachReference(
+                at,
+                (ref, offset) -> {
+                  if (seen.add(ref)) {
+                    todo.add(ref);
+                  }
+                });
+          }
+          return new ObjectSize(objects, bytes);
+        });
+  }
+
   /** The generation of the object at {@code address} (SOS's {@code gcwhere}), or null. */
   public Generation generationOf(long address) {
     HeapSegment s = segmentOf(address);
