@@ -8,6 +8,7 @@ import dev.clrscope.cli.commands.PsCommand;
 import dev.clrscope.cli.commands.ResumeCommand;
 import dev.clrscope.cli.commands.TrainCommand;
 import dev.clrscope.cli.commands.alloc.AllocCommand;
+import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
 import dev.clrscope.cli.commands.contention.ContentionCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.exceptions.ExceptionsCommand;
@@ -66,6 +67,7 @@ public final class ClrscopeCommand implements Runnable {
           HttpCommand.class,
           StartupCommand.class,
           DumpHeapCommand.class,
+          AnalyzeCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
           TrainCommand.class);
