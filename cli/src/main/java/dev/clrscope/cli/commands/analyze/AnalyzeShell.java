@@ -84,7 +84,7 @@ final class AnalyzeShell {
    * @param width the terminal's width for a table, 0 for none
    */
   void run(Parsed p, int width) {
-    ClrProcess process = p.command().readsTarget() ? target.pause() : null;
+    ClrProcess process = p.command().readsTarget(p.args()) ? target.pause() : null;
     Renderer renderer =
         switch (format) {
           case json -> Renderer.of(OutputFormat.json, jsonOut, err, 0);

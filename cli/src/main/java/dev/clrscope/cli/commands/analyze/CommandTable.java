@@ -20,6 +20,7 @@ final class CommandTable {
             new DumpObj(),
             new DumpArray(),
             new DumpMt(),
+            new Name2Ee(),
             new ObjSize(),
             new GcRoot(),
             new GcWhere(),
@@ -32,6 +33,12 @@ final class CommandTable {
             new PrintException(),
             new FinalizeQueue(),
             new SyncBlk(),
+            new DumpAsync(),
+            new TimerInfo(),
+            new ThreadPoolQueue(),
+            new TaskStateCommand(),
+            new DumpConcurrentQueue(),
+            new DumpConcurrentDictionary(),
             new Help(),
             new Exit()));
   }

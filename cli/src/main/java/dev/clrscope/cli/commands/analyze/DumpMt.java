@@ -16,10 +16,11 @@ final class DumpMt extends SosCommand {
   DumpMt() {
     super(
         "dumpmt",
-        List.of(),
+        List.of("dumpclass"),
         "dumpmt MT",
         "A type by its method table: name, parent, module, token, base and component size, and"
-            + " its fields (instance and static) with their offsets",
+            + " its fields with their offsets, static fields with their values (name2ee finds a"
+            + " type's method table)",
         SosArgs.Spec.one());
   }
 
@@ -85,30 +86,20 @@ final class DumpMt extends SosCommand {
                   Unit.COUNT,
                   (Head h) -> h.type().staticFields().size())));
 
-  private static final RecordSchema<ClrField> FIELDS =
-      new RecordSchema<>(
-          null,
-          List.of(
-              Field.of("offset", "OFFSET", 0, Unit.COUNT, ClrField::offset),
-              Field.of("fieldType", "TYPE", 0, Unit.TEXT, ClrField::typeName),
-              Field.of(
-                  "attr",
-                  "ATTR",
-                  0,
-                  Unit.TEXT,
-                  (ClrField f) -> f.kind().name().toLowerCase(Locale.ROOT).replace("_", "")),
-              Field.of("name", "NAME", 0, Unit.TEXT, ClrField::name)));
-
   @Override
   void run(AnalyzeContext context, SosArgs args) {
     ClrProcess p = context.process();
     ClrType t = p.type(args.address(0));
-    List<ClrField> fields = new ArrayList<>(t.fields());
-    fields.addAll(t.staticFields());
+    List<DumpObj.FieldRow> fields = new ArrayList<>();
+    for (ClrField f : t.fields()) {
+      fields.add(
+          new DumpObj.FieldRow(f, f.offset() + DumpObj.OBJECT_HEADER, "instance", null, null));
+    }
+    fields.addAll(DumpObj.statics(p, t));
     context.show(
         Report.builder()
             .values(HEAD, new Head(t, t.parent(), DumpObj.moduleFile(p, t)))
-            .rows("fields", "Fields:", FIELDS, fields)
+            .rows("fields", "Fields:", DumpObj.FIELDS, fields)
             .build());
   }
 }

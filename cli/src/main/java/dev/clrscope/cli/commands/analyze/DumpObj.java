@@ -48,8 +48,13 @@ final class DumpObj extends SosCommand {
               Field.of("string", "String:", 0, Unit.TEXT, Head::string).optional(),
               Field.of("length", "Length:", 0, Unit.COUNT, Head::length).optional()));
 
-  /** A field and its value. */
-  record FieldRow(ClrField field, String attr, Value value, String string) {}
+  /**
+   * A field and its value.
+   *
+   * @param offset where it is as SOS counts it: from the object's start (after its header) for an
+   *     instance field, from the static base for a static
+   */
+  record FieldRow(ClrField field, int offset, String attr, Value value, String string) {}
 
   static final RecordSchema<FieldRow> FIELDS =
       new RecordSchema<FieldRow>(
@@ -64,7 +69,7 @@ final class DumpObj extends SosCommand {
                           r.field().fieldTypeMethodTable() == 0
                               ? null
                               : r.field().fieldTypeMethodTable()),
-                  Field.of("offset", "OFFSET", 0, Unit.COUNT, (FieldRow r) -> r.field().offset()),
+                  Field.of("offset", "OFFSET", 0, Unit.COUNT, FieldRow::offset),
                   Field.of("fieldType", "TYPE", 0, Unit.TEXT, (FieldRow r) -> r.field().typeName()),
                   Field.of(
                       "valueType",
@@ -101,16 +106,31 @@ final class DumpObj extends SosCommand {
         .build();
   }
 
-  /** Every instance field of a value (an object or an embedded struct), then the type's statics. */
-  static List<FieldRow> fields(ClrProcess p, ClrValue v) {
+  /** Every instance field of an object with its value, then the type's statics. */
+  static List<FieldRow> fields(ClrProcess p, ClrObject o) {
     List<FieldRow> rows = new ArrayList<>();
-    for (ClrValue.FieldValue f : v.fieldValues()) {
-      rows.add(new FieldRow(f.field(), "instance", f.value(), ValueText.stringOf(p, f.value())));
+    for (ClrValue.FieldValue f : o.fieldValues()) {
+      rows.add(
+          new FieldRow(
+              f.field(),
+              f.field().offset() + OBJECT_HEADER,
+              "instance",
+              f.value(),
+              ValueText.stringOf(p, f.value())));
     }
-    ClrType t = v.type();
+    rows.addAll(statics(p, o.type()));
+    return rows;
+  }
+
+  /** An object's fields count from its method table pointer: SOS's offsets include it. */
+  static final int OBJECT_HEADER = 8;
+
+  /** The static and thread-static fields a type declares, statics with their values. */
+  static List<FieldRow> statics(ClrProcess p, ClrType t) {
+    List<FieldRow> rows = new ArrayList<>();
     for (ClrField f : t.staticFields()) {
       if (f.kind() == ClrField.Kind.THREAD_STATIC) {
-        rows.add(new FieldRow(f, "threadstatic", null, null));
+        rows.add(new FieldRow(f, f.offset(), "threadstatic", null, null));
         continue;
       }
       Value value;
@@ -120,7 +140,8 @@ final class DumpObj extends SosCommand {
         value = null;
       }
       rows.add(
-          new FieldRow(f, "static", value, value == null ? null : ValueText.stringOf(p, value)));
+          new FieldRow(
+              f, f.offset(), "static", value, value == null ? null : ValueText.stringOf(p, value)));
     }
     return rows;
   }

@@ -9,7 +9,7 @@ final class Exit extends SosCommand {
   }
 
   @Override
-  boolean readsTarget() {
+  boolean readsTarget(SosArgs args) {
     return false;
   }
 

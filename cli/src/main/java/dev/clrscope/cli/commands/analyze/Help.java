@@ -37,7 +37,7 @@ final class Help extends SosCommand {
               Field.of("summary", "Shows:", 0, Unit.TEXT, SosCommand::summary)));
 
   @Override
-  boolean readsTarget() {
+  boolean readsTarget(SosArgs args) {
     return false;
   }
 

@@ -57,7 +57,7 @@ abstract class SosCommand {
   }
 
   /** Whether it reads the target (a live process is paused for it); help and exit do not. */
-  boolean readsTarget() {
+  boolean readsTarget(SosArgs args) {
     return true;
   }
 

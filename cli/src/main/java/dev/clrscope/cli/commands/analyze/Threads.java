@@ -74,11 +74,8 @@ final class Threads extends SosCommand {
                           "exception",
                           "EXCEPTION",
                           0,
-                          Unit.ADDRESS,
-                          (Row r) ->
-                              r.thread().currentException() == 0
-                                  ? null
-                                  : r.thread().currentException())
+                          Unit.TEXT,
+                          (Row r) -> ValueText.hex(r.thread().currentException()))
                       .cell(
                           r ->
                               r.thread().currentException() == 0

@@ -24,7 +24,8 @@ final class ValueText {
         case BOOLEAN -> p.asBoolean();
         case CHAR -> String.valueOf(p.asChar());
         case R4, R8 -> p.asDouble();
-        case U8, U, PTR, FNPTR -> p.asLong() < 0 ? Long.toUnsignedString(p.asLong()) : p.asLong();
+        case I, U, PTR, FNPTR -> "0x" + Long.toHexString(p.asLong());
+        case U8 -> p.asLong() < 0 ? Long.toUnsignedString(p.asLong()) : p.asLong();
         default -> p.asLong();
       };
     }
@@ -34,8 +35,16 @@ final class ValueText {
     return "0x" + Long.toHexString(((Value.Embedded) v).value().address());
   }
 
-  /** The value as a table shows it. */
+  /** The value as a table shows it: pointer-sized integers in hexadecimal, as SOS shows them. */
   static String text(Value v) {
+    if (v instanceof Value.Primitive p) {
+      switch (p.type()) {
+        case I, U, PTR, FNPTR:
+          return "0x" + Long.toHexString(p.asLong());
+        default:
+          break;
+      }
+    }
     return v.display();
   }
 
@@ -65,6 +74,11 @@ final class ValueText {
     } catch (TargetException e) {
       return null;
     }
+  }
+
+  /** {@code 0x...} for an address, null for 0: an address a table shows beside other text. */
+  static String hex(long address) {
+    return address == 0 ? null : "0x" + Long.toHexString(address);
   }
 
   /** {@code text} cut to {@link #SHOWN} characters, marked when cut. */
