@@ -163,7 +163,7 @@ public final class ClrProcess implements AutoCloseable {
           Problem.DAC_FAILED,
           "the DAC cannot read the GC's state in "
               + target.describe()
-              + ": the runtime may not be initialised yet");
+              + " (the runtime was not initialised yet, or the dump lacks its memory)");
     }
     globals = sos.usefulGlobals();
     if (globals == null) {

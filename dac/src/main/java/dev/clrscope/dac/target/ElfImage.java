@@ -86,6 +86,37 @@ public final class ElfImage {
   }
 
   /**
+   * The read-only loadable segments of the ELF file open in {@code file}: {@code {offset, vaddr,
+   * filesz}} each (empty when all are writable), or null when it is not an ELF file. The first
+   * entry is always the file's first loadable segment, whatever its flags, for the load bias.
+   */
+  public static long[][] loadSegments(FileChannel file) {
+    ByteBuffer header = read(file, 0, 64);
+    if (!isElf64(header)) {
+      return null;
+    }
+    ByteBuffer phdrs = programHeaders(header, (off, len) -> read(file, off, len));
+    if (phdrs == null) {
+      return null;
+    }
+    java.util.List<long[]> loads = new java.util.ArrayList<>();
+    for (int at = 0; at < phdrs.limit(); at += 56) {
+      if (phdrs.getInt(at) == PT_LOAD) {
+        boolean writable = (phdrs.getInt(at + 4) & 2) != 0;
+        // A writable segment's bytes in the file are its initial values, not the process's: the
+        // first segment is kept for its address only (size 0) when it is writable.
+        if (!writable || loads.isEmpty()) {
+          loads.add(
+              new long[] {
+                phdrs.getLong(at + 8), phdrs.getLong(at + 16), writable ? 0 : phdrs.getLong(at + 32)
+              });
+        }
+      }
+    }
+    return loads.toArray(new long[0][]);
+  }
+
+  /**
    * The text after {@code @(#)Version } in a writable segment of the image at {@code base} (the
    * runtime's file version and commit, such as {@code 10.0.1226.42308 @Commit: 95017c…}), or null.
    */
