@@ -150,10 +150,12 @@ class DacLiveProcessTest {
       // SIGTERM, as kill sends it (Process.destroy would also close the streams read below).
       assertThat(new ProcessBuilder("kill", "-TERM", Long.toString(holder.pid())).start().waitFor())
           .isZero();
+      // The JVM ends promptly although its owner thread was walking the heap: the shutdown hook
+      // stops the walk and detaches (whether the interrupted walk still prints is a race).
       String rest = String.join("\n", out.lines().toList());
       assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
       assertThat(holder.exitValue()).isEqualTo(143);
-      assertThat(rest).isEqualTo("walk stopped: stopped: the target is being released");
+      assertThat(rest).isIn("", "walk stopped: stopped: the target is being released");
     } finally {
       holder.destroyForcibly();
     }

@@ -18,7 +18,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -94,17 +93,7 @@ class DacOtherCoresTest {
     Path core = dir.resolve("mini.core");
     try (TargetProcess app = TargetProcess.start(DotnetApps.TARGET_APP)) {
       app.send("facts 10");
-      CliResult r =
-          Clrscope.run(
-              Duration.ofMinutes(3),
-              "dump",
-              "-p",
-              Long.toString(app.pid()),
-              "--type",
-              "mini",
-              "-o",
-              core.toString());
-      assertThat(r.exitCode()).as("%s", r).isZero();
+      DacCoreDumpTest.dump(app.pid(), "mini", core);
     }
     byte[] good = Files.readAllBytes(core);
     int headers = headersEnd(good);
@@ -175,13 +164,19 @@ class DacOtherCoresTest {
         ElfImage.buildIdInMemory(c, f.start());
       }
       return "ok";
-    } catch (TargetException e) {
-      return e.getMessage().contains("\n")
-          ? "OTHER multi-line " + e.getMessage()
-          : e.problem().toString();
     } catch (RuntimeException e) {
-      return "OTHER " + e;
+      return outcome(e);
     }
+  }
+
+  // What a refusal was: its kind when it is one line, else OTHER and what it was.
+  private static String outcome(RuntimeException e) {
+    if (e instanceof TargetException t) {
+      return t.getMessage().contains("\n")
+          ? "OTHER multi-line " + t.getMessage()
+          : t.problem().toString();
+    }
+    return "OTHER " + e;
   }
 
   private String readModel(Path core) {
@@ -191,12 +186,8 @@ class DacOtherCoresTest {
       List<Object> roots = new ArrayList<>();
       p.roots(roots::add);
       return "ok";
-    } catch (TargetException e) {
-      return e.getMessage().contains("\n")
-          ? "OTHER multi-line " + e.getMessage()
-          : e.problem().toString();
     } catch (RuntimeException e) {
-      return "OTHER " + e;
+      return outcome(e);
     }
   }
 }
