@@ -61,17 +61,7 @@ class DacCoreDumpTest {
       apps.put(gc, app);
       facts.put(gc, app.send("facts 1000"));
       for (String type : DUMPS.get(gc)) {
-        CliResult r =
-            Clrscope.run(
-                DUMP_TIMEOUT,
-                "dump",
-                "-p",
-                Long.toString(app.pid()),
-                "--type",
-                type,
-                "-o",
-                core(gc + "/" + type).toString());
-        assertThat(r.exitCode()).as("%s", r).isZero();
+        dump(app.pid(), type, core(gc + "/" + type));
       }
     }
   }
@@ -79,6 +69,14 @@ class DacCoreDumpTest {
   @AfterAll
   static void stop() {
     apps.values().forEach(TargetProcess::close);
+  }
+
+  /** Writes a core of {@code pid} with {@code clrscope dump --type TYPE -o CORE}. */
+  static void dump(long pid, String type, Path core) {
+    CliResult r =
+        Clrscope.run(
+            DUMP_TIMEOUT, "dump", "-p", Long.toString(pid), "--type", type, "-o", core.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
   }
 
   static Path core(String gcAndType) {

@@ -18,7 +18,6 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,17 +144,7 @@ class DacDownloadTest {
     Path core = dir.resolve("app.core");
     try (TargetProcess app = TargetProcess.start(DotnetApps.TARGET_APP)) {
       app.send("facts 100");
-      CliResult r =
-          Clrscope.run(
-              Duration.ofMinutes(3),
-              "dump",
-              "-p",
-              Long.toString(app.pid()),
-              "--type",
-              "full",
-              "-o",
-              core.toString());
-      assertThat(r.exitCode()).as("%s", r).isZero();
+      DacCoreDumpTest.dump(app.pid(), "full", core);
     }
     byte[] bytes = Files.readAllBytes(core);
     int replaced = replaceInNotes(bytes, RUNTIME_PARENT, MOVED_PARENT);

@@ -92,6 +92,11 @@ public final class ClrProcess implements AutoCloseable {
     Path coreclrPath = Path.of((coreclrRoot == null ? "" : coreclrRoot) + coreclr.path());
     DacLocator.Found dac = DacLocator.locate(coreclrPath, buildId, options);
     String version = ElfImage.versionInMemory(target, coreclr.start());
+    if (version == null
+        && buildId != null
+        && java.util.Arrays.equals(buildId, ElfImage.buildIdOfFile(coreclrPath))) {
+      version = ElfImage.versionInFile(coreclrPath);
+    }
     String fileVersion = null;
     String commit = null;
     if (version != null) {
@@ -163,7 +168,7 @@ public final class ClrProcess implements AutoCloseable {
           Problem.DAC_FAILED,
           "the DAC cannot read the GC's state in "
               + target.describe()
-              + ": the runtime may not be initialised yet");
+              + " (the runtime was not initialised yet, or the dump lacks its memory)");
     }
     globals = sos.usefulGlobals();
     if (globals == null) {
@@ -514,17 +519,8 @@ public final class ClrProcess implements AutoCloseable {
 
   private List<long[]> allocationContexts() {
     List<long[]> contexts = new ArrayList<>();
-    SosDac.ThreadStoreData store = sos.threadStoreData();
-    if (store != null) {
-      long t = store.firstThread();
-      for (int i = 0; t != 0 && i < 100_000; i++) {
-        SosDac.ThreadData d = sos.threadData(t);
-        if (d == null) {
-          break;
-        }
-        contexts.add(new long[] {d.allocContextPtr(), d.allocContextLimit()});
-        t = d.nextThread();
-      }
+    for (ClrThread t : threadReader.threads()) {
+      contexts.add(new long[] {t.allocContextPtr(), t.allocContextLimit()});
     }
     long[] global = sos.globalAllocationContext();
     if (global != null) {

@@ -257,28 +257,21 @@ public final class SosDac {
 
   /** Slot 9. */
   public long[] assemblyList(long appDomain) {
-    Memory needed = struct(4);
-    if (sos.call(9, appDomain, 0, Pointer.NULL, needed) < 0) {
-      return new long[0];
-    }
-    int n = needed.getInt(0);
-    if (n <= 0) {
-      return new long[0];
-    }
-    return addressList(n, (c, buf, nd) -> sos.call(9, appDomain, c, buf, nd));
+    return sizedList((c, buf, nd) -> sos.call(9, appDomain, c, buf, nd));
   }
 
   /** Slot 15. */
   public long[] assemblyModuleList(long assembly) {
+    return sizedList((c, buf, nd) -> sos.call(15, assembly, c, buf, nd));
+  }
+
+  // A list asked first with no room, for its size, then filled.
+  private static long[] sizedList(ListCall call) {
     Memory needed = struct(4);
-    if (sos.call(15, assembly, 0, Pointer.NULL, needed) < 0) {
+    if (call.call(0, null, needed) < 0) {
       return new long[0];
     }
-    int n = needed.getInt(0);
-    if (n <= 0) {
-      return new long[0];
-    }
-    return addressList(n, (c, buf, nd) -> sos.call(15, assembly, c, buf, nd));
+    return addressList(needed.getInt(0), call);
   }
 
   private interface ListCall {
@@ -599,30 +592,42 @@ public final class SosDac {
     if (sos.call(61, out) < 0 || out.getPointer(0) == null) {
       return;
     }
-    ComObject e = new ComObject(out.getPointer(0));
+    drain(
+        new ComObject(out.getPointer(0)),
+        48,
+        (b, at) ->
+            visitor.accept(
+                new HandleData(
+                    b.getLong(at + 8),
+                    b.getLong(at + 16),
+                    b.getInt(at + 24),
+                    b.getInt(at + 28) != 0,
+                    b.getInt(at + 32))));
+  }
+
+  private interface Item {
+    void read(ByteBuffer items, int at);
+  }
+
+  // Takes every item of an ISOSEnum (slot 6, Next) in batches, then releases it; false when the
+  // DAC failed on the way.
+  private static boolean drain(ComObject e, int itemSize, Item item) {
     try {
       int batch = 256;
-      Memory buf = struct(48 * batch);
+      Memory buf = struct(itemSize * batch);
       Memory fetched = struct(4);
       while (true) {
         int hr = e.call(6, batch, buf, fetched);
-        int n = Math.min(batch, fetched.getInt(0));
         if (hr < 0) {
-          break;
+          return false;
         }
+        int n = Math.min(batch, fetched.getInt(0));
         ByteBuffer b = view(buf);
         for (int i = 0; i < n; i++) {
-          int at = 48 * i;
-          visitor.accept(
-              new HandleData(
-                  b.getLong(at + 8),
-                  b.getLong(at + 16),
-                  b.getInt(at + 24),
-                  b.getInt(at + 28) != 0,
-                  b.getInt(at + 32)));
+          item.read(b, itemSize * i);
         }
         if (n < batch || hr != Hresult.S_OK) {
-          break;
+          return true;
         }
       }
     } finally {
@@ -648,39 +653,21 @@ public final class SosDac {
     if (sos.call(79, osThreadId, out) < 0 || out.getPointer(0) == null) {
       return false;
     }
-    ComObject e = new ComObject(out.getPointer(0));
-    try {
-      int batch = 256;
-      Memory buf = struct(56 * batch);
-      Memory fetched = struct(4);
-      while (true) {
-        int hr = e.call(6, batch, buf, fetched);
-        if (hr < 0) {
-          return false;
-        }
-        int n = Math.min(batch, fetched.getInt(0));
-        ByteBuffer b = view(buf);
-        for (int i = 0; i < n; i++) {
-          int at = 56 * i;
-          visitor.accept(
-              new StackRefData(
-                  b.getInt(at) != 0,
-                  b.getInt(at + 4),
-                  b.getInt(at + 8),
-                  b.getLong(at + 16),
-                  b.getLong(at + 24),
-                  b.getInt(at + 32),
-                  b.getInt(at + 36),
-                  b.getLong(at + 40),
-                  b.getLong(at + 48)));
-        }
-        if (n < batch || hr != Hresult.S_OK) {
-          return true;
-        }
-      }
-    } finally {
-      e.release();
-    }
+    return drain(
+        new ComObject(out.getPointer(0)),
+        56,
+        (b, at) ->
+            visitor.accept(
+                new StackRefData(
+                    b.getInt(at) != 0,
+                    b.getInt(at + 4),
+                    b.getInt(at + 8),
+                    b.getLong(at + 16),
+                    b.getLong(at + 24),
+                    b.getInt(at + 32),
+                    b.getInt(at + 36),
+                    b.getLong(at + 40),
+                    b.getLong(at + 48))));
   }
 
   /** Slot 80: a register's name for {@link StackRefData#register}. */

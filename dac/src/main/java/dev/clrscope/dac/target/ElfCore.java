@@ -70,6 +70,10 @@ public final class ElfCore implements Target {
   private final String command;
   private final Map<String, FileChannel> backingFiles = new HashMap<>();
   private final Map<String, Boolean> backingVerified = new HashMap<>();
+  // For an ELF backing file: its loadable segments, and how far from its headers' vaddrs it is
+  // loaded; its pages are read only where the file's own program headers put them.
+  private final Map<String, long[][]> backingLoads = new HashMap<>();
+  private final Map<String, Long> backingBias = new HashMap<>();
 
   private ElfCore(Path path, FileChannel channel, Parsed parsed) {
     this.path = path;
@@ -221,9 +225,36 @@ public final class ElfCore implements Target {
       if (file == null) {
         return 0;
       }
+      long fileOffset = f.fileOffset() + (at - f.start());
       long left = f.end() - at;
-      int n = (int) Math.min(length, left);
-      return readFile(file, f.fileOffset() + (at - f.start()), dst, offset, n);
+      long[][] loads;
+      long bias;
+      synchronized (this) {
+        loads = backingLoads.get(f.path());
+        bias = backingBias.getOrDefault(f.path(), 0L);
+      }
+      if (loads != null) {
+        // Only read-only segments: a writable one's bytes in the file are its initial values, not
+        // what the process had (a page of the runtime's data left out of a damaged core would show
+        // the DAC null globals). The mapping must put this byte where the file's program headers
+        // do (a damaged NT_FILE entry would otherwise show another part of the file), and only
+        // the segment's own bytes count (past them is zero-filled memory, not the file's next).
+        left = -1;
+        for (long[] seg : loads) {
+          long into = fileOffset - seg[0];
+          if (into >= 0 && into < seg[2] && at == bias + seg[1] + into) {
+            long toEnd = f.end() - at;
+            left = toEnd < 0 ? seg[2] - into : Math.min(toEnd, seg[2] - into);
+            break;
+          }
+        }
+        if (left <= 0) {
+          return 0;
+        }
+      }
+      // Unsigned: a damaged mapping may span more than 2^63 bytes.
+      int n = Long.compareUnsigned(left, length) < 0 ? (int) left : length;
+      return readFile(file, fileOffset, dst, offset, n);
     }
     return 0;
   }
@@ -254,13 +285,34 @@ public final class ElfCore implements Target {
       // An ELF file: its build-id must be the one in the core's copy of its headers; with no
       // copy in the core (the headers' page left out) the file cannot be checked, so not used.
       byte[] inCore = coreOnlyBuildId(file);
-      if (inCore == null || !Arrays.equals(inCore, inFile)) {
+      long[][] loads = ElfImage.loadSegments(fc);
+      long base = imageBase(file);
+      if (inCore == null
+          || !Arrays.equals(inCore, inFile)
+          || loads == null
+          || loads.length == 0
+          || base == 0) {
         closeQuietly(fc);
         return false;
       }
+      backingLoads.put(file, loads);
+      backingBias.put(file, base - (loads[0][1] & ~0xfffL));
     }
     backingFiles.put(file, fc);
     return true;
+  }
+
+  // Where the file's first page is mapped (its lowest mapping at file offset 0), or 0.
+  private long imageBase(String file) {
+    long base = 0;
+    for (MappedFile f : mappedFiles) {
+      if (f.path().equals(file)
+          && f.fileOffset() == 0
+          && (base == 0 || Long.compareUnsigned(f.start(), base) < 0)) {
+        base = f.start();
+      }
+    }
+    return base;
   }
 
   private byte[] coreOnlyBuildId(String file) {
@@ -310,6 +362,9 @@ public final class ElfCore implements Target {
   }
 
   private static int readFile(FileChannel file, long position, byte[] dst, int offset, int length) {
+    if (position < 0 || length <= 0) {
+      return 0;
+    }
     ByteBuffer buf = ByteBuffer.wrap(dst, offset, length);
     try {
       while (buf.hasRemaining()) {

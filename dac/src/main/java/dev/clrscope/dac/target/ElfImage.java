@@ -26,22 +26,16 @@ public final class ElfImage {
 
   /** The build-id of the ELF image loaded at {@code base} in {@code memory}, or null. */
   public static byte[] buildIdInMemory(TargetMemory memory, long base) {
-    ByteBuffer header = read(memory, base, 64);
-    if (!isElf64(header)) {
+    Loaded image = loaded(memory, base);
+    if (image == null) {
       return null;
     }
-    ByteBuffer phdrs = programHeaders(header, (off, len) -> read(memory, base + off, len));
-    if (phdrs == null) {
-      return null;
-    }
-    // Addresses in a shared library's headers are relative to where its first segment landed.
-    long bias = base - firstLoadVaddr(phdrs);
-    for (int at = 0; at < phdrs.limit(); at += 56) {
-      if (phdrs.getInt(at) == PT_NOTE) {
-        long vaddr = phdrs.getLong(at + 16);
-        long size = phdrs.getLong(at + 32);
+    for (int at = 0; at < image.phdrs.limit(); at += 56) {
+      if (image.phdrs.getInt(at) == PT_NOTE) {
+        long vaddr = image.phdrs.getLong(at + 16);
+        long size = image.phdrs.getLong(at + 32);
         if (size > 0 && size <= MAX_NOTE_BYTES) {
-          byte[] id = buildIdNote(read(memory, bias + vaddr, (int) size));
+          byte[] id = buildIdNote(read(memory, image.bias + vaddr, (int) size));
           if (id != null) {
             return id;
           }
@@ -49,6 +43,19 @@ public final class ElfImage {
       }
     }
     return null;
+  }
+
+  /** An image's program headers as loaded, and how far from their vaddrs it is loaded. */
+  private record Loaded(ByteBuffer phdrs, long bias) {}
+
+  private static Loaded loaded(TargetMemory memory, long base) {
+    ByteBuffer header = read(memory, base, 64);
+    if (!isElf64(header)) {
+      return null;
+    }
+    ByteBuffer phdrs = programHeaders(header, (off, len) -> read(memory, base + off, len));
+    // Addresses in a shared library's headers are relative to where its first segment landed.
+    return phdrs == null ? null : new Loaded(phdrs, base - firstLoadVaddr(phdrs));
   }
 
   /** The build-id of an ELF file, or null when it is not one or has none. */
@@ -86,31 +93,96 @@ public final class ElfImage {
   }
 
   /**
+   * The read-only loadable segments of the ELF file open in {@code file}: {@code {offset, vaddr,
+   * filesz}} each (empty when all are writable), or null when it is not an ELF file. The first
+   * entry is always the file's first loadable segment, whatever its flags, for the load bias.
+   */
+  public static long[][] loadSegments(FileChannel file) {
+    ByteBuffer header = read(file, 0, 64);
+    if (!isElf64(header)) {
+      return null;
+    }
+    ByteBuffer phdrs = programHeaders(header, (off, len) -> read(file, off, len));
+    if (phdrs == null) {
+      return null;
+    }
+    java.util.List<long[]> loads = new java.util.ArrayList<>();
+    for (int at = 0; at < phdrs.limit(); at += 56) {
+      if (phdrs.getInt(at) == PT_LOAD) {
+        boolean writable = (phdrs.getInt(at + 4) & 2) != 0;
+        // A writable segment's bytes in the file are its initial values, not the process's: the
+        // first segment is kept for its address only (size 0) when it is writable.
+        if (!writable || loads.isEmpty()) {
+          loads.add(
+              new long[] {
+                phdrs.getLong(at + 8), phdrs.getLong(at + 16), writable ? 0 : phdrs.getLong(at + 32)
+              });
+        }
+      }
+    }
+    return loads.toArray(new long[0][]);
+  }
+
+  /**
    * The text after {@code @(#)Version } in a writable segment of the image at {@code base} (the
    * runtime's file version and commit, such as {@code 10.0.1226.42308 @Commit: 95017c…}), or null.
    */
   public static String versionInMemory(TargetMemory memory, long base) {
-    ByteBuffer header = read(memory, base, 64);
-    if (!isElf64(header)) {
+    Loaded image = loaded(memory, base);
+    if (image == null) {
       return null;
     }
-    ByteBuffer phdrs = programHeaders(header, (off, len) -> read(memory, base + off, len));
-    if (phdrs == null) {
-      return null;
-    }
-    long bias = base - firstLoadVaddr(phdrs);
-    for (int at = 0; at < phdrs.limit(); at += 56) {
-      int flags = phdrs.getInt(at + 4);
-      if (phdrs.getInt(at) == PT_LOAD && (flags & 2) != 0) {
-        long vaddr = phdrs.getLong(at + 16);
-        long size = phdrs.getLong(at + 40);
-        String version = findVersion(memory, bias + vaddr, Math.min(size, 64L << 20));
+    for (int at = 0; at < image.phdrs.limit(); at += 56) {
+      int flags = image.phdrs.getInt(at + 4);
+      if (image.phdrs.getInt(at) == PT_LOAD && (flags & 2) != 0) {
+        long vaddr = image.phdrs.getLong(at + 16);
+        long size = image.phdrs.getLong(at + 40);
+        String version = findVersion(memory, image.bias + vaddr, Math.min(size, 64L << 20));
         if (version != null) {
           return version;
         }
       }
     }
     return null;
+  }
+
+  /**
+   * The same text read from the file: a core may leave out the page that holds it (the runtime
+   * never writes it), and the file's initial values are then what the process had.
+   */
+  public static String versionInFile(Path file) {
+    try (FileChannel fc = FileChannel.open(file, StandardOpenOption.READ)) {
+      ByteBuffer header = read(fc, 0, 64);
+      if (!isElf64(header)) {
+        return null;
+      }
+      ByteBuffer phdrs = programHeaders(header, (off, len) -> read(fc, off, len));
+      if (phdrs == null) {
+        return null;
+      }
+      TargetMemory asMemory =
+          (address, dst, offset, length) -> {
+            ByteBuffer b = read(fc, address, length);
+            if (b == null) {
+              return 0;
+            }
+            b.get(dst, offset, length);
+            return length;
+          };
+      for (int at = 0; at < phdrs.limit(); at += 56) {
+        if (phdrs.getInt(at) == PT_LOAD && (phdrs.getInt(at + 4) & 2) != 0) {
+          String version =
+              findVersion(
+                  asMemory, phdrs.getLong(at + 8), Math.min(phdrs.getLong(at + 32), 64L << 20));
+          if (version != null) {
+            return version;
+          }
+        }
+      }
+      return null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
   }
 
   private static String findVersion(TargetMemory memory, long start, long size) {
