@@ -17,6 +17,7 @@ import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
 import dev.clrscope.cli.commands.http.HttpCommand;
 import dev.clrscope.cli.commands.serve.ServeCommand;
+import dev.clrscope.cli.commands.stack.StackCommand;
 import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
@@ -68,6 +69,7 @@ public final class ClrscopeCommand implements Runnable {
           StartupCommand.class,
           DumpHeapCommand.class,
           AnalyzeCommand.class,
+          StackCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
           TrainCommand.class);
