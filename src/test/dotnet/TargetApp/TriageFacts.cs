@@ -34,7 +34,13 @@ internal static class TriageFacts
     private static Task? Canceled;
     private static Task[]? Queued;
 
+    // A lock whose object had its hash code taken first, so the lock lives in a sync block (a thin
+    // lock in the object header shows in no syncblk listing).
+    private static readonly object HashedLock = new();
+
     private static int occupied;
+    private static int queuedLocally;
+    private static int workerCount;
     private static readonly ManualResetEventSlim Never = new(false);
 
     internal static void Make()
@@ -70,9 +76,21 @@ internal static class TriageFacts
         Faulted = Task.FromException(new InvalidOperationException("faulted on purpose"));
         Canceled = Task.FromCanceled(new CancellationToken(true));
 
+        _ = HashedLock.GetHashCode();
+        int lockTid = 0;
+        var locked = new ManualResetEventSlim();
+        new Thread(() =>
+        {
+            lockTid = Profiled.GetTid();
+            HoldLock(locked);
+        })
+        { IsBackground = true, Name = "triage-lock" }.Start();
+        locked.Wait();
+
         // Every worker blocked, each after queueing one item to its own local queue; then items in
         // the global queue that nobody can take.
         int workers = Environment.ProcessorCount;
+        workerCount = workers;
         ThreadPool.GetMinThreads(out _, out int minIo);
         ThreadPool.GetMaxThreads(out _, out int maxIo);
         if (!ThreadPool.SetMinThreads(workers, minIo) || !ThreadPool.SetMaxThreads(workers, maxIo))
@@ -83,8 +101,8 @@ internal static class TriageFacts
         {
             ThreadPool.UnsafeQueueUserWorkItem(_ => Occupy(), null);
         }
-        SpinWait.SpinUntil(() => Volatile.Read(ref occupied) == workers, 30_000);
-        if (Volatile.Read(ref occupied) != workers)
+        SpinWait.SpinUntil(() => Volatile.Read(ref queuedLocally) == workers, 30_000);
+        if (Volatile.Read(ref queuedLocally) != workers)
         {
             throw new InvalidOperationException("the thread pool's workers did not all start");
         }
@@ -123,6 +141,8 @@ internal static class TriageFacts
             w.WriteString("localWorkCallback", "TargetApp.TriageFacts.LocalWork");
             w.WriteNumber("queuedTasks", QueuedTasks);
             w.WriteString("queuedTaskMethod", "TargetApp.TriageFacts.QueuedTaskBody");
+            w.WriteNumber("lockTid", lockTid);
+            w.WriteString("lockMethod", "TargetApp.TriageFacts.HoldLock");
         });
     }
 
@@ -137,11 +157,24 @@ internal static class TriageFacts
     private static void QueuedTaskBody() { }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void HoldLock(ManualResetEventSlim locked)
+    {
+        lock (HashedLock)
+        {
+            locked.Set();
+            Thread.Sleep(Timeout.Infinite);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private static void Occupy()
     {
-        // Into this worker's own queue, which no other worker is free to steal from.
-        ThreadPool.QueueUserWorkItem(LocalWork, Volatile.Read(ref occupied), preferLocal: true);
-        Interlocked.Increment(ref occupied);
+        // Once every worker is here, none is free to steal from another's queue: then one item
+        // into this worker's own queue.
+        int index = Interlocked.Increment(ref occupied);
+        SpinWait.SpinUntil(() => Volatile.Read(ref occupied) >= workerCount);
+        ThreadPool.QueueUserWorkItem(LocalWork, index, preferLocal: true);
+        Interlocked.Increment(ref queuedLocally);
         Never.Wait();
     }
 
