@@ -24,8 +24,21 @@ abstract class AnalysisTarget implements AutoCloseable {
     return new Live(pid, options);
   }
 
-  /** The process, paused if it is live, until {@link #release}. */
+  /**
+   * The process, paused if it is live, until {@link #release}.
+   *
+   * @throws Unavailable when a live process cannot be paused and read
+   */
   abstract ClrProcess pause();
+
+  /** A live process that could not be paused and read: what the target says, not a command. */
+  static final class Unavailable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unavailable(dev.clrscope.dac.TargetException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
 
   /** Lets a live process run again, and says on {@code err} how long it was paused. */
   abstract void release(PrintStream err);
@@ -83,7 +96,11 @@ abstract class AnalysisTarget implements AutoCloseable {
     @Override
     ClrProcess pause() {
       if (paused == null) {
-        paused = ClrProcess.attach(pid, options);
+        try {
+          paused = ClrProcess.attach(pid, options);
+        } catch (dev.clrscope.dac.TargetException e) {
+          throw new Unavailable(e);
+        }
       }
       return paused;
     }

@@ -111,7 +111,12 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
         return batch.code();
       }
       if (Terminal.isTerminal(0)) {
-        return new Prompt(shell, err()).run(commands.isEmpty());
+        try {
+          return new Prompt(shell, err()).run(commands.isEmpty());
+        } catch (AnalysisTarget.Unavailable e) {
+          // The greeting reads the target first: a live process that cannot be read ends here.
+          throw new CommandFailure(e.getMessage(), e);
+        }
       }
       if (commands.isEmpty()) {
         return readLines(shell);
@@ -175,6 +180,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       return new Batch(ExitCode.OK, false);
     }
     int width = AnalyzeShell.stdoutWidth();
+    String running = null;
     try {
       for (String line : commands) {
         AnalyzeShell.Parsed p = shell.parse(line);
@@ -184,6 +190,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
         if (AnalyzeShell.isExit(p)) {
           return new Batch(ExitCode.OK, true);
         }
+        running = p.command().name();
         shell.run(p, width);
       }
       return new Batch(ExitCode.OK, false);
@@ -191,6 +198,9 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       err().println(spec.qualifiedName() + ": " + e.getMessage());
       return new Batch(ExitCode.USAGE, true);
     } catch (TargetException e) {
+      err().println(spec.qualifiedName() + ": " + running + ": " + e.getMessage());
+      return new Batch(ExitCode.TARGET_ERROR, true);
+    } catch (AnalysisTarget.Unavailable e) {
       err().println(spec.qualifiedName() + ": " + e.getMessage());
       return new Batch(ExitCode.TARGET_ERROR, true);
     } finally {

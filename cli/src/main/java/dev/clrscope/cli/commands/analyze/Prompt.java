@@ -148,6 +148,9 @@ final class Prompt {
     } catch (TargetException e) {
       err.println(p.command().name() + ": " + e.getMessage());
       return false;
+    } catch (AnalysisTarget.Unavailable e) {
+      err.println(e.getMessage());
+      return false;
     } catch (RuntimeException e) {
       // A bug: said as such, and the session goes on.
       err.println(p.command().name() + ": internal error, please report it:");
