@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Analyze's prompt in a real terminal (a pseudo-terminal from {@code script}): tab completion of a
- * command's name, an error that leaves the prompt going, Ctrl+C clearing the line, the history
- * kept in the cache directory, and a live process paused only while a command reads it: between
- * commands it runs, neither stopped nor traced.
+ * command's name, an error that leaves the prompt going, Ctrl+C clearing the line, the history kept
+ * in the cache directory, and a live process paused only while a command reads it: between commands
+ * it runs, neither stopped nor traced.
  */
 class AnalyzePromptTest {
   private static final Duration WAIT = Duration.ofMinutes(2);
