@@ -44,6 +44,9 @@ internal static class DumpFacts
         MadeLabel = Label;
         Stored = Capture();
 
+        // A hash code in the object's header makes the lock taken on it a sync block (SOS's syncblk).
+        int lockedHash = RuntimeHelpers.GetHashCode(Locked);
+
         int tid = 0;
         int managedId = 0;
         var ready = new ManualResetEventSlim();
@@ -85,6 +88,7 @@ internal static class DumpFacts
             w.WriteString("innerMessage", stored.InnerException.Message);
             w.WriteNumber("innerHresult", stored.InnerException.HResult);
             w.WriteString("innerThrowMethod", "TargetApp.DumpFacts.ThrowInner");
+            w.WriteNumber("lockedHash", lockedHash);
             w.WriteString("countField", nameof(MadeCount));
             w.WriteNumber("count", MadeCount);
             w.WriteString("labelField", nameof(MadeLabel));

@@ -144,6 +144,17 @@ final class DumpFactsCheck {
               assertThat(r.frame().methodName()).isEqualTo(facts.get("blockedMethod").asText());
             });
 
+    // syncblk: the lock on Locked (its hash code set first, so the lock is a sync block) is held
+    // once by the blocked thread.
+    assertThat(p.syncBlocks())
+        .anySatisfy(
+            sb -> {
+              assertThat(sb.object()).isEqualTo(locked);
+              assertThat(sb.isOwned()).isTrue();
+              assertThat(sb.owningOsThreadId()).isEqualTo(tid);
+              assertThat(sb.recursion()).isEqualTo(1);
+            });
+
     // Root paths: the items by the static field's name, the thread's object by its thread static.
     long someItem = held.get(n / 2);
     List<RootPath> itemPaths = p.rootPaths(someItem, 10, false);
