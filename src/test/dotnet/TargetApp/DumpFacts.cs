@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
 
 namespace TargetApp;
@@ -28,6 +29,18 @@ internal static class DumpFacts
     // Held by the blocked thread for ever, so a lock owner shows in the dump.
     private static readonly object Locked = new();
 
+    // What the analyses read: a queue and a dictionary with known contents, a timer that has not
+    // fired (due in an hour), an async method waiting for ever.
+    internal const int QueueItems = 5;
+    internal const int DictionaryEntries = 4;
+    internal const int TimerDueMs = 3_600_000;
+    internal const int TimerPeriodMs = 7_200_000;
+    private static ConcurrentQueue<string>? Queue;
+    private static ConcurrentDictionary<int, string>? Dictionary;
+    private static Timer? Ticker;
+    private static Task? Pending;
+    private static readonly TaskCompletionSource<int> Never = new();
+
     internal static void Make(int n)
     {
         if (Items != null)
@@ -43,6 +56,18 @@ internal static class DumpFacts
         MadeCount = n;
         MadeLabel = Label;
         Stored = Capture();
+        Queue = new ConcurrentQueue<string>();
+        for (int i = 0; i < QueueItems; i++)
+        {
+            Queue.Enqueue("q-" + i);
+        }
+        Dictionary = new ConcurrentDictionary<int, string>();
+        for (int i = 0; i < DictionaryEntries; i++)
+        {
+            Dictionary[i] = "d-" + i;
+        }
+        Ticker = new Timer(OnTimer, "timer-state", TimerDueMs, TimerPeriodMs);
+        Pending = AwaitForever(7);
 
         // A hash code in the object's header makes the lock taken on it a sync block (SOS's syncblk).
         int lockedHash = RuntimeHelpers.GetHashCode(Locked);
@@ -89,11 +114,29 @@ internal static class DumpFacts
             w.WriteNumber("innerHresult", stored.InnerException.HResult);
             w.WriteString("innerThrowMethod", "TargetApp.DumpFacts.ThrowInner");
             w.WriteNumber("lockedHash", lockedHash);
+            w.WriteString("queueField", nameof(Queue));
+            w.WriteNumber("queueItems", QueueItems);
+            w.WriteString("dictionaryField", nameof(Dictionary));
+            w.WriteNumber("dictionaryEntries", DictionaryEntries);
+            w.WriteNumber("timerDueMs", TimerDueMs);
+            w.WriteNumber("timerPeriodMs", TimerPeriodMs);
+            w.WriteString("timerCallback", "TargetApp.DumpFacts.OnTimer");
+            w.WriteString("timerState", "timer-state");
+            w.WriteString("asyncMethod", "TargetApp.DumpFacts.AwaitForever");
             w.WriteString("countField", nameof(MadeCount));
             w.WriteNumber("count", MadeCount);
             w.WriteString("labelField", nameof(MadeLabel));
             w.WriteString("label", MadeLabel);
         });
+    }
+
+    private static void OnTimer(object? state) => GC.KeepAlive(state);
+
+    // Suspended at its first await for ever: its state machine's state is 0.
+    private static async Task<int> AwaitForever(int seed)
+    {
+        int got = await Never.Task;
+        return got + seed;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
