@@ -132,6 +132,43 @@ internal static class DumpFacts
 
     private static void OnTimer(object? state) => GC.KeepAlive(state);
 
+    private static readonly ManualResetEventSlim WorkersReleased = new();
+
+    /// <summary>
+    /// <c>queue N</c>: every thread-pool worker blocked (at most ProcessorCount of them), then N
+    /// work items of <see cref="QueuedWork"/> with states "work-0".. left waiting in the global
+    /// queue, so a dump shows them there.
+    /// </summary>
+    internal static void BlockPoolAndQueue(int n)
+    {
+        int workers = Environment.ProcessorCount;
+        ThreadPool.SetMinThreads(workers, workers);
+        ThreadPool.SetMaxThreads(workers, workers);
+        var blocked = new CountdownEvent(workers);
+        for (int i = 0; i < workers; i++)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(_ =>
+            {
+                blocked.Signal();
+                WorkersReleased.Wait();
+            }, null);
+        }
+        blocked.Wait();
+        for (int i = 0; i < n; i++)
+        {
+            ThreadPool.QueueUserWorkItem(QueuedWork, "work-" + i);
+        }
+        Program.Emit(w =>
+        {
+            w.WriteString("event", "queue");
+            w.WriteNumber("queued", n);
+            w.WriteNumber("blockedWorkers", workers);
+            w.WriteString("callback", "TargetApp.DumpFacts.QueuedWork");
+        });
+    }
+
+    private static void QueuedWork(object? state) => GC.KeepAlive(state);
+
     // Suspended at its first await for ever: its state machine's state is 0.
     private static async Task<int> AwaitForever(int seed)
     {
