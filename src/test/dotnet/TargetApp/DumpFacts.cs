@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Runtime.CompilerServices;
 
 namespace TargetApp;
@@ -28,6 +29,18 @@ internal static class DumpFacts
     // Held by the blocked thread for ever, so a lock owner shows in the dump.
     private static readonly object Locked = new();
 
+    // What the analyses read: a queue and a dictionary with known contents, a timer that has not
+    // fired (due in an hour), an async method waiting for ever.
+    internal const int QueueItems = 5;
+    internal const int DictionaryEntries = 4;
+    internal const int TimerDueMs = 3_600_000;
+    internal const int TimerPeriodMs = 7_200_000;
+    private static ConcurrentQueue<string>? Queue;
+    private static ConcurrentDictionary<int, string>? Dictionary;
+    private static Timer? Ticker;
+    private static Task? Pending;
+    private static readonly TaskCompletionSource<int> Never = new();
+
     internal static void Make(int n)
     {
         if (Items != null)
@@ -43,6 +56,21 @@ internal static class DumpFacts
         MadeCount = n;
         MadeLabel = Label;
         Stored = Capture();
+        Queue = new ConcurrentQueue<string>();
+        for (int i = 0; i < QueueItems; i++)
+        {
+            Queue.Enqueue("q-" + i);
+        }
+        Dictionary = new ConcurrentDictionary<int, string>();
+        for (int i = 0; i < DictionaryEntries; i++)
+        {
+            Dictionary[i] = "d-" + i;
+        }
+        Ticker = new Timer(OnTimer, "timer-state", TimerDueMs, TimerPeriodMs);
+        Pending = AwaitForever(7);
+
+        // A hash code in the object's header makes the lock taken on it a sync block (SOS's syncblk).
+        int lockedHash = RuntimeHelpers.GetHashCode(Locked);
 
         int tid = 0;
         int managedId = 0;
@@ -85,11 +113,67 @@ internal static class DumpFacts
             w.WriteString("innerMessage", stored.InnerException.Message);
             w.WriteNumber("innerHresult", stored.InnerException.HResult);
             w.WriteString("innerThrowMethod", "TargetApp.DumpFacts.ThrowInner");
+            w.WriteNumber("lockedHash", lockedHash);
+            w.WriteString("queueField", nameof(Queue));
+            w.WriteNumber("queueItems", QueueItems);
+            w.WriteString("dictionaryField", nameof(Dictionary));
+            w.WriteNumber("dictionaryEntries", DictionaryEntries);
+            w.WriteNumber("timerDueMs", TimerDueMs);
+            w.WriteNumber("timerPeriodMs", TimerPeriodMs);
+            w.WriteString("timerCallback", "TargetApp.DumpFacts.OnTimer");
+            w.WriteString("timerState", "timer-state");
+            w.WriteString("asyncMethod", "TargetApp.DumpFacts.AwaitForever");
             w.WriteString("countField", nameof(MadeCount));
             w.WriteNumber("count", MadeCount);
             w.WriteString("labelField", nameof(MadeLabel));
             w.WriteString("label", MadeLabel);
         });
+    }
+
+    private static void OnTimer(object? state) => GC.KeepAlive(state);
+
+    private static readonly ManualResetEventSlim WorkersReleased = new();
+
+    /// <summary>
+    /// <c>queue N</c>: every thread-pool worker blocked (at most ProcessorCount of them), then N
+    /// work items of <see cref="QueuedWork"/> with states "work-0".. left waiting in the global
+    /// queue, so a dump shows them there.
+    /// </summary>
+    internal static void BlockPoolAndQueue(int n)
+    {
+        int workers = Environment.ProcessorCount;
+        ThreadPool.SetMinThreads(workers, workers);
+        ThreadPool.SetMaxThreads(workers, workers);
+        var blocked = new CountdownEvent(workers);
+        for (int i = 0; i < workers; i++)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(_ =>
+            {
+                blocked.Signal();
+                WorkersReleased.Wait();
+            }, null);
+        }
+        blocked.Wait();
+        for (int i = 0; i < n; i++)
+        {
+            ThreadPool.QueueUserWorkItem(QueuedWork, "work-" + i);
+        }
+        Program.Emit(w =>
+        {
+            w.WriteString("event", "queue");
+            w.WriteNumber("queued", n);
+            w.WriteNumber("blockedWorkers", workers);
+            w.WriteString("callback", "TargetApp.DumpFacts.QueuedWork");
+        });
+    }
+
+    private static void QueuedWork(object? state) => GC.KeepAlive(state);
+
+    // Suspended at its first await for ever: its state machine's state is 0.
+    private static async Task<int> AwaitForever(int seed)
+    {
+        int got = await Never.Task;
+        return got + seed;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

@@ -200,6 +200,9 @@ internal static class Program
                 case "triage-facts" when words.Length == 1:
                     TriageFacts.Make();
                     break;
+                case "queue" when words.Length == 2:
+                    DumpFacts.BlockPoolAndQueue(Count(words[1]));
+                    break;
                 case "throw" when words.Length == 2:
                     Throw(Count(words[1]));
                     break;

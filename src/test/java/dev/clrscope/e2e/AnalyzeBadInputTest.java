@@ -179,6 +179,30 @@ class AnalyzeBadInputTest {
         2,
         "clrscope analyze: dumpgen: not a generation: 7 (0, 1, 2, loh or poh) (usage: dumpgen"
             + " 0|1|2|loh|poh [-stat] [-short] [-type SUBSTRING] [-mt MT])");
+    String item =
+        AnalyzeCli.one(AnalyzeCli.core(core), "dumpheap -short -type TargetApp.ThreadFact")
+            .get("objects")
+            .get(0)
+            .get("address")
+            .asText();
+    assertOneLine(
+        analyze(c, "-c", "dcq " + item),
+        1,
+        "clrscope analyze: dumpconcurrentqueue: "
+            + item
+            + " is not a ConcurrentQueue: it is a TargetApp.ThreadFact");
+    assertOneLine(
+        analyze(c, "-c", "dcd " + item),
+        1,
+        "clrscope analyze: dumpconcurrentdictionary: "
+            + item
+            + " is not a ConcurrentDictionary: it is a TargetApp.ThreadFact");
+    assertOneLine(
+        analyze(c, "-c", "tks " + item),
+        1,
+        "clrscope analyze: taskstate: "
+            + item
+            + " is not a Task: it is a TargetApp.ThreadFact (taskstate -v VALUE decodes a state value)");
     // The first failing command ends the run; those before it printed their result.
     CliResult partial =
         analyze(c, "-c", "threads", "-c", "dumpmt 0x10", "-c", "threads", "--format", "json");

@@ -302,7 +302,7 @@ class AnalyzeCommandTest {
     Map<String, Integer> global = new HashMap<>();
     Map<String, Integer> local = new HashMap<>();
     for (JsonNode w : docs.get(1).get("workItems")) {
-      (w.get("queue").asText().startsWith("global") ? global : local)
+      (w.get("queue").asText().startsWith("local") ? local : global)
           .merge(w.path("callback").asText(""), 1, Integer::sum);
     }
     assertThat(global.get(triage.get("workItemCallback").asText() + "(System.Object)"))
@@ -318,7 +318,7 @@ class AnalyzeCommandTest {
     assertThat(docs.get(4).get("status").asText()).isEqualTo("Faulted");
     assertThat(docs.get(5).get("status").asText()).isEqualTo("Canceled");
     assertThat(docs.get(6).get("status").asText()).isEqualTo("RanToCompletion");
-    assertThat(docs.get(6).get("states"))
+    assertThat(docs.get(6).get("flags"))
         .extracting(JsonNode::asText)
         .containsExactly("RanToCompletion");
 

@@ -8,6 +8,7 @@ import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
+import dev.clrscope.dac.analysis.ThreadPoolQueues;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -82,6 +83,30 @@ class DacLiveProcessTest {
     }
     assertThat(p.paused()).isPositive().isLessThan(Duration.ofMinutes(1));
     assertRunsFree(app);
+  }
+
+  @Test
+  void theThreadPoolsWaitingWorkIsListedInOrderLiveAndInACore() throws IOException {
+    try (TargetProcess pool = startUnwaited(List.of())) {
+      JsonNode queued = pool.send("queue 6");
+      Path core = dir.resolve("pool.core");
+      DacCoreDumpTest.dump(pool.ready().pid(), "full", core);
+      for (boolean live : new boolean[] {true, false}) {
+        try (ClrProcess p =
+            live
+                ? ClrProcess.attach((int) pool.ready().pid(), options())
+                : ClrProcess.openCore(core, options())) {
+          List<ThreadPoolQueues.WorkItem> items = ThreadPoolQueues.all(p);
+          assertThat(items).hasSize(queued.get("queued").asInt());
+          for (int i = 0; i < items.size(); i++) {
+            ThreadPoolQueues.WorkItem w = items.get(i);
+            assertThat(w.queue()).isEqualTo("global");
+            assertThat(w.callback()).isEqualTo(queued.get("callback").asText() + "(System.Object)");
+            assertThat(p.object(w.state()).asString()).isEqualTo("work-" + i);
+          }
+        }
+      }
+    }
   }
 
   @Test

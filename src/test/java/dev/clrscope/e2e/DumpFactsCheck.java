@@ -16,6 +16,10 @@ import dev.clrscope.dac.RootKind;
 import dev.clrscope.dac.RootPath;
 import dev.clrscope.dac.StackFrame;
 import dev.clrscope.dac.Value;
+import dev.clrscope.dac.analysis.AsyncStateMachines;
+import dev.clrscope.dac.analysis.ConcurrentCollections;
+import dev.clrscope.dac.analysis.TaskStates;
+import dev.clrscope.dac.analysis.Timers;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -143,6 +147,71 @@ final class DumpFactsCheck {
               assertThat(r.object()).isEqualTo(locked);
               assertThat(r.frame().methodName()).isEqualTo(facts.get("blockedMethod").asText());
             });
+
+    // syncblk: the lock on Locked (its hash code set first, so the lock is a sync block) is held
+    // once by the blocked thread.
+    assertThat(p.syncBlocks())
+        .anySatisfy(
+            sb -> {
+              assertThat(sb.object()).isEqualTo(locked);
+              assertThat(sb.isOwned()).isTrue();
+              assertThat(sb.owningOsThreadId()).isEqualTo(tid);
+              assertThat(sb.recursion()).isEqualTo(1);
+            });
+
+    // The analyses: a concurrent queue's items, a concurrent dictionary's entries, the timer, the
+    // async method waiting.
+    ClrObject queue =
+        p.object(
+            ((Value.Reference)
+                    p.staticValue(holder, holder.staticField(facts.get("queueField").asText())))
+                .address());
+    List<String> queued = new ArrayList<>();
+    for (Value v : ConcurrentCollections.queueItems(p, queue)) {
+      queued.add(p.object(((Value.Reference) v).address()).asString());
+    }
+    List<String> expectedQueue = new ArrayList<>();
+    for (int i = 0; i < facts.get("queueItems").asInt(); i++) {
+      expectedQueue.add("q-" + i);
+    }
+    assertThat(queued).isEqualTo(expectedQueue);
+    ClrObject dictionary =
+        p.object(
+            ((Value.Reference)
+                    p.staticValue(
+                        holder, holder.staticField(facts.get("dictionaryField").asText())))
+                .address());
+    java.util.Map<Integer, String> entries = new java.util.TreeMap<>();
+    for (ConcurrentCollections.Entry e : ConcurrentCollections.dictionaryEntries(p, dictionary)) {
+      entries.put(
+          ((Value.Primitive) e.key()).asInt(),
+          p.object(((Value.Reference) e.value()).address()).asString());
+    }
+    java.util.Map<Integer, String> expectedEntries = new java.util.TreeMap<>();
+    for (int i = 0; i < facts.get("dictionaryEntries").asInt(); i++) {
+      expectedEntries.put(i, "d-" + i);
+    }
+    assertThat(entries).isEqualTo(expectedEntries);
+    List<Timers.TimerInfo> timers =
+        Timers.all(p).stream()
+            .filter(t -> t.dueTimeMs() == facts.get("timerDueMs").asLong())
+            .toList();
+    assertThat(timers).hasSize(1);
+    assertThat(timers.get(0).periodMs()).isEqualTo(facts.get("timerPeriodMs").asLong());
+    assertThat(timers.get(0).callback())
+        .isEqualTo(facts.get("timerCallback").asText() + "(System.Object)");
+    assertThat(timers.get(0).callbackTarget()).isZero();
+    assertThat(p.object(timers.get(0).state()).asString())
+        .isEqualTo(facts.get("timerState").asText());
+    List<AsyncStateMachines.AsyncMethod> waiting =
+        AsyncStateMachines.all(p).stream()
+            .filter(m -> m.method().equals(facts.get("asyncMethod").asText()))
+            .toList();
+    assertThat(waiting).hasSize(1);
+    assertThat(waiting.get(0).state()).isZero();
+    assertThat(waiting.get(0).status()).isEqualTo("WaitingForActivation");
+    int taskFlags = p.object(waiting.get(0).box()).intField("m_stateFlags");
+    assertThat(TaskStates.flags(taskFlags)).contains("PromiseTask", "WaitingForActivation");
 
     // Root paths: the items by the static field's name, the thread's object by its thread static.
     long someItem = held.get(n / 2);

@@ -977,6 +977,54 @@ public final class ClrProcess implements AutoCloseable {
     return call(() -> threadReader.methodName(methodDesc));
   }
 
+  /**
+   * The method a code address enters: the method whose code holds it, or the one a precode stub
+   * (what a delegate or a vtable points at before or instead of the code) stands for. 0 when none.
+   */
+  public long methodDescOfEntry(long entry) {
+    return call(
+        () -> {
+          long md = sos.methodDescFromIp(entry);
+          if (md != 0 || entry == 0) {
+            return md;
+          }
+          byte[] code = new byte[8];
+          if (target.read(entry, code, 0, code.length) != code.length) {
+            return 0L;
+          }
+          ByteBuffer c = ByteBuffer.wrap(code).order(ByteOrder.LITTLE_ENDIAN);
+          long candidate = 0;
+          if ((code[0] & 0xff) == 0xff && (code[1] & 0xff) == 0x25) {
+            // FixupPrecode: jmp [rip+disp] to its data {Target, MethodDesc, ...}.
+            candidate = readLongOrZero(entry + 6 + c.getInt(2) + 8);
+          } else if ((code[0] & 0xff) == 0x4c
+              && (code[1] & 0xff) == 0x8b
+              && (code[2] & 0xff) == 0x15) {
+            // StubPrecode: mov r10, [rip+disp] loads its data {MethodDesc, Target, ...}.
+            candidate = readLongOrZero(entry + 7 + c.getInt(3));
+          }
+          return candidate != 0 && sos.methodDescData(candidate) != null ? candidate : 0L;
+        });
+  }
+
+  /** The name of the method a delegate calls (the first, for a multicast delegate), or null. */
+  public String delegateMethod(ClrObject delegate) {
+    ClrObject d = delegate;
+    ClrField list = d.type().field("_invocationList");
+    if (list != null && d.value(list) instanceof Value.Reference r && !r.isNull()) {
+      ClrObject invocations = object(r.address());
+      if (invocations.type().isArray() && invocations.length() > 0) {
+        d = object(((Value.Reference) invocations.element(0)).address());
+      }
+    }
+    long aux = d.longField("_methodPtrAux");
+    long md = aux != 0 ? methodDescOfEntry(aux) : 0;
+    if (md == 0) {
+      md = methodDescOfEntry(d.longField("_methodPtr"));
+    }
+    return md == 0 ? null : methodName(md);
+  }
+
   /** The managed method whose code holds {@code ip}: its MethodDesc, or 0. */
   public long methodDescOf(long ip) {
     return call(() -> sos.methodDescFromIp(ip));

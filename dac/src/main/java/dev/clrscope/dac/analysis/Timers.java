@@ -3,87 +3,81 @@ package dev.clrscope.dac.analysis;
 import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
+import dev.clrscope.dac.Value;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The timers the runtime will fire ({@code System.Threading.Timer}, {@code System.Timers.Timer},
- * {@code Task.Delay}...): every {@code TimerQueueTimer} in the lists of the runtime's timer queues
- * (one per processor), with its due time, period and callback (the triage extensions' {@code
- * timerinfo}).
+ * Every timer the runtime's timer queues hold (the {@code timerinfo} command): {@code
+ * System.Threading.Timer}, {@code Task.Delay} and the like, as {@code TimerQueueTimer}s in each
+ * {@code TimerQueue}'s short and long lists.
  */
 public final class Timers {
-  private Timers() {}
-
-  /** What {@code uint.MaxValue} means for a due time or period: never (Timeout.Infinite). */
+  /** {@code Timeout.Infinite} as the timer stores it. */
   public static final long INFINITE = 0xffffffffL;
 
+  private Timers() {}
+
   /**
-   * A timer.
+   * One timer.
    *
-   * @param address its {@code TimerQueueTimer}
-   * @param queue the timer queue that holds it
-   * @param dueTimeMs when it fires first, in milliseconds after it was set ({@link #INFINITE}:
+   * @param address the TimerQueueTimer
+   * @param dueTimeMs when it fires next, in ms from when it was last scheduled ({@link #INFINITE}:
    *     never)
-   * @param periodMs how often it fires after that ({@link #INFINITE}: once)
-   * @param canceled whether it was disposed
-   * @param callback what it calls
+   * @param periodMs its period ({@link #INFINITE}: fires once)
+   * @param callback the method it calls, or null when not known
+   * @param callbackTarget the object the callback is called on, or 0 for a static method
    * @param state the state object it passes, or 0
-   * @param stateType that object's type, or null
+   * @param canceled whether it was disposed
    */
   public record TimerInfo(
       long address,
-      long queue,
       long dueTimeMs,
       long periodMs,
-      boolean canceled,
-      Callback callback,
+      String callback,
+      long callbackTarget,
       long state,
-      String stateType) {
-    /** Whether it fires again and again. */
-    public boolean periodic() {
-      return periodMs != INFINITE && periodMs != 0;
-    }
-  }
+      boolean canceled) {}
 
-  /** Every timer of every timer queue. */
-  public static List<TimerInfo> of(ClrProcess p) {
-    List<Long> queues = new ArrayList<>();
-    ClrType[] queueType = new ClrType[1];
-    p.walkHeap(
-        o -> {
-          if (queueType[0] == null && o.type().name().equals("System.Threading.TimerQueue")) {
-            queueType[0] = o.type();
-          }
-          if (o.type() == queueType[0]) {
-            queues.add(o.address());
-          }
-        });
-    List<TimerInfo> timers = new ArrayList<>();
-    for (long q : queues) {
-      ClrObject queue = Fields.objectAt(p, q);
-      for (String list : new String[] {"_shortTimers", "_longTimers", "_timers"}) {
-        ClrObject t = Fields.object(p, queue, list);
-        for (int guard = 0; t != null && guard < 10_000_000; guard++) {
-          timers.add(timer(p, q, t));
-          t = Fields.object(p, t, "_next");
+  /** Every timer; none when the process never made one. */
+  public static List<TimerInfo> all(ClrProcess process) {
+    List<TimerInfo> out = new ArrayList<>();
+    ClrType queueType = process.typeByName("System.Threading.TimerQueue");
+    if (queueType == null) {
+      return out;
+    }
+    Value instances =
+        process.staticValue(queueType, queueType.staticField("<Instances>k__BackingField"));
+    if (!(instances instanceof Value.Reference r) || r.isNull()) {
+      return out;
+    }
+    ClrObject queues = process.object(r.address());
+    for (long i = 0; i < queues.length(); i++) {
+      long q = ((Value.Reference) queues.element(i)).address();
+      if (q == 0) {
+        continue;
+      }
+      ClrObject queue = process.object(q);
+      for (String list : new String[] {"_shortTimers", "_longTimers"}) {
+        int count = 0;
+        for (ClrObject t = queue.objectField(list);
+            t != null && count++ < 10_000_000;
+            t = t.objectField("_next")) {
+          ClrObject callback = t.objectField("_timerCallback");
+          long target = callback == null ? 0 : callback.referenceField("_target");
+          out.add(
+              new TimerInfo(
+                  t.address(),
+                  Integer.toUnsignedLong(t.intField("_dueTime")),
+                  Integer.toUnsignedLong(t.intField("_period")),
+                  callback == null ? null : process.delegateMethod(callback),
+                  // A delegate to a static method has itself as its target.
+                  callback != null && target == callback.address() ? 0 : target,
+                  t.referenceField("_state"),
+                  t.booleanField("_canceled")));
         }
       }
     }
-    return timers;
-  }
-
-  private static TimerInfo timer(ClrProcess p, long queue, ClrObject t) {
-    ClrObject callback = Fields.object(p, t, "_timerCallback");
-    ClrObject state = Fields.object(p, t, "_state");
-    return new TimerInfo(
-        t.address(),
-        queue,
-        Fields.number(t, "_dueTime", INFINITE) & 0xffffffffL,
-        Fields.number(t, "_period", INFINITE) & 0xffffffffL,
-        Fields.number(t, "_canceled", 0) != 0,
-        callback == null ? null : Callback.of(p, callback),
-        state == null ? 0 : state.address(),
-        state == null ? null : state.type().name());
+    return out;
   }
 }

@@ -4,7 +4,9 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.analysis.AsyncStateMachines;
+import dev.clrscope.dac.analysis.Awaiters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,77 +24,77 @@ final class DumpAsync extends SosCommand {
         SosArgs.Spec.of(Set.of("-completed"), Set.of("-type", "-addr"), 0, 0));
   }
 
-  private static final RecordSchema<AsyncStateMachines.AsyncMethod> METHODS =
-      new RecordSchema<AsyncStateMachines.AsyncMethod>(
+  /** An async method and what it awaits and continues into. */
+  record Row(
+      AsyncStateMachines.AsyncMethod method,
+      long awaiting,
+      String awaitingType,
+      String continuationType) {}
+
+  private static final RecordSchema<Row> METHODS =
+      new RecordSchema<Row>(
               null,
               List.of(
-                  Field.of(
-                      "address",
-                      "ADDRESS",
-                      0,
-                      Unit.ADDRESS,
-                      AsyncStateMachines.AsyncMethod::address),
-                  Field.of(
-                      "method", "METHOD", 0, Unit.TEXT, AsyncStateMachines.AsyncMethod::method),
-                  Field.data(
-                      "stateMachine", Unit.TEXT, AsyncStateMachines.AsyncMethod::stateMachine),
-                  Field.of("state", "STATE", 0, Unit.COUNT, AsyncStateMachines.AsyncMethod::state),
-                  Field.of(
-                      "status", "STATUS", 0, Unit.TEXT, AsyncStateMachines.AsyncMethod::status),
+                  Field.of("address", "ADDRESS", 0, Unit.ADDRESS, (Row r) -> r.method().box()),
+                  Field.of("method", "METHOD", 0, Unit.TEXT, (Row r) -> r.method().method()),
+                  Field.data("stateMachine", Unit.TEXT, (Row r) -> r.method().stateMachineType()),
+                  Field.of("state", "STATE", 0, Unit.COUNT, (Row r) -> r.method().state()),
+                  Field.of("status", "STATUS", 0, Unit.TEXT, (Row r) -> r.method().status()),
                   Field.of(
                           "awaiting",
                           "AWAITING",
                           0,
                           Unit.TEXT,
-                          (AsyncStateMachines.AsyncMethod m) -> ValueText.hex(m.awaiting()))
+                          (Row r) -> ValueText.hex(r.awaiting()))
                       .cell(
-                          m ->
-                              m.awaiting() == 0
+                          r ->
+                              r.awaiting() == 0
                                   ? ""
-                                  : AsyncStateMachines.shortName(m.awaitingType())
-                                      + " 0x"
-                                      + Long.toHexString(m.awaiting()))
+                                  : Awaiters.shortName(r.awaitingType())
+                                      + " "
+                                      + ValueText.hex(r.awaiting()))
                       .optional(),
-                  Field.data(
-                          "awaitingType", Unit.TEXT, AsyncStateMachines.AsyncMethod::awaitingType)
-                      .optional(),
+                  Field.data("awaitingType", Unit.TEXT, Row::awaitingType).optional(),
                   Field.of(
                           "continuation",
                           "CONTINUES",
                           0,
                           Unit.TEXT,
-                          (AsyncStateMachines.AsyncMethod m) -> ValueText.hex(m.continuation()))
+                          (Row r) -> ValueText.hex(r.method().continuation()))
                       .cell(
-                          m ->
-                              m.continuation() == 0
+                          r ->
+                              r.method().continuation() == 0
                                   ? ""
-                                  : AsyncStateMachines.shortName(m.continuationType())
-                                      + " 0x"
-                                      + Long.toHexString(m.continuation()))
+                                  : Awaiters.shortName(r.continuationType())
+                                      + " "
+                                      + ValueText.hex(r.method().continuation()))
                       .optional(),
-                  Field.data(
-                          "continuationType",
-                          Unit.TEXT,
-                          AsyncStateMachines.AsyncMethod::continuationType)
-                      .optional()))
+                  Field.data("continuationType", Unit.TEXT, Row::continuationType).optional()))
           .withPriority(List.of("method", "state", "awaiting", "continuation"));
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
+    ClrProcess p = context.process();
     String type = args.value("-type");
     long address = args.addressOption("-addr", 0);
-    List<AsyncStateMachines.AsyncMethod> shown = new ArrayList<>();
-    for (AsyncStateMachines.AsyncMethod m : AsyncStateMachines.of(context.process())) {
+    List<Row> shown = new ArrayList<>();
+    for (AsyncStateMachines.AsyncMethod m : AsyncStateMachines.all(p)) {
       boolean done =
           m.status().equals("RanToCompletion")
               || m.status().equals("Faulted")
               || m.status().equals("Canceled");
       if ((done && !args.has("-completed"))
-          || (type != null && !m.stateMachine().contains(type))
-          || (address != 0 && m.address() != address)) {
+          || (type != null && !m.stateMachineType().contains(type))
+          || (address != 0 && m.box() != address)) {
         continue;
       }
-      shown.add(m);
+      long awaiting = Awaiters.awaited(p, m.box());
+      shown.add(
+          new Row(
+              m,
+              awaiting,
+              GcRoot.typeNameOrNull(p, awaiting),
+              GcRoot.typeNameOrNull(p, m.continuation())));
     }
     context.show(
         Report.builder()

@@ -4,6 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.analysis.ConcurrentCollections;
 import java.util.ArrayList;
@@ -49,8 +50,10 @@ final class DumpConcurrentDictionary extends SosCommand {
   void run(AnalyzeContext context, SosArgs args) {
     ClrProcess p = context.process();
     List<Entry> entries = new ArrayList<>();
-    for (ConcurrentCollections.Entry e :
-        ConcurrentCollections.dictionaryEntries(p, args.address(0))) {
+    ClrObject dictionary =
+        DumpConcurrentQueue.ofType(
+            p, args.address(0), "System.Collections.Concurrent.ConcurrentDictionary<");
+    for (ConcurrentCollections.Entry e : ConcurrentCollections.dictionaryEntries(p, dictionary)) {
       if (e.key() == null || e.value() == null) {
         continue;
       }

@@ -4,8 +4,10 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
+import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.Value;
 import dev.clrscope.dac.analysis.ConcurrentCollections;
 import java.util.ArrayList;
@@ -41,7 +43,8 @@ final class DumpConcurrentQueue extends SosCommand {
   void run(AnalyzeContext context, SosArgs args) {
     ClrProcess p = context.process();
     List<Item> items = new ArrayList<>();
-    for (Value v : ConcurrentCollections.queueItems(p, args.address(0))) {
+    ClrObject queue = ofType(p, args.address(0), "System.Collections.Concurrent.ConcurrentQueue<");
+    for (Value v : ConcurrentCollections.queueItems(p, queue)) {
       items.add(item(p, items.size(), v));
     }
     context.show(
@@ -49,6 +52,25 @@ final class DumpConcurrentQueue extends SosCommand {
             .rows("items", null, ITEMS, items)
             .note(items.size() + " item" + (items.size() == 1 ? "" : "s") + ".")
             .build());
+  }
+
+  /**
+   * The object at {@code address}, checked to be of a type whose name starts with {@code prefix}.
+   *
+   * @throws TargetException when it is no object or of another type
+   */
+  static ClrObject ofType(ClrProcess p, long address, String prefix) {
+    ClrObject o = p.object(address);
+    if (!o.type().name().startsWith(prefix)) {
+      throw new TargetException(
+          TargetException.Problem.NOT_AN_OBJECT,
+          ValueText.hex(address)
+              + " is not a "
+              + prefix.substring(prefix.lastIndexOf('.') + 1, prefix.length() - 1)
+              + ": it is a "
+              + o.type().name());
+    }
+    return o;
   }
 
   static Item item(ClrProcess p, int index, Value v) {

@@ -116,11 +116,20 @@ final class GcRoot extends SosCommand {
             .build());
   }
 
-  static String typeName(ClrProcess p, long address) {
+  /** The type of the object at {@code address}, or null when it is 0 or no object. */
+  static String typeNameOrNull(ClrProcess p, long address) {
+    if (address == 0) {
+      return null;
+    }
     try {
       return p.object(address).type().name();
     } catch (TargetException e) {
-      return "?";
+      return null;
     }
+  }
+
+  static String typeName(ClrProcess p, long address) {
+    String t = typeNameOrNull(p, address);
+    return t == null ? "?" : t;
   }
 }

@@ -4,7 +4,9 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.analysis.TaskState;
+import dev.clrscope.dac.ClrObject;
+import dev.clrscope.dac.TargetException;
+import dev.clrscope.dac.analysis.TaskStates;
 import java.util.List;
 import java.util.Set;
 
@@ -15,24 +17,25 @@ final class TaskStateCommand extends SosCommand {
         "taskstate",
         List.of("tks"),
         "taskstate ADDR | -v VALUE",
-        "A Task's status (as Task.Status says it), the state flags set and its creation options;"
-            + " -v decodes an m_stateFlags value instead (decimal, or hex after 0x)",
+        "A Task's status (as Task.Status says it) and every state flag and option set; -v decodes"
+            + " an m_stateFlags value instead (decimal, or hex after 0x)",
         SosArgs.Spec.of(Set.of(), Set.of("-v"), 0, 1));
   }
 
-  /** A state and the task it is of. */
-  record Shown(Long address, TaskState state) {}
+  /** A task's flags. */
+  record Shown(Long address, int flags) {}
 
   private static final RecordSchema<Shown> STATE =
       new RecordSchema<>(
           null,
           List.of(
               Field.of("address", "Task:", 0, Unit.ADDRESS, Shown::address).optional(),
-              Field.of("status", "Status:", 0, Unit.TEXT, (Shown s) -> s.state().status()),
-              Field.of("flags", "m_stateFlags:", 0, Unit.COUNT, (Shown s) -> s.state().flags())
-                  .cell(s -> "0x" + Integer.toHexString(s.state().flags())),
-              Field.of("states", "State flags:", 0, Unit.WORDS, (Shown s) -> s.state().states()),
-              Field.of("options", "Options:", 0, Unit.WORDS, (Shown s) -> s.state().options())));
+              Field.of(
+                  "status", "Status:", 0, Unit.TEXT, (Shown s) -> TaskStates.status(s.flags())),
+              Field.of("stateFlags", "m_stateFlags:", 0, Unit.COUNT, Shown::flags)
+                  .cell(s -> "0x" + Integer.toHexString(s.flags())),
+              Field.of(
+                  "flags", "Flags:", 0, Unit.WORDS, (Shown s) -> TaskStates.flags(s.flags()))));
 
   @Override
   boolean readsTarget(SosArgs args) {
@@ -50,11 +53,19 @@ final class TaskStateCommand extends SosCommand {
       if (value == null || value < Integer.MIN_VALUE || value > 0xffffffffL) {
         throw args.usage("-v takes a 32-bit number, not " + v);
       }
-      context.show(Report.record(STATE, new Shown(null, TaskState.of((int) (long) value))));
+      context.show(Report.record(STATE, new Shown(null, (int) (long) value)));
       return;
     }
     long address = args.address(0);
-    context.show(
-        Report.record(STATE, new Shown(address, TaskState.ofTask(context.process(), address))));
+    ClrObject task = context.process().object(address);
+    if (task.type().field("m_stateFlags") == null) {
+      throw new TargetException(
+          TargetException.Problem.NOT_AN_OBJECT,
+          ValueText.hex(address)
+              + " is not a Task: it is a "
+              + task.type().name()
+              + " (taskstate -v VALUE decodes a state value)");
+    }
+    context.show(Report.record(STATE, new Shown(address, task.intField("m_stateFlags"))));
   }
 }

@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.analysis.WorkItems;
+import dev.clrscope.dac.analysis.ThreadPoolQueues;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,25 +21,37 @@ final class ThreadPoolQueue extends SosCommand {
         SosArgs.Spec.none());
   }
 
-  private static final RecordSchema<WorkItems.WorkItem> ITEMS =
-      new RecordSchema<WorkItems.WorkItem>(
+  private static final RecordSchema<ThreadPoolQueues.WorkItem> ITEMS =
+      new RecordSchema<ThreadPoolQueues.WorkItem>(
               null,
               List.of(
-                  Field.of("queue", "QUEUE", 0, Unit.TEXT, WorkItems.WorkItem::queue),
-                  Field.of("address", "ADDRESS", 0, Unit.ADDRESS, WorkItems.WorkItem::address),
-                  Field.of("type", "TYPE", 0, Unit.TEXT, WorkItems.WorkItem::type),
-                  Field.of("callback", "CALLBACK", 0, Unit.TEXT, WorkItems.WorkItem::callback)
+                  Field.of("queue", "QUEUE", 0, Unit.TEXT, ThreadPoolQueues.WorkItem::queue),
+                  Field.of(
+                      "address", "ADDRESS", 0, Unit.ADDRESS, ThreadPoolQueues.WorkItem::address),
+                  Field.of("type", "TYPE", 0, Unit.TEXT, ThreadPoolQueues.WorkItem::type),
+                  Field.of(
+                          "callback", "CALLBACK", 0, Unit.TEXT, ThreadPoolQueues.WorkItem::callback)
+                      .optional(),
+                  Field.data(
+                          "state",
+                          Unit.TEXT,
+                          (ThreadPoolQueues.WorkItem w) -> ValueText.hex(w.state()))
                       .optional()))
           .withPriority(List.of("callback", "queue", "type"));
 
+  /** Whether an item waits in a worker's own queue rather than one every worker takes from. */
+  static boolean isLocal(ThreadPoolQueues.WorkItem w) {
+    return w.queue().startsWith("local");
+  }
+
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    List<WorkItems.WorkItem> items = WorkItems.of(context.process());
+    List<ThreadPoolQueues.WorkItem> items = ThreadPoolQueues.all(context.process());
     Map<String, Integer> counts = new LinkedHashMap<>();
-    long global = 0;
-    for (WorkItems.WorkItem w : items) {
-      counts.merge(w.what(), 1, Integer::sum);
-      global += w.queue().startsWith("global") ? 1 : 0;
+    long local = 0;
+    for (ThreadPoolQueues.WorkItem w : items) {
+      counts.merge(w.callback() != null ? w.callback() : w.type(), 1, Integer::sum);
+      local += isLocal(w) ? 1 : 0;
     }
     context.show(
         Report.builder()
@@ -53,9 +65,9 @@ final class ThreadPoolQueue extends SosCommand {
             .note(
                 items.size()
                     + " work items: "
-                    + global
+                    + (items.size() - local)
                     + " in the global queues, "
-                    + (items.size() - global)
+                    + local
                     + " in local queues.")
             .build());
   }

@@ -4,8 +4,10 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.analysis.Timers;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,59 +26,55 @@ final class TimerInfo extends SosCommand {
         SosArgs.Spec.none());
   }
 
-  private static final RecordSchema<Timers.TimerInfo> TIMERS =
-      new RecordSchema<Timers.TimerInfo>(
+  /** A timer and the types of the objects it names. */
+  record Row(Timers.TimerInfo timer, String targetType, String stateType) {
+    boolean periodic() {
+      return timer.periodMs() != Timers.INFINITE && timer.periodMs() != 0;
+    }
+
+    boolean never() {
+      return timer.dueTimeMs() == Timers.INFINITE;
+    }
+
+    String callback() {
+      return timer.callback() != null ? timer.callback() : "?";
+    }
+  }
+
+  private static final RecordSchema<Row> TIMERS =
+      new RecordSchema<Row>(
               null,
               List.of(
-                  Field.of("address", "ADDRESS", 0, Unit.ADDRESS, Timers.TimerInfo::address),
+                  Field.of("address", "ADDRESS", 0, Unit.ADDRESS, (Row r) -> r.timer().address()),
                   Field.of(
                           "dueTimeMs",
                           "DUE (MS)",
                           0,
                           Unit.COUNT,
-                          (Timers.TimerInfo t) ->
-                              t.dueTimeMs() == Timers.INFINITE ? null : t.dueTimeMs())
-                      .cell(
-                          t ->
-                              t.dueTimeMs() == Timers.INFINITE
-                                  ? "never"
-                                  : Unit.COUNT.text(t.dueTimeMs())),
+                          (Row r) -> r.never() ? null : r.timer().dueTimeMs())
+                      .cell(r -> r.never() ? "never" : Unit.COUNT.text(r.timer().dueTimeMs())),
                   Field.of(
                           "periodMs",
                           "EVERY (MS)",
                           0,
                           Unit.COUNT,
-                          (Timers.TimerInfo t) -> t.periodic() ? t.periodMs() : null)
-                      .cell(t -> t.periodic() ? Unit.COUNT.text(t.periodMs()) : "once"),
-                  Field.of("canceled", "CANCELED", 0, Unit.TEXT, Timers.TimerInfo::canceled)
-                      .cell(t -> t.canceled() ? "yes" : ""),
-                  Field.of("callback", "CALLBACK", 0, Unit.TEXT, (Timers.TimerInfo t) -> method(t)),
-                  Field.of(
-                          "target",
-                          "TARGET",
-                          0,
-                          Unit.TEXT,
-                          (Timers.TimerInfo t) ->
-                              t.callback() == null ? null : t.callback().targetType())
-                      .optional(),
+                          (Row r) -> r.periodic() ? r.timer().periodMs() : null)
+                      .cell(r -> r.periodic() ? Unit.COUNT.text(r.timer().periodMs()) : "once"),
+                  Field.of("canceled", "CANCELED", 0, Unit.TEXT, (Row r) -> r.timer().canceled())
+                      .cell(r -> r.timer().canceled() ? "yes" : ""),
+                  Field.of("callback", "CALLBACK", 0, Unit.TEXT, Row::callback),
+                  Field.of("target", "TARGET", 0, Unit.TEXT, Row::targetType).optional(),
                   Field.data(
                           "targetAddress",
-                          Unit.ADDRESS,
-                          (Timers.TimerInfo t) ->
-                              t.callback() == null || t.callback().target() == 0
-                                  ? null
-                                  : t.callback().target())
+                          Unit.TEXT,
+                          (Row r) -> ValueText.hex(r.timer().callbackTarget()))
                       .optional(),
-                  Field.of("stateType", "STATE", 0, Unit.TEXT, Timers.TimerInfo::stateType)
-                      .optional(),
-                  Field.data(
-                          "state",
-                          Unit.ADDRESS,
-                          (Timers.TimerInfo t) -> t.state() == 0 ? null : t.state())
+                  Field.of("stateType", "STATE", 0, Unit.TEXT, Row::stateType).optional(),
+                  Field.data("state", Unit.TEXT, (Row r) -> ValueText.hex(r.timer().state()))
                       .optional()))
           .withPriority(List.of("callback", "dueTimeMs", "periodMs", "address"));
 
-  /** A callback and how many timers call it. */
+  /** A callback and how many timers or work items call it. */
   record ByCallback(String callback, int count) {}
 
   static final RecordSchema<ByCallback> BY_CALLBACK =
@@ -86,23 +84,24 @@ final class TimerInfo extends SosCommand {
               Field.of("count", "COUNT", 0, Unit.COUNT, ByCallback::count),
               Field.of("callback", "CALLBACK", 0, Unit.TEXT, ByCallback::callback)));
 
-  static String method(Timers.TimerInfo t) {
-    return t.callback() == null ? null : t.callback().display();
-  }
-
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    List<Timers.TimerInfo> timers = Timers.of(context.process());
+    ClrProcess p = context.process();
+    List<Row> rows = new ArrayList<>();
     Map<String, Integer> counts = new LinkedHashMap<>();
-    for (Timers.TimerInfo t : timers) {
-      counts.merge(String.valueOf(method(t)), 1, Integer::sum);
+    for (Timers.TimerInfo t : Timers.all(p)) {
+      Row r =
+          new Row(
+              t, GcRoot.typeNameOrNull(p, t.callbackTarget()), GcRoot.typeNameOrNull(p, t.state()));
+      rows.add(r);
+      counts.merge(r.callback(), 1, Integer::sum);
     }
     context.show(
         Report.builder()
-            .rows("timers", null, TIMERS, timers)
+            .rows("timers", null, TIMERS, rows)
             .primary()
             .rows("byCallback", "Timers per callback:", BY_CALLBACK, byCount(counts))
-            .note(timers.size() + " timer" + (timers.size() == 1 ? "" : "s") + ".")
+            .note(rows.size() + " timer" + (rows.size() == 1 ? "" : "s") + ".")
             .build());
   }
 
@@ -111,8 +110,7 @@ final class TimerInfo extends SosCommand {
     List<ByCallback> rows = new ArrayList<>();
     counts.forEach((k, v) -> rows.add(new ByCallback(k, v)));
     rows.sort(
-        java.util.Comparator.comparingInt((ByCallback b) -> -b.count())
-            .thenComparing(ByCallback::callback));
+        Comparator.comparingInt((ByCallback b) -> -b.count()).thenComparing(ByCallback::callback));
     return rows;
   }
 }
