@@ -119,6 +119,14 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
         }
       }
       if (commands.isEmpty()) {
+        // A live process that cannot be read is said before any command is read.
+        try {
+          target.pause();
+        } catch (AnalysisTarget.Unavailable e) {
+          throw new CommandFailure(e.getMessage(), e);
+        } finally {
+          target.release(err());
+        }
         return readLines(shell);
       }
       return ExitCode.OK;
