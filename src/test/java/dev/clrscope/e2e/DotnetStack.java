@@ -1,14 +1,10 @@
 package dev.clrscope.e2e;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The real dotnet-stack 10.0.750501, the reference {@code clrscope stack} is compared with:
@@ -16,31 +12,10 @@ import java.util.concurrent.TimeUnit;
  * be installed fails the test.
  */
 final class DotnetStack {
-  static final String VERSION = "10.0.750501";
-
   private DotnetStack() {}
 
-  static synchronized Path executable() {
-    Path dir = Clrscope.root().resolve(Path.of("src", "test", "target", "tools"));
-    Path exe = dir.resolve("dotnet-stack");
-    if (Files.isExecutable(exe)) {
-      return exe;
-    }
-    String out =
-        run(
-            List.of(
-                DotnetApps.dotnet().toString(),
-                "tool",
-                "install",
-                "--tool-path",
-                dir.toString(),
-                "dotnet-stack",
-                "--version",
-                VERSION));
-    if (!Files.isExecutable(exe)) {
-      throw new AssertionError("could not install dotnet-stack " + VERSION + ": " + out);
-    }
-    return exe;
+  static Path executable() {
+    return DotnetTools.executable("dotnet-stack");
   }
 
   /** {@code dotnet-stack report -p PID}: each thread's frames, innermost first. */
@@ -78,22 +53,6 @@ final class DotnetStack {
   }
 
   private static String run(List<String> command) {
-    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
-    b.environment().put("DOTNET_CLI_TELEMETRY_OPTOUT", "1");
-    b.environment().put("DOTNET_NOLOGO", "1");
-    try {
-      Process p = b.start();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(600, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError(command + " did not end within 600 s");
-      }
-      return new String(out, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new AssertionError("could not run " + command + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
+    return DotnetTools.run(command, 600);
   }
 }

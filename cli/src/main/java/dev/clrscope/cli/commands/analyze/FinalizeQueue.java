@@ -11,9 +11,7 @@ import dev.clrscope.dac.FinalizerEntry;
 import dev.clrscope.dac.TargetException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** {@code finalizequeue}: the objects registered for finalization, and those ready for it. */
@@ -67,8 +65,7 @@ final class FinalizeQueue extends SosCommand {
   @Override
   void run(AnalyzeContext context, SosArgs args) {
     ClrProcess p = context.process();
-    Map<ClrType, long[]> perType = new IdentityHashMap<>();
-    List<ClrType> order = new ArrayList<>();
+    TypeTally tally = new TypeTally();
     List<Ready> ready = new ArrayList<>();
     long registered = 0;
     long readyCount = 0;
@@ -79,14 +76,7 @@ final class FinalizeQueue extends SosCommand {
       } catch (TargetException notAnObject) {
         continue;
       }
-      long[] c = perType.get(o.type());
-      if (c == null) {
-        c = new long[3];
-        perType.put(o.type(), c);
-        order.add(o.type());
-      }
-      c[0]++;
-      c[1] += o.size();
+      long[] c = tally.add(o.type(), o.size());
       if (e.readyForFinalization()) {
         c[2]++;
         readyCount++;
@@ -96,8 +86,8 @@ final class FinalizeQueue extends SosCommand {
       }
     }
     List<TypeRow> rows = new ArrayList<>();
-    for (ClrType t : order) {
-      long[] c = perType.get(t);
+    for (ClrType t : tally.types()) {
+      long[] c = tally.of(t);
       rows.add(new TypeRow(t, c[0], c[1], c[2]));
     }
     rows.sort(Comparator.comparingLong(TypeRow::totalSize).thenComparing(r -> r.type().name()));

@@ -15,7 +15,6 @@ import dev.clrscope.dac.WalkSummary;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -159,8 +158,7 @@ final class HeapListing {
       strings(context, filter);
       return;
     }
-    Map<ClrType, long[]> perType = new IdentityHashMap<>();
-    List<ClrType> order = new ArrayList<>();
+    TypeTally tally = new TypeTally();
     Renderer.RecordSink<Listed> sink =
         shape == Shape.STATISTICS
             ? null
@@ -180,14 +178,7 @@ final class HeapListing {
               if (!filter.keeps(o)) {
                 return;
               }
-              long[] c = perType.get(o.type());
-              if (c == null) {
-                c = new long[2];
-                perType.put(o.type(), c);
-                order.add(o.type());
-              }
-              c[0]++;
-              c[1] += o.size();
+              tally.add(o.type(), o.size());
               if (sink != null) {
                 sink.write(new Listed(o.address(), o.type(), o.size(), o.generation()));
               }
@@ -195,8 +186,8 @@ final class HeapListing {
     List<TypeRow> rows = new ArrayList<>();
     long objects = 0;
     long bytes = 0;
-    for (ClrType t : order) {
-      long[] c = perType.get(t);
+    for (ClrType t : tally.types()) {
+      long[] c = tally.of(t);
       rows.add(new TypeRow(t, c[0], c[1]));
       objects += c[0];
       bytes += c[1];
