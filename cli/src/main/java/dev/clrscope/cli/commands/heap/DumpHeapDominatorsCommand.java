@@ -97,7 +97,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
         .println(
             String.format(
                 Locale.ROOT,
-                "%s: %,d objects, %,d bytes; the biggest retainers, each retaining %s%% or more",
+                "%s %,d objects, %,d bytes; the biggest retainers, each retaining %s%% or more",
                 source,
                 s.objectCount(),
                 total,
@@ -139,8 +139,8 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
                         Unit.PERCENT,
                         (Retainer r) -> Unit.percent(r.retained(), total))
                     .only(Field.Shown.TABLE),
-                Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type),
-                Field.of("size", "SIZE", 0, Unit.COUNT, Retainer::size)))
+                Field.of("size", "SIZE", 0, Unit.COUNT, Retainer::size),
+                Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type)))
         .withPriority(List.of("retained", "type", "retainedPercent", "size"));
   }
 }
