@@ -114,6 +114,18 @@ public final class ArtifactCollector implements AutoCloseable {
                 + "); artifacts hold the processes' memory: chmod 700 it, or name a new"
                 + " directory");
       }
+      int owner = uid(this.dir);
+      int self = uid(Path.of("/proc/self"));
+      if (owner >= 0 && self >= 0 && owner != self) {
+        // Its owner could replace what serve writes there, or read it back.
+        throw new IOException(
+            this.dir
+                + " belongs to uid "
+                + owner
+                + ", not to serve's user (uid "
+                + self
+                + "); artifacts hold the processes' memory: name a directory of your own");
+      }
     } else {
       Files.createDirectories(
           this.dir,
@@ -451,7 +463,8 @@ public final class ArtifactCollector implements AutoCloseable {
     return name;
   }
 
-  private static int uid(Path path) {
+  /** The owner of {@code path} ({@code /proc/self}: serve's user), or -1 when it cannot be told. */
+  static int uid(Path path) {
     try {
       return (Integer) Files.getAttribute(path, "unix:uid");
     } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {

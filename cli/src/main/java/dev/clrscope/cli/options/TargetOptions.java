@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -81,6 +80,12 @@ public final class TargetOptions {
   List<String> command = new ArrayList<>();
 
   /**
+   * A command that also reads a saved trace where a target would be ({@code exceptions FILE}): its
+   * one positional word given without {@code --} is that file.
+   */
+  public interface ReadsSavedTrace {}
+
+  /**
    * Whether any target option was given (for commands that also run without one). A saved trace
    * ({@link #traceFile()}) is not a target.
    */
@@ -92,20 +97,81 @@ public final class TargetOptions {
   }
 
   /**
-   * The saved trace given instead of a target, for the commands that also analyse one: the only
-   * positional argument, when it names a {@code .nettrace} file and came without {@code --} (which
-   * would make it a command to launch).
+   * The saved trace given instead of a target, for the commands that also analyse one: their only
+   * positional word, given without {@code --} (which would make it a command to launch).
    *
    * @return the file, or {@code null} if none was given
    */
   public Path traceFile() {
-    if (command.size() != 1
-        || !command.get(0).toLowerCase(Locale.ROOT).endsWith(".nettrace")
-        || mixee.commandLine().getParseResult() == null
-        || mixee.commandLine().getParseResult().originalArgs().contains("--")) {
+    List<String> before = wordsBeforeDashes();
+    if (!(mixee.userObject() instanceof ReadsSavedTrace)
+        || before.size() != 1
+        || !launchWords().isEmpty()) {
       return null;
     }
-    return Path.of(command.get(0));
+    return Path.of(before.get(0));
+  }
+
+  /**
+   * The words after {@code --}: the command to launch. Picocli never takes {@code --} as an
+   * option's value, so the first one on the command line is where the command starts.
+   */
+  private List<String> launchWords() {
+    var parsed = mixee.commandLine().getParseResult();
+    if (parsed == null) {
+      return List.of();
+    }
+    List<String> args = parsed.originalArgs();
+    int dashes = args.indexOf("--");
+    int after = dashes < 0 ? 0 : args.size() - dashes - 1;
+    // The positional list ends with them; anything before came without --.
+    return command.subList(command.size() - Math.min(after, command.size()), command.size());
+  }
+
+  /** Positional words given without {@code --}: never a command to launch. */
+  private List<String> wordsBeforeDashes() {
+    return command.subList(0, command.size() - launchWords().size());
+  }
+
+  /**
+   * Refuses positional words that came without {@code --}: a typo must never start a program. A
+   * command that reads saved traces takes one such word, the trace, and no target beside it.
+   */
+  private void checkPositionalWords() {
+    List<String> before = wordsBeforeDashes();
+    if (before.isEmpty()) {
+      return;
+    }
+    String command = mixee.qualifiedName();
+    String words = String.join(" ", before);
+    if (mixee.userObject() instanceof ReadsSavedTrace) {
+      if (before.size() == 1) {
+        throw usage(
+            "give a saved trace ("
+                + words
+                + ") or a target (-p, -n, --diagnostic-port, -- COMMAND), not both");
+      }
+      throw usage(
+          "unexpected words '"
+              + words
+              + "': "
+              + command
+              + " takes one FILE.nettrace to read, or a target; a command to launch goes after"
+              + " --: "
+              + command
+              + " [OPTIONS] -- "
+              + words);
+    }
+    throw usage(
+        "unexpected "
+            + (before.size() == 1 ? "word" : "words")
+            + " '"
+            + words
+            + "': only what follows -- is a command to launch ("
+            + command
+            + " [OPTIONS] -- "
+            + words
+            + ")");
   }
 
   /** Whether a runtime waiting at startup is to be resumed ({@code --resume-runtime}). */
@@ -124,6 +190,7 @@ public final class TargetOptions {
               + dsrouter
               + ") and pass the diagnostic port it prints with --diagnostic-port");
     }
+    checkPositionalWords();
     int chosen =
         (pid != null ? 1 : 0)
             + (name != null ? 1 : 0)

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -38,7 +39,8 @@ import picocli.CommandLine.ParameterException;
           + " FILE.nettrace instead of a target to read a saved trace (one recorded with"
           + " `trace collect --clrevents gc --clreventlevel verbose`)."
     })
-public final class AllocCommand extends AttachingCommand {
+public final class AllocCommand extends AttachingCommand
+    implements TargetOptions.ReadsSavedTrace {
   @Mixin FormatOption format;
 
   @Mixin DurationOption durationOption;
@@ -84,7 +86,7 @@ public final class AllocCommand extends AttachingCommand {
   @Override
   protected int runWithoutTarget() {
     Path file = target.traceFile();
-    FrameResolver frames = FrameResolver.forTrace(file, false);
+    FrameResolver frames = TraceFileInput.frames(file, false);
     AllocationSampler sampler = new AllocationSampler();
     TraceFileInput.Fed fed = TraceFileInput.feed(file, sampler);
     fed.ending().warnings("analysed").forEach(this::warn);
@@ -113,6 +115,7 @@ public final class AllocCommand extends AttachingCommand {
 
   private int report(AllocationSampler sampler, FrameResolver frames, String name) {
     AllocationSummary s = sampler.summary(frames, top);
+    frames.problems().forEach(this::warn);
     if (s.ticks() == 0) {
       warn(
           "no allocation ticks were seen: the process allocated less than about 100 KB, or the"

@@ -13,6 +13,7 @@ import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -29,7 +30,8 @@ import picocli.CommandLine.Option;
           + " the count, total blocked time, p50, p95 and max. Give FILE.nettrace instead of a"
           + " target to read a saved trace (recorded with the Contention and WaitHandle keywords)."
     })
-public final class ContentionCommand extends AttachingCommand {
+public final class ContentionCommand extends AttachingCommand
+    implements TargetOptions.ReadsSavedTrace {
   @Mixin FormatOption format;
 
   @Mixin DurationOption durationOption;

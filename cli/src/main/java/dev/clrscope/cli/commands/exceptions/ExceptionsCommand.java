@@ -13,6 +13,7 @@ import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
+import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Option;
           + " to read a saved trace (one recorded with the Exception keyword, such as `trace"
           + " collect --clrevents exception+jit`)."
     })
-public final class ExceptionsCommand extends AttachingCommand {
+public final class ExceptionsCommand extends AttachingCommand
+    implements TargetOptions.ReadsSavedTrace {
   @Mixin FormatOption format;
 
   @Mixin DurationOption durationOption;

@@ -6,7 +6,9 @@ import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.heapwalk.GcDumpFormatException;
 import dev.clrscope.heapwalk.GcDumpReader;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -41,15 +43,13 @@ public final class DumpHeapReportCommand extends ClrscopeSubcommand {
 
   /** Reads a .gcdump; a missing, unreadable or malformed file is a target error naming it. */
   static HeapSnapshot read(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new CommandFailure(
-          file
-              + " is "
-              + (Files.exists(file) ? "not a regular file" : "not there")
-              + ": give a .gcdump file");
-    }
     try {
       return GcDumpReader.read(file);
+    } catch (NoSuchFileException e) {
+      throw new CommandFailure(file + " is not there: give a .gcdump file", e);
+    } catch (InputFile.NotRegularFile e) {
+      throw new CommandFailure(
+          file + " is " + e.what() + ", not a regular file: give a .gcdump file", e);
     } catch (IOException e) {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     } catch (GcDumpFormatException e) {

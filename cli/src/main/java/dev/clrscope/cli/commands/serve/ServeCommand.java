@@ -16,6 +16,7 @@ import dev.clrscope.serve.MetricsServer;
 import dev.clrscope.serve.ProcessSelection;
 import dev.clrscope.serve.RuleEngine;
 import dev.clrscope.serve.RulesFile;
+import dev.clrscope.serve.TokenFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -310,19 +311,10 @@ public final class ServeCommand extends ClrscopeSubcommand {
     if (tokenFile == null) {
       return null;
     }
-    String t;
     try {
-      t = Files.readString(tokenFile).strip();
-    } catch (IOException e) {
-      throw new CommandFailure("cannot read the token file " + tokenFile + ": " + e.getMessage());
+      return TokenFile.read(tokenFile);
+    } catch (TokenFile.Unusable e) {
+      throw new CommandFailure(e.getMessage());
     }
-    if (t.isEmpty() || t.contains("\n")) {
-      throw new CommandFailure(
-          "the token file "
-              + tokenFile
-              + " must hold one line, the token; it holds "
-              + (t.isEmpty() ? "nothing" : "several lines"));
-    }
-    return t;
   }
 }

@@ -8,6 +8,7 @@ import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
 import java.time.Duration;
+import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +27,8 @@ import picocli.CommandLine.ParameterException;
           + " Main, per kind the count and time spent, the slowest items. Exits with the launched"
           + " app's exit code. Give FILE.nettrace instead of a target to read a saved trace."
     })
-public final class StartupCommand extends AttachingCommand {
+public final class StartupCommand extends AttachingCommand
+    implements TargetOptions.ReadsSavedTrace {
   /** How long a start is watched when no --duration is given. */
   static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
 

@@ -94,18 +94,11 @@ public final class TopNCommand extends ClrscopeSubcommand {
     if (thread != null && thread < 0) {
       throw new ParameterException(spec.commandLine(), "--thread takes a thread id (0 or more)");
     }
-    TraceFileInput.checkReadable(file);
-    FrameResolver frames;
-    try {
-      frames = FrameResolver.forTrace(file, signatures);
-    } catch (NetTraceFormatException e) {
-      throw new CommandFailure(file + " is not a trace clrscope can read: " + e.getMessage(), e);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
-    }
+    FrameResolver frames = TraceFileInput.frames(file, signatures);
     SampleProfile profile = new SampleProfile(frames, thread == null ? -1 : thread);
     TraceFileInput.Fed fed = TraceFileInput.feed(file, profile);
     fed.ending().warnings("reported").forEach(this::warn);
+    frames.problems().forEach(this::warn);
     SampleTotals totals = profile.totals();
     if (totals.samples() == 0) {
       warn(

@@ -37,8 +37,10 @@ public final class TraceConversion {
    * @param samples thread samples converted
    * @param methods methods known from the trace
    * @param ending how reading the input ended: cut short, or with bytes after its end
+   * @param frameProblems what could not be used to name native frames (a sidecar or library)
    */
-  public record Result(long samples, int methods, TraceFileInput.ReadEnding ending) {
+  public record Result(
+      long samples, int methods, TraceFileInput.ReadEnding ending, List<String> frameProblems) {
     /** Why the input ended early, or null. */
     public String truncatedAt() {
       return ending.truncatedAt();
@@ -64,6 +66,7 @@ public final class TraceConversion {
   /** Prints the notes of a conversion. */
   static void report(Result r, ConversionFormat format, PrintStream err) {
     r.ending().warnings("converted").forEach(w -> err.println("clrscope trace convert: " + w));
+    r.frameProblems().forEach(w -> err.println("clrscope trace convert: " + w));
     if (r.samples() == 0) {
       err.println(
           "clrscope trace convert: the trace has no thread samples, so the "
@@ -88,14 +91,7 @@ public final class TraceConversion {
    */
   public static Result convert(
       Path trace, OutputStream out, ConversionFormat format, boolean allEvents) throws IOException {
-    FrameResolver frames;
-    try {
-      frames = FrameResolver.forTrace(trace, false);
-    } catch (NetTraceFormatException e) {
-      throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + trace + ": " + IoErrors.reason(e), e);
-    }
+    FrameResolver frames = TraceFileInput.frames(trace, false);
     try (NetTraceReader reader = NetTraceReader.open(trace, true)) {
       TraceHeader header = reader.header();
       double weightMs =
@@ -125,7 +121,11 @@ public final class TraceConversion {
         w.finish();
       }
       text.flush();
-      return new Result(samples, frames.managed().size(), TraceFileInput.ReadEnding.of(reader));
+      return new Result(
+          samples,
+          frames.managed().size(),
+          TraceFileInput.ReadEnding.of(reader),
+          frames.problems());
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
     }

@@ -3,10 +3,14 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.nettrace.InputFile;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.symbols.FrameResolver;
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -105,21 +109,34 @@ public final class TraceFileInput {
   }
 
   /**
+   * The frame names of a saved trace ({@link FrameResolver#forTrace}: its method events, its maps
+   * sidecar), with the reading commands' error messages for a trace that cannot be read.
+   */
+  public static FrameResolver frames(Path file, boolean signatures) {
+    checkReadable(file);
+    try {
+      return FrameResolver.forTrace(file, signatures);
+    } catch (NetTraceFormatException e) {
+      throw new CommandFailure(file + " is not a trace clrscope can read: " + e.getMessage(), e);
+    } catch (UncheckedIOException e) {
+      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
+    }
+  }
+
+  /**
    * Fails with what {@code file} is, unless it is a regular file this user may read: the readers
    * take a whole file (conversion reads it twice), not a stream from a FIFO or a device.
    */
   static void checkReadable(Path file) {
-    if (Files.isDirectory(file)) {
-      throw new CommandFailure(file + " is a directory: give a .nettrace file");
-    }
-    if (!Files.exists(file)) {
+    try {
+      InputFile.check(file);
+    } catch (NoSuchFileException e) {
       throw new CommandFailure("no such file: " + file);
-    }
-    if (!Files.isRegularFile(file)) {
+    } catch (InputFile.NotRegularFile e) {
       throw new CommandFailure(
-          file
-              + " is not a regular file (a device, FIFO or socket): save the trace to a file"
-              + " first");
+          file + " is " + e.what() + ", not a regular file: give a saved .nettrace file");
+    } catch (IOException e) {
+      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     }
     if (!Files.isReadable(file)) {
       throw new CommandFailure("could not read " + file + ": permission denied");
