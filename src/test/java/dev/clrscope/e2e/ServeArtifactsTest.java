@@ -201,9 +201,9 @@ class ServeArtifactsTest {
         Map<String, String> bad =
             Map.of(
                 "/gcdump?pid=abc",
-                "400 pid must be a process id (a positive integer), got 'abc'",
+                "400 pid: a process id is a number from 1 to 2147483647 in digits 0-9, got 'abc'",
                 "/gcdump?pid=99999999999999999999",
-                "400 pid must be a process id (a positive integer), got '99999999999999999999'",
+                "400 pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '99999999999999999999'",
                 "/gcdump",
                 "400 pid is required; POST /gcdump?pid=PID",
                 "/trace?pid=" + pid + "&duration=5x",

@@ -18,6 +18,7 @@ public final class TargetOptions {
   @Option(
       names = {"-p", "--process-id"},
       paramLabel = "PID",
+      converter = Numbers.Pid.class,
       description = "The target's process id.")
   Long pid;
 
@@ -41,8 +42,7 @@ public final class TargetOptions {
       paramLabel = "SECONDS",
       defaultValue = "10",
       description =
-          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s);"
-              + " for dump-heap, as for dotnet-gcdump, also how long the whole snapshot may take.")
+          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s).")
   int timeoutSeconds = 10;
 
   /** {@code -t/--timeout} when the command line gives it, else null. */
@@ -210,9 +210,6 @@ public final class TargetOptions {
     }
     Duration timeout = Duration.ofSeconds(timeoutSeconds);
     if (pid != null) {
-      if (pid <= 0) {
-        throw usage("-p takes a positive process id, got " + pid);
-      }
       return new TargetSpec.ByPid(pid, timeout);
     }
     if (name != null) {

@@ -107,6 +107,12 @@ public final class HeapWalk {
   private boolean moduleRundown = true;
 
   /**
+   * Whether the last walk's session was stopped by the time limit before the walk was whole: the
+   * events drained after the stop may still complete it, but the limit was not kept.
+   */
+  private boolean overLimit;
+
+  /**
    * A walk of one process.
    *
    * @param starter how a session runs
@@ -168,6 +174,12 @@ public final class HeapWalk {
               + " MB (the target holds up to that much memory while the walk's events wait)");
     }
     SessionResult ended = result;
+    if (overLimit) {
+      throw new WalkFailure(
+          "the runtime did not finish walking its heap within "
+              + limitText()
+              + " (--duration): nothing was written or reported; try a longer --duration");
+    }
     HeapSnapshot snapshot =
         builder
             .build()
@@ -179,8 +191,8 @@ public final class HeapWalk {
                                 + " ended the session before its runtime walked the heap; a heap"
                                 + " snapshot needs a process that keeps running"
                             : "the runtime did not walk its heap within "
-                                + limit.toSeconds()
-                                + " s of being asked: the target may be too busy or too old"
+                                + limitText()
+                                + " of being asked: the target may be too busy or too old"
                                 + " (.NET 5+ is needed); try a longer --duration"));
     if (!builder.isComplete()) {
       // A walk cut off is not a smaller heap: its missing objects would read as freed.
@@ -188,8 +200,8 @@ public final class HeapWalk {
           (ended.endedByItself()
                   ? target + " ended during the heap walk"
                   : "the runtime did not finish walking its heap within "
-                      + limit.toSeconds()
-                      + " s (try a longer --duration)")
+                      + limitText()
+                      + " (try a longer --duration)")
               + ": the snapshot is incomplete, nothing was written or reported");
     }
     snapshot.problems().forEach(listener::warn);
@@ -230,10 +242,17 @@ public final class HeapWalk {
         false);
   }
 
+  /** The limit as a message says it: {@code 500 ms}, {@code 60 s}, {@code 1.5 s}. */
+  private String limitText() {
+    long ms = limit.toMillis();
+    return ms < 1000 ? ms + " ms" : ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
+  }
+
   private SessionResult walk(HeapSnapshotBuilder builder, EventPipeSessionConfig config)
       throws InterruptedException {
     StopSwitch stop = new StopSwitch();
-    return starter.run(
+    boolean[] completeInTime = {false};
+    SessionResult result = starter.run(
         SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
         stop,
         session -> {
@@ -263,10 +282,13 @@ public final class HeapWalk {
         },
         event -> {
           builder.accept(event);
-          if (builder.isComplete()) {
+          if (builder.isComplete() && !completeInTime[0]) {
+            completeInTime[0] = !stop.stoppedByDuration();
             stop.request("the heap walk is complete");
           }
         });
+    overLimit = stop.stoppedByDuration() && !completeInTime[0];
+    return result;
   }
 
   /** The .gcdump header's facts of process {@code pid}, now. */

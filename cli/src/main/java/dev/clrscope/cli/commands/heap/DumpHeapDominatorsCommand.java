@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.JsonText;
@@ -78,7 +79,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   @Override
   protected void validate() {
     super.validate();
-    if (depth <= 0 || width <= 0 || minPercent < 0 || minPercent > 100) {
+    if (depth <= 0 || width <= 0 || !(minPercent >= 0 && minPercent <= 100)) {
       throw new ParameterException(
           spec.commandLine(), "--depth and --width take 1 or more, --min-percent 0 to 100");
     }
@@ -109,7 +110,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
                 source,
                 s.objectCount(),
                 total,
-                minPercent));
+                Numbers.plain(minPercent)));
     if (format.format() == OutputFormat.json) {
       out().println(JsonText.of(json(top)));
     } else {

@@ -3,6 +3,8 @@ package dev.clrscope.cli.commands.serve;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.counters.CounterOptions;
+import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.ProcessSelectionOptions;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.session.StopSignals;
@@ -47,7 +49,13 @@ import picocli.CommandLine.ParameterException;
           + " those that exit are dropped with their series. Loopback only unless --token-file"
           + " is given; runs until Ctrl+C, SIGTERM or --duration."
     })
-public final class ServeCommand extends ClrscopeSubcommand {
+public final class ServeCommand extends ClrscopeSubcommand implements OptionDefaults.Own {
+  /** A fleet's refresh interval: Prometheus scrapes every 15 s or so. */
+  @Override
+  public String defaultFor(String option) {
+    return option.equals("--refresh-interval") ? "5" : null;
+  }
+
   @Option(
       names = "--listen",
       paramLabel = "HOST:PORT",
@@ -97,9 +105,6 @@ public final class ServeCommand extends ClrscopeSubcommand {
 
   @Mixin CounterOptions counters;
 
-  /** The refresh interval a fleet needs: Prometheus scrapes every 15 s or so. */
-  private static final double DEFAULT_REFRESH_SECONDS = 5;
-
   @Override
   public Integer call() throws IOException, InterruptedException {
     counters.validate();
@@ -107,7 +112,8 @@ public final class ServeCommand extends ClrscopeSubcommand {
     if (!(discoverySeconds >= 0.1) || discoverySeconds > 3600) {
       throw new ParameterException(
           spec.commandLine(),
-          "--discovery-interval must be from 0.1 to 3600 seconds, got " + discoverySeconds);
+          "--discovery-interval takes seconds from 0.1 to 3600, got "
+              + Numbers.plain(discoverySeconds));
     }
     InetSocketAddress address = address(listen);
     String token = token();
@@ -123,7 +129,7 @@ public final class ServeCommand extends ClrscopeSubcommand {
     FleetWatcher.Request request =
         new FleetWatcher.Request(
             withRuleCounters(counters.requests(), rules),
-            counters.refreshSecondsOr(DEFAULT_REFRESH_SECONDS),
+            counters.refreshSeconds(),
             counters.maxHistograms(),
             counters.maxTimeSeries(),
             Duration.ofMillis((long) (discoverySeconds * 1000)),

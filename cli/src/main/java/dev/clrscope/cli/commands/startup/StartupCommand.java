@@ -8,6 +8,7 @@ import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
 import java.time.Duration;
+import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,16 +22,19 @@ import picocli.CommandLine.ParameterException;
     description = {
       "Watch a process start: launch it (-- COMMAND) or take a runtime that waits at startup"
           + " (--diagnostic-port), and print its time line from the start of the runtime to Main"
-          + " and on, until it exits or --duration (default 10 s; a launched app still running is"
+          + " and on, until it exits or --duration runs out (a launched app still running is"
           + " then ended): assembly loads (name, time, duration, path), GCs, the moment Main is"
           + " reached, with --all every method compiled and type loaded; and a summary: time to"
           + " Main, per kind the count and time spent, the slowest items. Exits with the launched"
           + " app's exit code. Give FILE.nettrace instead of a target to read a saved trace."
     })
 public final class StartupCommand extends AttachingCommand
-    implements TargetOptions.ReadsSavedTrace {
+    implements TargetOptions.ReadsSavedTrace, OptionDefaults.Own {
   /** How long a start is watched when no --duration is given. */
-  static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
+  @Override
+  public String defaultFor(String option) {
+    return option.equals("--duration") ? "10s" : null;
+  }
 
   @Mixin FormatOption format;
 
@@ -80,7 +84,7 @@ public final class StartupCommand extends AttachingCommand
   @Override
   protected int run(AttachedTarget attached) {
     Duration window =
-        durationOption.duration() == null ? DEFAULT_WINDOW : durationOption.duration();
+        durationOption.duration();
     StartupOutput output = new StartupOutput(out(), err(), format.format());
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
     SessionResult result =
