@@ -41,6 +41,7 @@ class ServeArtifactsTest {
     Path tokenFile = dir.resolve("token");
     if (!Files.exists(tokenFile)) {
       Files.writeString(tokenFile, TOKEN + "\n");
+      Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
     }
     List<String> args =
         new ArrayList<>(
@@ -167,7 +168,11 @@ class ServeArtifactsTest {
       Path file = dir.resolve("got.nettrace");
       Files.write(file, trace.body());
       assertThat(exceptionsThrown(file)).isEqualTo(7);
-      assertThat(files(art)).hasSize(2).noneMatch(f -> f.toString().endsWith(".partial"));
+      // The .gcdump, the trace and the trace's maps sidecar (as trace collect writes it).
+      assertThat(files(art))
+          .hasSize(3)
+          .noneMatch(f -> f.toString().endsWith(".partial"))
+          .anyMatch(f -> f.toString().endsWith(".nettrace.maps"));
 
       serve.signal("TERM");
       CliResult r = serve.await(TIMEOUT);
@@ -474,7 +479,10 @@ class ServeArtifactsTest {
       assertThat(exceptionsThrown(file)).isEqualTo(3);
       CliResult r = serve.await(TIMEOUT);
       assertThat(r.exitCode()).as("%s", r).isZero();
-      assertThat(files(art)).hasSize(1).noneMatch(f -> f.toString().endsWith(".partial"));
+      assertThat(files(art))
+          .hasSize(2)
+          .noneMatch(f -> f.toString().endsWith(".partial"))
+          .anyMatch(f -> f.toString().endsWith(".nettrace.maps"));
     }
   }
 }

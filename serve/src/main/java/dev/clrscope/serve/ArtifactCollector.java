@@ -15,12 +15,14 @@ import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.TraceRecording;
+import dev.clrscope.symbols.ProcessMaps;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -133,6 +135,12 @@ public final class ArtifactCollector implements AutoCloseable {
     }
   }
 
+  /** Removes {@code a} once sent, with the maps sidecar of a trace. */
+  public static void discard(Artifact a) throws IOException {
+    Files.deleteIfExists(a.file());
+    Files.deleteIfExists(ProcessMaps.sidecarOf(a.file()));
+  }
+
   /** The artifact directory. */
   public Path directory() {
     return dir;
@@ -143,8 +151,8 @@ public final class ArtifactCollector implements AutoCloseable {
     return collect(
         pid,
         CollectionRule.Kind.GCDUMP,
-        (process, client, stop) -> {
-          Path file = dir.resolve(stamp(process) + ".gcdump");
+        (process, client, stop, names) -> {
+          Path file = names.reserve(".gcdump");
           HeapWalk walk =
               new HeapWalk(
                   HeapWalk.plain(client),
@@ -203,9 +211,11 @@ public final class ArtifactCollector implements AutoCloseable {
     return collect(
         pid,
         CollectionRule.Kind.TRACE,
-        (process, client, stop) -> {
-          Path file = dir.resolve(stamp(process) + ".nettrace");
-          return whole(
+        (process, client, stop, names) -> {
+          Path file = names.reserve(".nettrace");
+          TraceRecording.Maps maps = new TraceRecording.Maps(pid);
+          Artifact trace =
+              whole(
               file,
               partial -> {
                 SessionResult r;
@@ -224,7 +234,9 @@ public final class ArtifactCollector implements AutoCloseable {
                             + DurationText.show(duration)
                             + " into "
                             + file);
+                    maps.take();
                     r = session.finish();
+                    maps.take();
                   }
                 }
                 if (r.recordingError() != null) {
@@ -241,6 +253,12 @@ public final class ArtifactCollector implements AutoCloseable {
               },
               "application/octet-stream",
               pid);
+          // As trace collect writes it: the process's maps, which name native frames later.
+          Path sidecar = maps.writeBeside(file);
+          if (sidecar != null) {
+            Files.setPosixFilePermissions(sidecar, PosixFilePermissions.fromString("rw-------"));
+          }
+          return trace;
         });
   }
 
@@ -253,9 +271,9 @@ public final class ArtifactCollector implements AutoCloseable {
     return collect(
         pid,
         CollectionRule.Kind.DUMP,
-        (process, client, stop) -> {
-          String name = "core_" + stamp(process).replace(".", "_");
-          Path file = dir.resolve(name);
+        (process, client, stop, names) -> {
+          Path file = names.reserve("");
+          String name = file.getFileName().toString();
           int targetUid = uid(Path.of("/proc", Long.toString(pid)));
           int ownUid = uid(Path.of("/proc/self"));
           Path writeDir = dir;
@@ -308,6 +326,9 @@ public final class ArtifactCollector implements AutoCloseable {
             }
             return new Artifact(file, name, "application/octet-stream", Files.size(file), pid);
           } catch (DiagnosticsException e) {
+            if (String.valueOf(e.getMessage()).contains("No space left on device")) {
+              throw noSpace(writeDir);
+            }
             boolean cannotCreate = String.valueOf(e.getMessage()).contains("Could not create");
             throw new ArtifactProblem(
                 409,
@@ -332,11 +353,79 @@ public final class ArtifactCollector implements AutoCloseable {
         });
   }
 
-  /** One collection: what it writes, given the process, a client and the switch that stops it. */
+  /**
+   * One collection: what it writes, given the process, a client, the switch that stops it and the
+   * names it may write under.
+   */
   @FunctionalInterface
   private interface Collection {
-    Artifact run(DotnetProcess process, DiagnosticsClient client, StopSwitch stop)
+    Artifact run(DotnetProcess process, DiagnosticsClient client, StopSwitch stop, Names names)
         throws IOException, InterruptedException;
+  }
+
+  /**
+   * The names every collector of this JVM has given out and not yet let go, so two collections
+   * started in the same second (two requests for one pid, a rule and a request, two collectors of
+   * one directory) never write one file: a finished artifact is never replaced or lost.
+   */
+  private static final Set<Path> RESERVED = ConcurrentHashMap.newKeySet();
+
+  /** The names one collection writes under, let go when it ends. */
+  private final class Names implements AutoCloseable {
+    private final String base;
+    private final List<Path> mine = new java.util.ArrayList<>();
+
+    Names(DotnetProcess process, CollectionRule.Kind kind) {
+      String stamp = LocalDateTime.now(ZoneOffset.UTC).format(STAMP) + "_" + process.pid();
+      this.base = kind == CollectionRule.Kind.DUMP ? "core_" + stamp : stamp;
+    }
+
+    /**
+     * {@code yyyyMMdd_HHmmss_PID} with {@code extension}, or {@code -2}, {@code -3}... when that
+     * name is taken: by a file or its {@code .partial}, or by a collection still running.
+     */
+    Path reserve(String extension) {
+      for (int i = 1; ; i++) {
+        Path file = dir.resolve(base + (i == 1 ? "" : "-" + i) + extension);
+        if (!Files.exists(file)
+            && !Files.exists(file.resolveSibling(file.getFileName() + ".partial"))
+            && RESERVED.add(file)) {
+          if (Files.exists(file)) {
+            RESERVED.remove(file);
+            continue;
+          }
+          mine.add(file);
+          return file;
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      RESERVED.removeAll(mine);
+    }
+  }
+
+  /**
+   * The kinds being collected of each process: two heap walks of one process at once confuse its
+   * runtime (the second names no type), and two core dumps at once gain nothing.
+   */
+  private final Set<String> busy = ConcurrentHashMap.newKeySet();
+
+  /** A 507 for a file system that is full: how much is free, and what to do. */
+  private static ArtifactProblem noSpace(Path where) {
+    long free = -1;
+    try {
+      free = Files.getFileStore(where).getUsableSpace();
+    } catch (IOException e) {
+      // Said without the figure.
+    }
+    return new ArtifactProblem(
+        507,
+        "no space left on the device of "
+            + where
+            + (free >= 0 ? String.format(Locale.ROOT, " (%,d bytes free)", free) : "")
+            + ": free some, or start serve with --artifacts on another file system");
   }
 
   /** Writes a file's content to the {@code .partial} path it is given. */
@@ -351,7 +440,18 @@ public final class ArtifactCollector implements AutoCloseable {
       throw new ArtifactProblem(503, "serve is stopping");
     }
     DotnetProcess process = find(pid);
+    String own = kind + ":" + pid;
+    if (kind != CollectionRule.Kind.TRACE && !busy.add(own)) {
+      throw new ArtifactProblem(
+          429,
+          "a "
+              + what
+              + " of process "
+              + pid
+              + " is being collected already; ask again when it is done");
+    }
     if (!slots.tryAcquire()) {
+      busy.remove(own);
       throw new ArtifactProblem(
           429, "two artifacts are being collected already; ask again when one is done");
     }
@@ -366,20 +466,36 @@ public final class ArtifactCollector implements AutoCloseable {
             self.interrupt();
           }
         });
-    try {
+    try (Names names = new Names(process, kind)) {
       DiagnosticsClient client =
           new DiagnosticsClient(new EndpointConnectionSource(process.endpoint()), CONNECT_TIMEOUT);
       announce.accept(what + " of process " + pid + ": collecting");
-      Artifact a = collection.run(process, client, stop);
+      Artifact a = collection.run(process, client, stop, names);
       announce.accept(
           what + " of process " + pid + ": wrote " + a.file() + " (" + a.bytes() + " bytes)");
       return a;
+    } catch (FileSystemException e) {
+      throw failed(
+          what,
+          pid,
+          "No space left on device".equals(e.getReason())
+              ? noSpace(dir)
+              : new ArtifactProblem(
+                  500,
+                  "writing the "
+                      + what
+                      + " into "
+                      + dir
+                      + " failed: "
+                      + (e.getReason() == null ? e.toString() : e.getFile() + ": " + e.getReason())));
     } catch (IOException e) {
       throw failed(
           what,
           pid,
-          new ArtifactProblem(
-              500, "writing the " + what + " into " + dir + " failed: " + e.getMessage()));
+          String.valueOf(e.getMessage()).contains("No space left on device")
+              ? noSpace(dir)
+              : new ArtifactProblem(
+                  500, "writing the " + what + " into " + dir + " failed: " + e.getMessage()));
     } catch (InterruptedException e) {
       throw failed(
           what, pid, new ArtifactProblem(503, "serve is stopping: the " + what + " was abandoned"));
@@ -395,6 +511,7 @@ public final class ArtifactCollector implements AutoCloseable {
       inFlight.remove(self);
       Thread.interrupted();
       slots.release();
+      busy.remove(own);
     }
   }
 
@@ -447,20 +564,6 @@ public final class ArtifactCollector implements AutoCloseable {
       throw new IOException(file + " exists already", e);
     }
     return Files.newOutputStream(file);
-  }
-
-  /** {@code yyyyMMdd_HHmmss_<pid>} in UTC, with a counter if that name is taken. */
-  private String stamp(DotnetProcess process) {
-    String base = LocalDateTime.now(ZoneOffset.UTC).format(STAMP) + "_" + process.pid();
-    String name = base;
-    for (int i = 2;
-        Files.exists(dir.resolve(name + ".gcdump"))
-            || Files.exists(dir.resolve(name + ".nettrace"))
-            || Files.exists(dir.resolve("core_" + name));
-        i++) {
-      name = base + "-" + i;
-    }
-    return name;
   }
 
   /** The owner of {@code path} ({@code /proc/self}: serve's user), or -1 when it cannot be told. */

@@ -98,19 +98,21 @@ public final class RulesFile {
       throw new Invalid("cannot read the rules file " + file + ": " + e.getMessage());
     }
     try (JsonParser p = JSON.createParser(bytes)) {
-      p.nextToken();
-      root = value(p);
+      try {
+        p.nextToken();
+        root = value(p);
+      } catch (StreamConstraintsException e) {
+        throw new Invalid(
+            file
+                + ": nested deeper than "
+                + MAX_DEPTH
+                + " levels or a value too long, at line "
+                + line(p)
+                + " (a rules file is {\"rules\": [ {...}, ... ]})");
+      }
       if (p.nextToken() != null) {
         throw new Invalid(file + ": more after the JSON object, at line " + line(p));
       }
-    } catch (StreamConstraintsException e) {
-      throw new Invalid(
-          file
-              + ": nested deeper than "
-              + MAX_DEPTH
-              + " levels or a value too long, at line "
-              + line(e)
-              + " (a rules file is {\"rules\": [ {...}, ... ]})");
     } catch (JsonProcessingException e) {
       throw new Invalid(
           file
@@ -280,11 +282,7 @@ public final class RulesFile {
   }
 
   private static String line(JsonProcessingException e) {
-    if (e.getLocation() != null) {
-      return Integer.toString(e.getLocation().getLineNr());
-    }
-    // A constraint's exception carries the parser rather than a location.
-    return e.getProcessor() instanceof JsonParser p ? Integer.toString(line(p)) : "?";
+    return e.getLocation() == null ? "?" : Integer.toString(e.getLocation().getLineNr());
   }
 
   private static int line(JsonParser p) {

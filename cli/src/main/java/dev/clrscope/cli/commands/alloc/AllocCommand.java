@@ -8,6 +8,7 @@ import dev.clrscope.cli.commands.trace.TraceConversion;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
@@ -67,14 +68,7 @@ public final class AllocCommand extends AttachingCommand
     }
     // Said before the session, not after minutes of watching.
     if (flame != null) {
-      Path parent = flame.toAbsolutePath().getParent();
-      if (Files.isDirectory(flame)) {
-        throw new CommandFailure("could not write " + flame + ": it is a directory");
-      }
-      if (parent != null && !Files.isDirectory(parent)) {
-        throw new CommandFailure(
-            "the directory " + parent + " does not exist: create it or choose another --flame");
-      }
+      OutputFile.check(flame, "--flame");
     }
   }
 

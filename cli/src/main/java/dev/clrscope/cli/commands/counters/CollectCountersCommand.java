@@ -57,6 +57,14 @@ public final class CollectCountersCommand extends CounterSessionCommand {
   private AttachedTarget attached;
 
   @Override
+  protected void validate() {
+    super.validate();
+    if (!output.equals("-")) {
+      OutputFile.check(Path.of(output), "-o");
+    }
+  }
+
+  @Override
   protected void begin(CounterPlan plan, AttachedTarget attached) {
     this.attached = attached;
     board = new CounterBoard(plan);
@@ -64,10 +72,6 @@ public final class CollectCountersCommand extends CounterSessionCommand {
       sink = out();
     } else {
       Path file = Path.of(output);
-      Path dir = file.toAbsolutePath().getParent();
-      if (dir != null && !Files.isDirectory(dir)) {
-        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
-      }
       try {
         checked = new CheckedOutputStream(Files.newOutputStream(file));
         sink = new PrintStream(checked, false, StandardCharsets.UTF_8);

@@ -47,7 +47,7 @@ public final class ExceptionsCommand extends AttachingCommand
   @Option(names = "--stacks", description = "Print each exception's call stack.")
   boolean stacks;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
 
   @Override
   protected void validate() {
@@ -62,7 +62,7 @@ public final class ExceptionsCommand extends AttachingCommand
   private ExceptionAssembler assembler(MethodAddressMap methods, ExceptionsOutput output) {
     return new ExceptionAssembler(
         methods,
-        t -> typePattern == null || typePattern.matcher(t).find(),
+        t -> typePattern == null || typePattern.test(t),
         stacks,
         output::exception);
   }

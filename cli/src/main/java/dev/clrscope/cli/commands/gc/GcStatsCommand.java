@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.gc;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
@@ -82,18 +83,19 @@ public final class GcStatsCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected void validate() {
     if (chart != null) {
       String n = chart.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
       if (!n.endsWith(".svg") && !n.endsWith(".png")) {
         throw new ParameterException(
             spec.commandLine(), "--chart takes a file ending in .svg or .png, got " + chart);
       }
-      Path dir = chart.toAbsolutePath().getParent();
-      if (dir != null && !Files.isDirectory(dir)) {
-        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
-      }
+      OutputFile.check(chart, "--chart");
     }
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
     GcOutput output = new GcOutput(out(), err(), format.format(), perHeap, fields());
     GcSummary.Accumulator summary = new GcSummary.Accumulator();
     GcChart.Series series = chart == null ? null : new GcChart.Series();

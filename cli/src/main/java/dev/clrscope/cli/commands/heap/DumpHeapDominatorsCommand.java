@@ -86,6 +86,9 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
     if (file != null && target.isChosen()) {
       throw new ParameterException(spec.commandLine(), "--file or a process, not both");
     }
+    if (flame != null) {
+      OutputFile.check(flame, "--flame");
+    }
   }
 
   @Override

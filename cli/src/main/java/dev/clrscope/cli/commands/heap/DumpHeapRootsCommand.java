@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.JsonText;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,7 +45,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
       description = "At most N paths, nearest objects first (default: ${DEFAULT-VALUE}).")
   int max = 5;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
 
   @Override
   protected void validate() {
@@ -59,7 +59,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
   @Override
   protected int run(AttachedTarget attached) {
     HeapSnapshot snapshot = snapshot(attached);
-    List<List<PathStep>> paths = snapshot.pathsTo(t -> typePattern.matcher(t).find(), max);
+    List<List<PathStep>> paths = snapshot.pathsTo(typePattern, max);
     err()
         .println(
             paths.isEmpty()

@@ -15,7 +15,6 @@ import dev.clrscope.monitor.heap.HeapWalk;
 import dev.clrscope.monitor.session.SessionRunner;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -49,7 +48,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   }
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
-  protected Pattern typePattern(String regex) {
+  protected TypeRegex typePattern(String regex) {
     return TypeRegex.compile(spec, regex);
   }
 

@@ -25,7 +25,7 @@ public final class TypeSelection {
       description = "Only types whose name contains a match of REGEX.")
   String typeFilter;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
@@ -39,7 +39,7 @@ public final class TypeSelection {
 
   /** Whether {@code type} is one {@code --type} asks for. */
   boolean matches(String type) {
-    return typePattern == null || typePattern.matcher(type).find();
+    return typePattern == null || typePattern.test(type);
   }
 
   /** How many rows at most. */

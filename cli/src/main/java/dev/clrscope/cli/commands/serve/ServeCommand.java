@@ -147,7 +147,8 @@ public final class ServeCommand extends ClrscopeSubcommand implements OptionDefa
                 rules,
                 collector,
                 into -> collector(into, selection),
-                line -> say("clrscope serve: " + line));
+                line -> say("clrscope serve: " + line),
+                Duration.ofMillis(Math.round(counters.refreshSeconds() * 1000)));
         MetricsServer server =
             bind(address, watcher, token, collector, keep, rules.isEmpty() ? null : engine);
         StopSignals signals = StopSignals.install(stop, false, signal -> {})) {
