@@ -167,6 +167,7 @@ public final class ArtifactCollector implements AutoCloseable {
                       announce.accept("gcdump of process " + pid + ": " + line);
                     }
                   },
+                  pid,
                   "process " + pid,
                   HeapWalk.DEFAULT_BUFFER_MB,
                   WALK_LIMIT);

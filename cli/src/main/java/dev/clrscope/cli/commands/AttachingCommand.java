@@ -9,6 +9,7 @@ import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
@@ -165,6 +166,19 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
             consumers);
     warnAboutStream(result, droppedMeans);
     return result;
+  }
+
+  /**
+   * {@code request} with the methods already compiled in the target named in {@code methods} before
+   * its first event is read ({@link MethodAddressMap#namesFirst}): a process that has run a while
+   * throws and waits in code compiled before clrscope came. A launched app has compiled nothing
+   * yet.
+   */
+  protected static SessionRequest namedFromTheStart(
+      SessionRequest request, MethodAddressMap methods, AttachedTarget attached) {
+    return attached.launchClock() != null
+        ? request
+        : request.withBeforeReading(methods.namesFirst(attached.client()));
   }
 
   /**

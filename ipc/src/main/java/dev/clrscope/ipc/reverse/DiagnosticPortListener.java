@@ -3,6 +3,7 @@ package dev.clrscope.ipc.reverse;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.IpcTimeoutException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.launch.RunDirectory;
 import dev.clrscope.ipc.transport.IpcConnection;
 import dev.clrscope.ipc.transport.UnixSocketConnection;
 import java.io.IOException;
@@ -78,11 +79,10 @@ public final class DiagnosticPortListener implements AutoCloseable {
    * or replace it.
    */
   public static DiagnosticPortListener createPrivate() {
+    // Directories of runs before their names carried their owner's pid.
     sweepStale(TMP, new EndpointLocator());
     try {
-      Path dir =
-          Files.createTempDirectory(
-              TMP, PRIVATE_PREFIX, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+      Path dir = RunDirectory.create(TMP, RunDirectory.Kind.PORT);
       Path socket = dir.resolve("port");
       return new DiagnosticPortListener(socket, dir, bindChannel(socket));
     } catch (IOException e) {

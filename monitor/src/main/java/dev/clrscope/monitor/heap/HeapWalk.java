@@ -99,6 +99,7 @@ public final class HeapWalk {
 
   private final SessionStarter starter;
   private final Listener listener;
+  private final long pid;
   private final String target;
   private final Duration limit;
   private int bufferMb;
@@ -117,14 +118,21 @@ public final class HeapWalk {
    *
    * @param starter how a session runs
    * @param listener who hears how it goes
+   * @param pid the process, or 0 when unknown (a runtime reached through a port)
    * @param target the process as messages name it ({@code process 42 (App)})
    * @param bufferMb the session's buffer
    * @param limit how long the whole snapshot may take
    */
   public HeapWalk(
-      SessionStarter starter, Listener listener, String target, int bufferMb, Duration limit) {
+      SessionStarter starter,
+      Listener listener,
+      long pid,
+      String target,
+      int bufferMb,
+      Duration limit) {
     this.starter = starter;
     this.listener = listener;
+    this.pid = pid;
     this.target = target;
     this.bufferMb = bufferMb;
     this.limit = limit;
@@ -146,6 +154,19 @@ public final class HeapWalk {
    * @throws InterruptedException if interrupted
    */
   public HeapSnapshot take() throws InterruptedException {
+    try (WalkLock lock = WalkLock.acquire(pid, target, limit, listener)) {
+      return takeAlone();
+    }
+  }
+
+  /**
+   * The share of objects whose type the runtime may leave unnamed before the snapshot is refused:
+   * when another session keeps the Type keyword on (another tool walking the same heap), the
+   * runtime names no type again, and every row would read {@code UNKNOWN 0x...}.
+   */
+  private static final double MOST_UNNAMED = 0.1;
+
+  private HeapSnapshot takeAlone() throws InterruptedException {
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
     SessionResult result = walk(builder);
     if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
@@ -203,6 +224,18 @@ public final class HeapWalk {
                       + limitText()
                       + " (try a longer --duration)")
               + ": the snapshot is incomplete, nothing was written or reported");
+    }
+    long unnamed = builder.unnamedObjects();
+    if (unnamed > 0 && unnamed >= MOST_UNNAMED * snapshot.objectCount()) {
+      throw new WalkFailure(
+          String.format(
+              Locale.ROOT,
+              "the runtime of %s did not name the types of %,d of its %,d objects: another tool"
+                  + " is walking its heap (or keeps the runtime's Type events on), and the runtime"
+                  + " names each type once for all of them; try again when it is done",
+              target,
+              unnamed,
+              snapshot.objectCount()));
     }
     snapshot.problems().forEach(listener::warn);
     return snapshot;

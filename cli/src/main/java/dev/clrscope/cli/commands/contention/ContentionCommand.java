@@ -70,16 +70,16 @@ public final class ContentionCommand extends AttachingCommand
   @Override
   protected int run(AttachedTarget attached) {
     ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
     ContentionAssembler assembler =
-        new ContentionAssembler(
-            new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())),
-            minDuration,
-            stacks,
-            output::blocked);
+        new ContentionAssembler(methods, minDuration, stacks, output::blocked);
     SessionResult result =
         watchMonitor(
             attached,
-            ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            namedFromTheStart(
+                ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                methods,
+                attached),
             "the locks and waits",
             output::header,
             "some waits are missing",

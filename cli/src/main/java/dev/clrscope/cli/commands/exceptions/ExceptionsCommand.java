@@ -82,12 +82,15 @@ public final class ExceptionsCommand extends AttachingCommand
   @Override
   protected int run(AttachedTarget attached) {
     ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
-    ExceptionAssembler assembler =
-        assembler(new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())), output);
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
+    ExceptionAssembler assembler = assembler(methods, output);
     SessionResult result =
         watchMonitor(
             attached,
-            ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            namedFromTheStart(
+                ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                methods,
+                attached),
             "the exceptions",
             output::header,
             "some exceptions are missing",

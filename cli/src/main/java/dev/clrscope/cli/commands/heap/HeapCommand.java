@@ -126,6 +126,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
                 HeapCommand.this.warn(line);
               }
             },
+            attached.pid(),
             attached.describe(),
             bufferSize.megabytes(),
             walkLimit());

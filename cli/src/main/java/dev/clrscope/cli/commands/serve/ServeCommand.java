@@ -9,6 +9,7 @@ import dev.clrscope.cli.options.ProcessSelectionOptions;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.launch.RunDirectory;
 import dev.clrscope.monitor.counters.CounterRequest;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.serve.ArtifactCollector;
@@ -237,9 +238,9 @@ public final class ServeCommand extends ClrscopeSubcommand implements OptionDefa
   /** A fresh 0700 directory under the system's temporary one. */
   private static Path defaultArtifactDir() {
     try {
-      return Files.createTempDirectory(
-          "clrscope-serve-",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      // Named for this run, so that the next one removes it if this one is killed.
+      return RunDirectory.create(
+          Path.of(System.getProperty("java.io.tmpdir")), RunDirectory.Kind.SERVE);
     } catch (IOException e) {
       throw new CommandFailure(
           "cannot make an artifact directory under "
