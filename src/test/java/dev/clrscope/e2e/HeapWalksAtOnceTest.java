@@ -12,9 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Heap walks that meet: two {@code dump-heap -p} of one process at once (the runtime names each
- * type once for every session, so the second used to report every type as {@code UNKNOWN 0x...}
- * and exit 0), a walk while another tool keeps the runtime's Type events on, and a walk that cannot
- * be done within its {@code --duration}.
+ * type once for every session, so the second used to report every type as {@code UNKNOWN 0x...} and
+ * exit 0), a walk while another tool keeps the runtime's Type events on, and a walk that cannot be
+ * done within its {@code --duration}.
  */
 class HeapWalksAtOnceTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
@@ -80,8 +80,11 @@ class HeapWalksAtOnceTest {
         assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
         assertThat(r.stdout()).isEmpty();
         assertThat(r.stderr().strip().lines().reduce((a, b) -> b).orElseThrow())
-            .startsWith("clrscope dump-heap: the runtime of process " + pid + " did not name the"
-                + " types of ")
+            .startsWith(
+                "clrscope dump-heap: the runtime of process "
+                    + pid
+                    + " did not name the"
+                    + " types of ")
             .endsWith(
                 " objects: another tool is walking its heap (or keeps the runtime's Type events"
                     + " on), and the runtime names each type once for all of them; try again when"

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code serve} used carelessly or against its will: two artifact requests for one process at once,
- * a full disk, token and rules files that are not what they seem (open to others, another user's,
- * a FIFO, {@code /dev/zero}, nested 100,000 deep), an artifact directory of another user's, and a
+ * a full disk, token and rules files that are not what they seem (open to others, another user's, a
+ * FIFO, {@code /dev/zero}, nested 100,000 deep), an artifact directory of another user's, and a
  * rule on a counter the process never publishes. Each serve watches only its own app ({@code -p}).
  */
 class ServeHardeningTest {
@@ -121,13 +121,17 @@ class ServeHardeningTest {
               fileB.getFileName().toString(),
               fileB.getFileName() + ".maps");
       assertThat(Files.readString(Path.of(fileA + ".maps"))).contains("libcoreclr.so");
-      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(Path.of(fileB + ".maps"))))
+      assertThat(
+              PosixFilePermissions.toString(
+                  Files.getPosixFilePermissions(Path.of(fileB + ".maps"))))
           .isEqualTo("rw-------");
 
       // Two heap walks of one process at once: the second is told to wait, the first is whole.
       String gcdump = base(serve) + "/gcdump?pid=" + app.pid();
       CompletableFuture<HttpResponse<byte[]>> g1 = post(gcdump);
-      await().atMost(TIMEOUT).until(() -> serve.stderr().contains("gcdump of process " + app.pid() + ": collecting"));
+      await()
+          .atMost(TIMEOUT)
+          .until(() -> serve.stderr().contains("gcdump of process " + app.pid() + ": collecting"));
       HttpResponse<byte[]> g2 = done(post(gcdump));
       assertThat(g2.statusCode()).isEqualTo(429);
       assertThat(error(g2))
@@ -145,7 +149,8 @@ class ServeHardeningTest {
   void aDumpOnAFullDiskIsA507SayingSoOnce(@TempDir Path dir) throws Exception {
     Path full = Files.createDirectory(dir.resolve("full"));
     Process mount =
-        new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", full.toString())
+        new ProcessBuilder(
+                "mount", "-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", full.toString())
             .inheritIO()
             .start();
     assertThat(mount.waitFor()).as("mounting a 2 MB tmpfs (the suite runs as root)").isZero();
@@ -155,7 +160,8 @@ class ServeHardeningTest {
       assertThat(r.statusCode()).isEqualTo(507);
       assertThat(error(r))
           .startsWith("no space left on the device of " + full + " (")
-          .endsWith(" bytes free): free some, or start serve with --artifacts on another file system")
+          .endsWith(
+              " bytes free): free some, or start serve with --artifacts on another file system")
           .doesNotContain("ptrace");
       await().atMost(TIMEOUT).until(() -> serve.stderr().contains(": failed: "));
       assertThat(serve.stderr().lines().filter(l -> l.contains("no space left")).count())
@@ -260,8 +266,8 @@ class ServeHardeningTest {
   }
 
   /**
-   * A rule on a counter the process never publishes says so once (EventCounters' cpu-usage, which
-   * a System.Runtime session of .NET 9+ does not carry: the Meter's instruments come instead), and
+   * A rule on a counter the process never publishes says so once (EventCounters' cpu-usage, which a
+   * System.Runtime session of .NET 9+ does not carry: the Meter's instruments come instead), and
    * docs/serve.md's example rule, on the Meter's dotnet.process.memory.working_set, fires.
    */
   @Test

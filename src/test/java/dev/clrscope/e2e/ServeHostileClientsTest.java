@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code serve} against clients that never finish their requests, over real sockets: 1,500
  * connections that send half a head ({@code GET /metrics HTTP/1.1\r\nHost: x\r\n} and no end) or
  * half a body ({@code Content-Length: 100} and 2 bytes) while {@code /metrics} is asked for: it
- * answers every time within a second, serve keeps at most 64 connections of that client (the
- * oldest unfinished ones make room), and closes the slow ones once their 10 s are up. Before, the
- * JDK's server read heads on its four worker threads: four such connections took it down.
+ * answers every time within a second, serve keeps at most 64 connections of that client (the oldest
+ * unfinished ones make room), and closes the slow ones once their 10 s are up. Before, the JDK's
+ * server read heads on its four worker threads: four such connections took it down.
  */
 class ServeHostileClientsTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
@@ -39,8 +39,7 @@ class ServeHostileClientsTest {
   @Test
   void halfOpenRequestsNeitherBlockMetricsNorStayOpen(@TempDir Path dir) throws Exception {
     try (RunningCli serve =
-        Clrscope.start(
-            Map.of(), dir, "serve", "--listen", "127.0.0.1:0", "-p", NOT_DOTNET)) {
+        Clrscope.start(Map.of(), dir, "serve", "--listen", "127.0.0.1:0", "-p", NOT_DOTNET)) {
       int port = Integer.parseInt(serve.awaitStderr(SERVING, TIMEOUT));
       List<Socket> slow = new ArrayList<>();
       try {
@@ -71,7 +70,8 @@ class ServeHostileClientsTest {
             .atMost(Duration.ofSeconds(25))
             .pollInterval(Duration.ofMillis(500))
             .until(() -> open(slow) == 0);
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(Duration.ofSeconds(5));
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+            .isGreaterThan(Duration.ofSeconds(5));
       } finally {
         for (Socket s : slow) {
           s.close();

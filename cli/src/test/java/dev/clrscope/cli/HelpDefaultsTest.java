@@ -132,7 +132,8 @@ class HelpDefaultsTest {
 
   /** The value {@code option} of {@code command} has when the command line does not give it. */
   private static Object valueOf(String command, String option) {
-    CommandLine.ParseResult parsed = ClrscopeCommand.fullCommandLine().parseArgs(command.split(" "));
+    CommandLine.ParseResult parsed =
+        ClrscopeCommand.fullCommandLine().parseArgs(command.split(" "));
     while (parsed.hasSubcommand()) {
       parsed = parsed.subcommand();
     }
@@ -153,10 +154,7 @@ class HelpDefaultsTest {
   }
 
   private static void collect(
-      CommandLine cl,
-      List<String> path,
-      List<List<String>> paths,
-      Map<CommandLine, Boolean> seen) {
+      CommandLine cl, List<String> path, List<List<String>> paths, Map<CommandLine, Boolean> seen) {
     for (Map.Entry<String, CommandLine> e : cl.getSubcommands().entrySet()) {
       CommandLine sub = e.getValue();
       if (seen.put(sub, true) != null || !e.getKey().equals(sub.getCommandName())) {

@@ -1,8 +1,8 @@
 package dev.clrscope.heapwalk;
 
+import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.nio.file.Path;
-import dev.clrscope.nettrace.InputFile;
 import java.util.List;
 import java.util.Map;
 

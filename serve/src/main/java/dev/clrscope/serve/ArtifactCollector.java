@@ -217,43 +217,45 @@ public final class ArtifactCollector implements AutoCloseable {
           TraceRecording.Maps maps = new TraceRecording.Maps(pid);
           Artifact trace =
               whole(
-              file,
-              partial -> {
-                SessionResult r;
-                try (OutputStream out = new BufferedOutputStream(create(partial), 1 << 16)) {
-                  SessionRequest request =
-                      SessionRequest.of(
-                              plan.toConfig(SessionPlan.DEFAULT_BUFFER_MB), "clrscope-serve-trace")
-                          .withDuration(duration)
-                          .withDrainTimeout(RUNDOWN_LIMIT)
-                          .withRecording(out);
-                  try (SessionRunner session = SessionRunner.start(client, request, stop)) {
-                    announce.accept(
-                        "trace of process "
-                            + pid
-                            + ": recording for "
-                            + DurationText.show(duration)
-                            + " into "
-                            + file);
-                    maps.take();
-                    r = session.finish();
-                    maps.take();
-                  }
-                }
-                if (r.recordingError() != null) {
-                  throw r.recordingError();
-                }
-                try {
-                  // Cut off (the target exited, the rundown was abandoned): every whole block is
-                  // kept, as trace collect keeps it.
-                  TraceRecording.complete(partial, r);
-                } catch (TraceRecording.NothingRecorded e) {
-                  throw new ArtifactProblem(
-                      409, "process " + pid + ": " + e.getMessage() + "; nothing was recorded");
-                }
-              },
-              "application/octet-stream",
-              pid);
+                  file,
+                  partial -> {
+                    SessionResult r;
+                    try (OutputStream out = new BufferedOutputStream(create(partial), 1 << 16)) {
+                      SessionRequest request =
+                          SessionRequest.of(
+                                  plan.toConfig(SessionPlan.DEFAULT_BUFFER_MB),
+                                  "clrscope-serve-trace")
+                              .withDuration(duration)
+                              .withDrainTimeout(RUNDOWN_LIMIT)
+                              .withRecording(out);
+                      try (SessionRunner session = SessionRunner.start(client, request, stop)) {
+                        announce.accept(
+                            "trace of process "
+                                + pid
+                                + ": recording for "
+                                + DurationText.show(duration)
+                                + " into "
+                                + file);
+                        maps.take();
+                        r = session.finish();
+                        maps.take();
+                      }
+                    }
+                    if (r.recordingError() != null) {
+                      throw r.recordingError();
+                    }
+                    try {
+                      // Cut off (the target exited, the rundown was abandoned): every whole block
+                      // is
+                      // kept, as trace collect keeps it.
+                      TraceRecording.complete(partial, r);
+                    } catch (TraceRecording.NothingRecorded e) {
+                      throw new ArtifactProblem(
+                          409, "process " + pid + ": " + e.getMessage() + "; nothing was recorded");
+                    }
+                  },
+                  "application/octet-stream",
+                  pid);
           // As trace collect writes it: the process's maps, which name native frames later.
           Path sidecar = maps.writeBeside(file);
           if (sidecar != null) {
@@ -488,7 +490,9 @@ public final class ArtifactCollector implements AutoCloseable {
                       + " into "
                       + dir
                       + " failed: "
-                      + (e.getReason() == null ? e.toString() : e.getFile() + ": " + e.getReason())));
+                      + (e.getReason() == null
+                          ? e.toString()
+                          : e.getFile() + ": " + e.getReason())));
     } catch (IOException e) {
       throw failed(
           what,

@@ -93,7 +93,11 @@ public final class HttpFront implements AutoCloseable {
    * @param client the client's address
    */
   public record Request(
-      String method, String path, String rawQuery, Map<String, String> headers, InetAddress client) {
+      String method,
+      String path,
+      String rawQuery,
+      Map<String, String> headers,
+      InetAddress client) {
     /** Header {@code name} (any case), or null. */
     public String header(String name) {
       return headers.get(name.toLowerCase(Locale.ROOT));
@@ -484,7 +488,9 @@ public final class HttpFront implements AutoCloseable {
     }
     String connection = headers.getOrDefault("connection", "").toLowerCase(Locale.ROOT);
     c.keepAlive =
-        version.equals("HTTP/1.1") ? !connection.contains("close") : connection.contains("keep-alive");
+        version.equals("HTTP/1.1")
+            ? !connection.contains("close")
+            : connection.contains("keep-alive");
     c.head = line[0].equals("HEAD");
     c.bodyNeeded = body;
     c.request = new Request(line[0], target.getPath(), target.getRawQuery(), headers, c.client);
@@ -602,8 +608,7 @@ public final class HttpFront implements AutoCloseable {
     }
     c.state = State.READING;
     c.deadline =
-        System.nanoTime()
-            + (c.started ? limits.requestDeadline() : limits.idle()).toNanos();
+        System.nanoTime() + (c.started ? limits.requestDeadline() : limits.idle()).toNanos();
     c.key.interestOps(SelectionKey.OP_READ);
     if (c.in.position() > 0) {
       parse(c);
@@ -727,8 +732,8 @@ public final class HttpFront implements AutoCloseable {
   }
 
   /**
-   * Stops taking connections, lets the requests being answered finish for up to {@code grace},
-   * then closes every connection.
+   * Stops taking connections, lets the requests being answered finish for up to {@code grace}, then
+   * closes every connection.
    */
   public void close(Duration grace) {
     closing = true;

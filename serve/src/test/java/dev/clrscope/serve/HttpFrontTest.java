@@ -60,7 +60,11 @@ class HttpFrontTest {
                 handled.incrementAndGet();
                 if (r.path().equals("/file")) {
                   return new HttpFront.Response(
-                      200, Map.of("Content-Type", "application/octet-stream"), null, file, () -> {
+                      200,
+                      Map.of("Content-Type", "application/octet-stream"),
+                      null,
+                      file,
+                      () -> {
                         try {
                           Files.deleteIfExists(file);
                         } catch (IOException e) {

@@ -1,7 +1,7 @@
 package dev.clrscope.symbols;
 
-import java.io.BufferedReader;
 import dev.clrscope.nettrace.InputFile;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

@@ -2,14 +2,14 @@ package dev.clrscope.symbols;
 
 import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
-import java.nio.file.FileSystemException;
-import java.util.ArrayList;
-import java.util.List;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**

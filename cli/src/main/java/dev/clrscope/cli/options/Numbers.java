@@ -44,7 +44,8 @@ public final class Numbers {
     try {
       return Long.parseLong(text);
     } catch (NumberFormatException e) {
-      throw new TypeConversionException("'" + text + "' is out of range: at most " + Long.MAX_VALUE);
+      throw new TypeConversionException(
+          "'" + text + "' is out of range: at most " + Long.MAX_VALUE);
     }
   }
 

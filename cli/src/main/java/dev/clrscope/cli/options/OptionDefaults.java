@@ -7,9 +7,9 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * The default of a shared option that differs by command ({@code --duration} of {@code startup},
  * {@code --refresh-interval} of {@code serve}, {@code --buffersize} of the heap commands), kept in
- * picocli's model: the help's {@code ${DEFAULT-VALUE}} and the value a run gets are the same string,
- * so they cannot drift apart. Every subcommand has this provider; a command with its own defaults
- * implements {@link Own}.
+ * picocli's model: the help's {@code ${DEFAULT-VALUE}} and the value a run gets are the same
+ * string, so they cannot drift apart. Every subcommand has this provider; a command with its own
+ * defaults implements {@link Own}.
  */
 public final class OptionDefaults implements IDefaultValueProvider {
   /** A command that gives some options a default of its own. */

@@ -62,7 +62,12 @@ public final class OutputFile {
     }
     if (!Files.isWritable(dir)) {
       throw new CommandFailure(
-          "could not write " + file + ": permission denied on " + dir + "; choose another " + option);
+          "could not write "
+              + file
+              + ": permission denied on "
+              + dir
+              + "; choose another "
+              + option);
     }
   }
 

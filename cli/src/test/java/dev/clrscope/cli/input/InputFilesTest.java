@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Inputs that are not what they seem: a FIFO where a trace or a library is expected is never
- * opened (it would block for ever), and every unreadable trace {@code alloc} is given ends in one
- * line and exit 1, as the other readers do.
+ * Inputs that are not what they seem: a FIFO where a trace or a library is expected is never opened
+ * (it would block for ever), and every unreadable trace {@code alloc} is given ends in one line and
+ * exit 1, as the other readers do.
  */
 class InputFilesTest {
   private static final Duration LIMIT = Duration.ofSeconds(60);
@@ -57,7 +57,8 @@ class InputFilesTest {
             + dir.resolve("libtrap.so")
             + ": it is a FIFO, not a regular file; its frames are named libtrap.so!0x...";
     CliRun report =
-        assertTimeoutPreemptively(LIMIT, () -> CliRun.of("trace", "report", trace.toString(), "topN"));
+        assertTimeoutPreemptively(
+            LIMIT, () -> CliRun.of("trace", "report", trace.toString(), "topN"));
     assertThat(report.exit()).as("%s", report).isZero();
     assertThat(report.err()).contains("clrscope trace report topN: " + warning);
     Path folded = dir.resolve("t.folded");
@@ -66,7 +67,12 @@ class InputFilesTest {
             LIMIT,
             () ->
                 CliRun.of(
-                    "trace", "convert", trace.toString(), "--format", "folded", "-o",
+                    "trace",
+                    "convert",
+                    trace.toString(),
+                    "--format",
+                    "folded",
+                    "-o",
                     folded.toString()));
     assertThat(convert.exit()).as("%s", convert).isZero();
     assertThat(convert.err()).contains("clrscope trace convert: " + warning);
@@ -81,15 +87,20 @@ class InputFilesTest {
             SharedFixtures.of("pyroscope", "dotnet-5.0-SampleProfiler-single-thread.nettrace"));
     Map<String, byte[]> files = new LinkedHashMap<>();
     files.put("empty.nettrace", new byte[0]);
-    files.put("garbage.nettrace", "not a trace at all, just words".getBytes(StandardCharsets.UTF_8));
+    files.put(
+        "garbage.nettrace", "not a trace at all, just words".getBytes(StandardCharsets.UTF_8));
     files.put("magic.nettrace", "Nettrace".getBytes(StandardCharsets.US_ASCII));
     byte[] header = Arrays.copyOf(golden, 64);
     header[20] ^= 0x5a;
     files.put("header.nettrace", header);
     Map<String, String> expected = new LinkedHashMap<>();
-    expected.put(fifo.toString(), fifo + " is a FIFO, not a regular file: give a saved .nettrace file");
-    expected.put("/dev/null", "/dev/null is a character device, not a regular file: give a saved .nettrace file");
-    expected.put(dir.toString(), dir + " is a directory, not a regular file: give a saved .nettrace file");
+    expected.put(
+        fifo.toString(), fifo + " is a FIFO, not a regular file: give a saved .nettrace file");
+    expected.put(
+        "/dev/null",
+        "/dev/null is a character device, not a regular file: give a saved .nettrace file");
+    expected.put(
+        dir.toString(), dir + " is a directory, not a regular file: give a saved .nettrace file");
     for (Map.Entry<String, byte[]> f : files.entrySet()) {
       Path p = dir.resolve(f.getKey());
       Files.write(p, f.getValue());

@@ -43,8 +43,7 @@ class NumbersTest {
         .isEqualTo(
             "clrscope counters monitor: --refresh-interval takes seconds, more than 0 and at most"
                 + " 86400 (a day), got 1000000000");
-    CliRun nan =
-        CliRun.of("dump-heap", "dominators", "--file", "x.gcdump", "--min-percent", "NaN");
+    CliRun nan = CliRun.of("dump-heap", "dominators", "--file", "x.gcdump", "--min-percent", "NaN");
     assertThat(nan.exit()).isEqualTo(2);
     assertThat(firstLine(nan)).contains("'NaN' is not a number (digits 0-9, like 2.5)");
     CliRun discovery = CliRun.of("serve", "--discovery-interval", "1e9", "-p", "1");

@@ -16,8 +16,8 @@ import picocli.CommandLine;
 
 /**
  * Only words after {@code --} are a command to launch, for every command that attaches: a stray
- * word ({@code gcstats --duration 2s touch FILE}, {@code dump analyze core1}) is a usage error
- * that names the expected form, and nothing is started.
+ * word ({@code gcstats --duration 2s touch FILE}, {@code dump analyze core1}) is a usage error that
+ * names the expected form, and nothing is started.
  */
 class PositionalWordsTest {
   @TempDir Path dir;

@@ -20,10 +20,10 @@ import org.slf4j.LoggerFactory;
  * A private (0700) directory of one clrscope run under the temporary directory, named for its
  * owner: {@code clrscope-PID-RANDOM} for a launched app's diagnostic port, {@code
  * clrscope-serve-PID-RANDOM} for serve's default artifact directory. A run removes its own on every
- * exit but SIGKILL; what a killed run leaves is removed by the next one that makes such a
- * directory ({@link #sweep}): this user's, whose owner is dead, holding only what a run leaves (the
- * port's socket; unfinished {@code .partial} files). A serve directory that holds a finished
- * artifact (a core dump) stays: it is the user's.
+ * exit but SIGKILL; what a killed run leaves is removed by the next one that makes such a directory
+ * ({@link #sweep}): this user's, whose owner is dead, holding only what a run leaves (the port's
+ * socket; unfinished {@code .partial} files). A serve directory that holds a finished artifact (a
+ * core dump) stays: it is the user's.
  */
 public final class RunDirectory {
   private static final Logger log = LoggerFactory.getLogger(RunDirectory.class);
@@ -130,8 +130,8 @@ public final class RunDirectory {
   }
 
   /**
-   * Whether the run with pid {@code owner} may still be running: a process has that pid and
-   * started before the directory last changed (a process started later reuses the pid).
+   * Whether the run with pid {@code owner} may still be running: a process has that pid and started
+   * before the directory last changed (a process started later reuses the pid).
    */
   private static boolean ownerRuns(long owner, Instant changed) {
     Optional<ProcessHandle> p = ProcessHandle.of(owner);

@@ -68,7 +68,8 @@ class RunDirectoryTest {
     Path d = RunDirectory.create(tmp, RunDirectory.Kind.SERVE);
     assertThat(d.getFileName().toString())
         .startsWith("clrscope-serve-" + ProcessHandle.current().pid() + "-");
-    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
+    assertThat(
+            java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
         .isEqualTo("rwx------");
     assertThat(RunDirectory.sweep(tmp)).isZero();
   }

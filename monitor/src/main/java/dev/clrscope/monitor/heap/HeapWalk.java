@@ -285,41 +285,42 @@ public final class HeapWalk {
       throws InterruptedException {
     StopSwitch stop = new StopSwitch();
     boolean[] completeInTime = {false};
-    SessionResult result = starter.run(
-        SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
-        stop,
-        session -> {
-          // The runtime hands a thread's events over when its buffer fills or the session
-          // stops, so the walk's last events (its GCEnd) can wait in the GC thread's buffer:
-          // once events stop coming, stopping the session delivers the rest.
-          // A small heap's events may all wait there: silence from the start counts too, a
-          // little longer.
-          long seen = 0;
-          long quietSince = System.nanoTime();
-          try (AutoCloseable progress = listener.progress(builder, session)) {
-            while (!stop.awaitStop(POLL)) {
-              long n = session.eventsRead();
-              if (n != seen) {
-                seen = n;
-                quietSince = System.nanoTime();
-              } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
-                stop.request("no new heap events for a while");
+    SessionResult result =
+        starter.run(
+            SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
+            stop,
+            session -> {
+              // The runtime hands a thread's events over when its buffer fills or the session
+              // stops, so the walk's last events (its GCEnd) can wait in the GC thread's buffer:
+              // once events stop coming, stopping the session delivers the rest.
+              // A small heap's events may all wait there: silence from the start counts too, a
+              // little longer.
+              long seen = 0;
+              long quietSince = System.nanoTime();
+              try (AutoCloseable progress = listener.progress(builder, session)) {
+                while (!stop.awaitStop(POLL)) {
+                  long n = session.eventsRead();
+                  if (n != seen) {
+                    seen = n;
+                    quietSince = System.nanoTime();
+                  } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
+                    stop.request("no new heap events for a while");
+                  }
+                }
+              } catch (InterruptedException e) {
+                throw e;
+              } catch (Exception e) {
+                throw new IllegalStateException("closing the progress line failed", e);
               }
-            }
-          } catch (InterruptedException e) {
-            throw e;
-          } catch (Exception e) {
-            throw new IllegalStateException("closing the progress line failed", e);
-          }
-          return session.finish();
-        },
-        event -> {
-          builder.accept(event);
-          if (builder.isComplete() && !completeInTime[0]) {
-            completeInTime[0] = !stop.stoppedByDuration();
-            stop.request("the heap walk is complete");
-          }
-        });
+              return session.finish();
+            },
+            event -> {
+              builder.accept(event);
+              if (builder.isComplete() && !completeInTime[0]) {
+                completeInTime[0] = !stop.stoppedByDuration();
+                stop.request("the heap walk is complete");
+              }
+            });
     overLimit = stop.stoppedByDuration() && !completeInTime[0];
     return result;
   }

@@ -11,13 +11,13 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 
 /**
- * One heap walk of a process at a time among clrscope's runs (every {@code dump-heap}, every
- * {@code serve}): two walks at once leave the second without type names, since the runtime names
- * each type once for every session. A walk holds an exclusive lock on {@code
+ * One heap walk of a process at a time among clrscope's runs (every {@code dump-heap}, every {@code
+ * serve}): two walks at once leave the second without type names, since the runtime names each type
+ * once for every session. A walk holds an exclusive lock on {@code
  * TMPDIR/clrscope-heapwalk-PID.lock}; a second one waits for it, saying so, for as long as it may
  * take itself. The lock is the operating system's, so a run that is killed lets go of it. Other
- * tools (dotnet-gcdump) take no such lock: {@link HeapWalk} recognises their walk by the types
- * left unnamed.
+ * tools (dotnet-gcdump) take no such lock: {@link HeapWalk} recognises their walk by the types left
+ * unnamed.
  */
 final class WalkLock implements AutoCloseable {
   private static final Duration POLL = Duration.ofMillis(100);
@@ -77,7 +77,8 @@ final class WalkLock implements AutoCloseable {
                   + " s: try again when it is done");
         }
         if (!said) {
-          listener.note("Another clrscope is walking the heap of " + target + ": waiting for it ...");
+          listener.note(
+              "Another clrscope is walking the heap of " + target + ": waiting for it ...");
           said = true;
         }
         Thread.sleep(POLL.toMillis());

@@ -85,13 +85,14 @@ public final class HttpAssembler implements EventConsumer {
 
   /**
    * The phases that have stopped, while their request is open: a phase may still start under one.
-   * When a name resolution's stop is written on another thread than its start (the lookup
-   * completes on a thread of its own), the start's thread keeps the resolution as its current
-   * activity, and the connect that follows there names the stopped resolution as its related
-   * activity (seen in 2 of 6 fresh processes' first requests here, every time from the runtime's
-   * own events). It is still that request's connect.
+   * When a name resolution's stop is written on another thread than its start (the lookup completes
+   * on a thread of its own), the start's thread keeps the resolution as its current activity, and
+   * the connect that follows there names the stopped resolution as its related activity (seen in 2
+   * of 6 fresh processes' first requests here, every time from the runtime's own events). It is
+   * still that request's connect.
    */
   private final Map<Guid, Request> stoppedPhases = bounded();
+
   private final Map<Long, String> connectionVersions = bounded();
   private final HttpSummary.Accumulator summary = new HttpSummary.Accumulator();
   private final PriorityQueue<Held> held = new PriorityQueue<>();

@@ -62,8 +62,7 @@ public record SessionRequest(
 
   /** Global ordering, no duration, a short drain, no recording. */
   public static SessionRequest of(EventPipeSessionConfig config, String threadName) {
-    return new SessionRequest(
-        config, Ordering.GLOBAL, null, SHORT_DRAIN, null, threadName, null);
+    return new SessionRequest(config, Ordering.GLOBAL, null, SHORT_DRAIN, null, threadName, null);
   }
 
   /** This request with another ordering. */
@@ -80,8 +79,7 @@ public record SessionRequest(
 
   /** This request with another drain timeout ({@code null}: until the end or an abandon). */
   public SessionRequest withDrainTimeout(Duration d) {
-    return new SessionRequest(
-        config, ordering, duration, d, recording, threadName, beforeReading);
+    return new SessionRequest(config, ordering, duration, d, recording, threadName, beforeReading);
   }
 
   /** This request, recording the stream's bytes to {@code out}. */

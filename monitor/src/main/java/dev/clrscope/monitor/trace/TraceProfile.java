@@ -82,7 +82,8 @@ public record TraceProfile(
           new TraceProfile(
               "dotnet-sampled-thread-time",
               "Samples every managed thread's stack about every millisecond (thread time).",
-              List.of(new EventPipeProvider(SAMPLE_PROFILER, SAMPLE_PROFILER_KEYWORDS, INFORMATIONAL)),
+              List.of(
+                  new EventPipeProvider(SAMPLE_PROFILER, SAMPLE_PROFILER_KEYWORDS, INFORMATIONAL)),
               null),
           new TraceProfile(
               "cpu-sampling",

@@ -141,12 +141,15 @@ class HttpAssemblerTest {
       a.streamEnded();
       HttpRecord first = records.get(0);
       // ResolutionStart 13:19:06.563815 .. Stop .565840; ConnectStart .566640 .. Stop .582164.
-      assertThat(first.phases().get(HttpPhase.DNS)).as("live %s", live).isBetween(2_020_000L, 2_030_000L);
+      assertThat(first.phases().get(HttpPhase.DNS))
+          .as("live %s", live)
+          .isBetween(2_020_000L, 2_030_000L);
       assertThat(first.phases().get(HttpPhase.CONNECT))
           .as("live %s", live)
           .isBetween(15_520_000L, 15_530_000L);
       assertThat(records.subList(1, records.size()))
-          .allSatisfy(rec -> assertThat(rec.phases()).doesNotContainKeys(HttpPhase.DNS, HttpPhase.CONNECT));
+          .allSatisfy(
+              rec -> assertThat(rec.phases()).doesNotContainKeys(HttpPhase.DNS, HttpPhase.CONNECT));
     }
   }
 }

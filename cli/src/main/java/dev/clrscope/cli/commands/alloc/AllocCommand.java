@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.alloc;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.trace.StackSample;
@@ -8,6 +7,7 @@ import dev.clrscope.cli.commands.trace.TraceConversion;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
@@ -16,12 +16,10 @@ import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.PerfMap;
 import dev.clrscope.symbols.ProcessMaps;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -40,8 +38,7 @@ import picocli.CommandLine.ParameterException;
           + " FILE.nettrace instead of a target to read a saved trace (one recorded with"
           + " `trace collect --clrevents gc --clreventlevel verbose`)."
     })
-public final class AllocCommand extends AttachingCommand
-    implements TargetOptions.ReadsSavedTrace {
+public final class AllocCommand extends AttachingCommand implements TargetOptions.ReadsSavedTrace {
   @Mixin FormatOption format;
 
   @Mixin DurationOption durationOption;

@@ -5,6 +5,7 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
@@ -12,8 +13,6 @@ import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
-import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -61,10 +60,7 @@ public final class ExceptionsCommand extends AttachingCommand
 
   private ExceptionAssembler assembler(MethodAddressMap methods, ExceptionsOutput output) {
     return new ExceptionAssembler(
-        methods,
-        t -> typePattern == null || typePattern.test(t),
-        stacks,
-        output::exception);
+        methods, t -> typePattern == null || typePattern.test(t), stacks, output::exception);
   }
 
   /** A saved trace: its methods first, so every row is named as the summary is. */

@@ -1,12 +1,11 @@
 package dev.clrscope.cli.commands.gc;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
-import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.monitor.gc.GcAssembler;
@@ -14,7 +13,6 @@ import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Command;

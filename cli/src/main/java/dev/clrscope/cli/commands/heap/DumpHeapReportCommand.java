@@ -9,7 +9,6 @@ import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,9 +1,9 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
-import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshot.PathStep;

@@ -1,7 +1,6 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.options.TypeRegex;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

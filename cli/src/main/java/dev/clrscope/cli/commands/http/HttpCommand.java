@@ -4,9 +4,9 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.monitor.http.HttpAssembler;
 import dev.clrscope.monitor.session.SessionResult;
-import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,8 +24,7 @@ import picocli.CommandLine.Option;
           + " p50, p95 and max. Give FILE.nettrace instead of a target to read a saved trace"
           + " (recorded with the System.Net.* providers and TplEventSource:0x80)."
     })
-public final class HttpCommand extends AttachingCommand
-    implements TargetOptions.ReadsSavedTrace {
+public final class HttpCommand extends AttachingCommand implements TargetOptions.ReadsSavedTrace {
   @Mixin FormatOption format;
 
   @Mixin DurationOption durationOption;

@@ -4,12 +4,12 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.OptionDefaults;
+import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
 import java.time.Duration;
-import dev.clrscope.cli.options.OptionDefaults;
-import dev.clrscope.cli.options.TargetOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -83,8 +83,7 @@ public final class StartupCommand extends AttachingCommand
 
   @Override
   protected int run(AttachedTarget attached) {
-    Duration window =
-        durationOption.duration();
+    Duration window = durationOption.duration();
     StartupOutput output = new StartupOutput(out(), err(), format.format());
     StartupAssembler assembler = new StartupAssembler(all, top, output::item);
     SessionResult result =

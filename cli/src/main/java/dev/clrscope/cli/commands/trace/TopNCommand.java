@@ -1,10 +1,8 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Column;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.Table;
@@ -12,9 +10,7 @@ import dev.clrscope.cli.render.TableRenderer;
 import dev.clrscope.monitor.profile.MethodSamples;
 import dev.clrscope.monitor.profile.SampleProfile;
 import dev.clrscope.monitor.profile.SampleTotals;
-import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.symbols.FrameResolver;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Path;

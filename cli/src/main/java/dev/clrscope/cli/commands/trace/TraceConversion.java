@@ -1,7 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
-import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.NetTraceReader;
@@ -13,7 +12,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
