@@ -35,9 +35,13 @@ class ServeArtifactsTest {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final Pattern SERVING = Pattern.compile("Serving http://127\\.0\\.0\\.1:(\\d+)/");
-  private static final String TOKEN = "artifact-token-7";
+  static final String TOKEN = "artifact-token-7";
 
-  private static RunningCli serve(Path dir, long pid, String... extra) throws Exception {
+  /**
+   * serve watching only {@code pid}, refreshing every second, its token file {@code dir/token}
+   * (0600, {@link #TOKEN}) written for {@code --token-file token} to find.
+   */
+  static RunningCli serve(Path dir, long pid, String... extra) throws Exception {
     Path tokenFile = dir.resolve("token");
     if (!Files.exists(tokenFile)) {
       Files.writeString(tokenFile, TOKEN + "\n");

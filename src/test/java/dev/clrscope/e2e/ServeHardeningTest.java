@@ -35,7 +35,7 @@ class ServeHardeningTest {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final Pattern SERVING = Pattern.compile("Serving http://127\\.0\\.0\\.1:(\\d+)/");
-  private static final String TOKEN = "hardening-token-3";
+  private static final String TOKEN = ServeArtifactsTest.TOKEN;
 
   /** A pid that is no .NET process (this JVM's): serve then watches nothing. */
   private static final String NOT_DOTNET = Long.toString(ProcessHandle.current().pid());
@@ -47,23 +47,11 @@ class ServeHardeningTest {
     return tokenFile;
   }
 
+  /** serve as {@link ServeArtifactsTest} starts it, with its token. */
   private static RunningCli serve(Path dir, long pid, String... extra) throws Exception {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "serve",
-                "-p",
-                Long.toString(pid),
-                "--listen",
-                "127.0.0.1:0",
-                "--token-file",
-                token(dir).toString(),
-                "--refresh-interval",
-                "1",
-                "--discovery-interval",
-                "1"));
+    List<String> args = new ArrayList<>(List.of("--token-file", "token"));
     args.addAll(List.of(extra));
-    return Clrscope.start(Map.of(), dir, args.toArray(new String[0]));
+    return ServeArtifactsTest.serve(dir, pid, args.toArray(String[]::new));
   }
 
   private static String base(RunningCli serve) {

@@ -26,7 +26,6 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -102,22 +101,17 @@ public final class ArtifactCollector implements AutoCloseable {
     this.dir = dir.toAbsolutePath().normalize();
     if (Files.isDirectory(this.dir)) {
       // An existing directory is the user's: refused, not changed, when others may use it.
-      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(this.dir);
-      mode.removeAll(
-          Set.of(
-              PosixFilePermission.OWNER_READ,
-              PosixFilePermission.OWNER_WRITE,
-              PosixFilePermission.OWNER_EXECUTE));
-      if (!mode.isEmpty()) {
+      String open = OwnerOnly.openToOthers(this.dir);
+      if (open != null) {
         throw new IOException(
             this.dir
                 + " is open to others ("
-                + PosixFilePermissions.toString(Files.getPosixFilePermissions(this.dir))
+                + open
                 + "); artifacts hold the processes' memory: chmod 700 it, or name a new"
                 + " directory");
       }
-      int owner = uid(this.dir);
-      int self = uid(Path.of("/proc/self"));
+      int owner = OwnerOnly.uid(this.dir);
+      int self = OwnerOnly.self();
       if (owner >= 0 && self >= 0 && owner != self) {
         // Its owner could replace what serve writes there, or read it back.
         throw new IOException(
@@ -277,8 +271,8 @@ public final class ArtifactCollector implements AutoCloseable {
         (process, client, stop, names) -> {
           Path file = names.reserve("");
           String name = file.getFileName().toString();
-          int targetUid = uid(Path.of("/proc", Long.toString(pid)));
-          int ownUid = uid(Path.of("/proc/self"));
+          int targetUid = OwnerOnly.uid(Path.of("/proc", Long.toString(pid)));
+          int ownUid = OwnerOnly.self();
           Path writeDir = dir;
           if (targetUid >= 0 && ownUid >= 0 && targetUid != ownUid) {
             if (ownUid != 0) {
@@ -569,15 +563,6 @@ public final class ArtifactCollector implements AutoCloseable {
       throw new IOException(file + " exists already", e);
     }
     return Files.newOutputStream(file);
-  }
-
-  /** The owner of {@code path} ({@code /proc/self}: serve's user), or -1 when it cannot be told. */
-  static int uid(Path path) {
-    try {
-      return (Integer) Files.getAttribute(path, "unix:uid");
-    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-      return -1;
-    }
   }
 
   /**

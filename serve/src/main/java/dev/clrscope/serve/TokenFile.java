@@ -3,13 +3,8 @@ package dev.clrscope.serve;
 import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * Reads {@code serve --token-file}: a regular file of one line, at most {@value #MAX_BYTES} bytes,
@@ -61,31 +56,24 @@ public final class TokenFile {
 
   /** Refuses a file that others may use, or that another user owns. */
   private static void checkPrivate(Path file) throws Unusable {
-    Set<PosixFilePermission> mode;
-    int owner;
+    String open;
     try {
-      mode = Files.getPosixFilePermissions(file);
-      owner = (Integer) Files.getAttribute(file, "unix:uid");
-    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      open = OwnerOnly.openToOthers(file);
+    } catch (IOException | UnsupportedOperationException e) {
       // No POSIX permissions here (not Linux): nothing to check against.
       return;
     }
-    Set<PosixFilePermission> others = EnumSet.copyOf(mode);
-    others.removeAll(
-        Set.of(
-            PosixFilePermission.OWNER_READ,
-            PosixFilePermission.OWNER_WRITE,
-            PosixFilePermission.OWNER_EXECUTE));
-    if (!others.isEmpty()) {
+    if (open != null) {
       throw new Unusable(
           "the token file "
               + file
               + " is open to others ("
-              + PosixFilePermissions.toString(mode)
+              + open
               + "): anyone on this host could read the token; chmod 600 it");
     }
-    int self = ArtifactCollector.uid(Path.of("/proc/self"));
-    if (self >= 0 && owner != self && owner != 0) {
+    int owner = OwnerOnly.uid(file);
+    int self = OwnerOnly.self();
+    if (self >= 0 && owner >= 0 && owner != self && owner != 0) {
       throw new Unusable(
           "the token file "
               + file

@@ -1,12 +1,18 @@
 package dev.clrscope.ipc.launch;
 
+import dev.clrscope.ipc.discovery.EndpointLocator;
 import java.io.IOException;
+import java.net.ConnectException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +37,15 @@ public final class RunDirectory {
   /** {@code clrscope-[serve-]PID-RANDOM}: the kind, the owner's pid. */
   private static final Pattern NAME = Pattern.compile("clrscope-(serve-)?(\\d{1,10})-\\d+");
 
+  /** {@code clrscope-RANDOM}: a port directory of a run before names carried the owner. */
+  private static final Pattern UNOWNED = Pattern.compile("clrscope-\\d+");
+
+  /**
+   * How old a directory of {@link #UNOWNED} name must be before a sweep may take it for a killed
+   * run's: a live run binds its socket within milliseconds of making the directory.
+   */
+  private static final Duration STALE_AFTER = Duration.ofMinutes(1);
+
   private RunDirectory() {}
 
   /** Which run a directory is for. */
@@ -52,7 +67,7 @@ public final class RunDirectory {
    * owned by this process.
    */
   public static Path create(Path tmp, Kind kind) throws IOException {
-    sweep(tmp);
+    sweep(tmp, new EndpointLocator());
     return Files.createTempDirectory(
         tmp,
         "clrscope-" + kind.infix + ProcessHandle.current().pid() + "-",
@@ -62,11 +77,17 @@ public final class RunDirectory {
   /**
    * Removes the directories killed runs left in {@code tmp}: this user's, whose owner is no longer
    * running (its pid is free, or taken by a process started after the directory last changed),
-   * holding nothing but what a run leaves.
+   * holding nothing but what a run leaves. A port directory named before names carried the owner
+   * ({@code clrscope-RANDOM}) is taken once it is {@link #STALE_AFTER} old and its socket is one
+   * nobody listens on: a socket bound in this network namespace is live and never probed; another
+   * is probed without blocking, and only a refused connection makes it stale (a full backlog, or
+   * any other answer, is taken for a live listener, which drops the probe as a connection that is
+   * not a runtime's).
    *
+   * @param sockets tells which sockets are bound
    * @return how many were removed
    */
-  public static int sweep(Path tmp) {
+  public static int sweep(Path tmp, EndpointLocator sockets) {
     Object ownUid;
     try {
       ownUid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
@@ -77,11 +98,11 @@ public final class RunDirectory {
     try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, "clrscope-*")) {
       for (Path dir : dirs) {
         Matcher m = NAME.matcher(dir.getFileName().toString());
-        if (!m.matches()) {
-          continue;
-        }
         try {
-          if (removeIfLeftOver(dir, m.group(1) != null, Long.parseLong(m.group(2)), ownUid)) {
+          if (m.matches()
+              ? removeIfLeftOver(dir, m.group(1) != null, Long.parseLong(m.group(2)), ownUid)
+              : UNOWNED.matcher(dir.getFileName().toString()).matches()
+                  && removeIfStalePort(dir, ownUid, sockets)) {
             removed++;
           }
         } catch (IOException | RuntimeException e) {
@@ -127,6 +148,49 @@ public final class RunDirectory {
     Files.delete(dir);
     log.debug("removed {}, left by clrscope run {} that was killed", dir, owner);
     return true;
+  }
+
+  private static boolean removeIfStalePort(Path dir, Object ownUid, EndpointLocator sockets)
+      throws IOException {
+    BasicFileAttributes a =
+        Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!a.isDirectory()
+        || !ownUid.equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))
+        || a.lastModifiedTime().toInstant().isAfter(Instant.now().minus(STALE_AFTER))) {
+      return false;
+    }
+    Path port = dir.resolve("port");
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+      for (Path e : entries) {
+        if (!e.equals(port)
+            || !Files.readAttributes(e, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+                .isOther()) {
+          return false;
+        }
+      }
+    }
+    if (!Files.exists(port, LinkOption.NOFOLLOW_LINKS)
+        || Boolean.TRUE.equals(sockets.isBound(port))
+        || !refuses(port)) {
+      return false;
+    }
+    Files.delete(port);
+    Files.delete(dir);
+    log.debug("removed {}, the port of a clrscope run that was killed", dir);
+    return true;
+  }
+
+  /** Whether a connection to {@code port} is refused (nobody listens), probed without blocking. */
+  private static boolean refuses(Path port) {
+    try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+      probe.configureBlocking(false);
+      probe.connect(UnixDomainSocketAddress.of(port));
+      return false;
+    } catch (ConnectException e) {
+      return String.valueOf(e.getMessage()).contains("Connection refused");
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**

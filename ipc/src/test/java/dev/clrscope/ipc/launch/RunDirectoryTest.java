@@ -51,7 +51,8 @@ class RunDirectoryTest {
     Files.setAttribute(theirs, "unix:uid", 65534);
     port("clrscope-123456");
 
-    assertThat(RunDirectory.sweep(tmp)).isEqualTo(4);
+    assertThat(RunDirectory.sweep(tmp, new dev.clrscope.ipc.discovery.EndpointLocator()))
+        .isEqualTo(4);
 
     try (Stream<Path> left = Files.list(tmp)) {
       assertThat(left.map(p -> p.getFileName().toString()))
@@ -71,6 +72,6 @@ class RunDirectoryTest {
     assertThat(
             java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
         .isEqualTo("rwx------");
-    assertThat(RunDirectory.sweep(tmp)).isZero();
+    assertThat(RunDirectory.sweep(tmp, new dev.clrscope.ipc.discovery.EndpointLocator())).isZero();
   }
 }
