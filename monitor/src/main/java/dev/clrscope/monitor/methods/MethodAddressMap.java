@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.methods;
 
+import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.DiagnosticsClient;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
@@ -20,6 +21,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The method names of a live session's stacks: an {@link EventConsumer} that feeds the method load
@@ -36,6 +39,8 @@ import java.util.Map;
  * at a time (the rundown session's reader, then the session's), or once the session is over.
  */
 public final class MethodAddressMap implements EventConsumer {
+  private static final Logger log = LoggerFactory.getLogger(MethodAddressMap.class);
+
   /**
    * A live session of runtime events whose stacks are to be named: the runtime provider with {@code
    * keywords} and Jit (for the methods compiled while it runs) at Verbose (the runtime sends
@@ -99,6 +104,10 @@ public final class MethodAddressMap implements EventConsumer {
               "clrscope-method-rundown");
       try (SessionRunner session = SessionRunner.start(client, rundown, stop, this)) {
         session.finish();
+      } catch (DiagnosticsException e) {
+        // A runtime that refuses a second session (or went away) costs the early names only:
+        // the session's own rundown names everything at its end, as before.
+        log.debug("the first rundown failed: {}", e.getMessage());
       }
     };
   }
