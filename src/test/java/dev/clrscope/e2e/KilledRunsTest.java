@@ -31,7 +31,8 @@ class KilledRunsTest {
     return out;
   }
 
-  private static long jvmOf(RunningCli cli) {
+  /** The pid of the JVM a run of the launcher became (or started). */
+  static long jvmOf(RunningCli cli) {
     return cli.process()
         .toHandle()
         .descendants()
