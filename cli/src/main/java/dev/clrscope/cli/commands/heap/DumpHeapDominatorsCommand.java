@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
@@ -70,12 +71,15 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   @Override
   protected void validate() {
     super.validate();
-    if (depth <= 0 || width <= 0 || minPercent < 0 || minPercent > 100) {
+    if (depth <= 0 || width <= 0 || !(minPercent >= 0 && minPercent <= 100)) {
       throw new ParameterException(
           spec.commandLine(), "--depth and --width take 1 or more, --min-percent 0 to 100");
     }
     if (file != null && (target.isChosen() || target.inputFile() != null)) {
       throw new ParameterException(spec.commandLine(), "--file or a process, not both");
+    }
+    if (flame != null) {
+      OutputFile.check(flame, "--flame");
     }
   }
 
@@ -101,7 +105,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
                 source,
                 s.objectCount(),
                 total,
-                minPercent));
+                Numbers.plain(minPercent)));
     format
         .renderer(out(), err())
         .report(
