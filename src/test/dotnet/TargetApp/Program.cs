@@ -194,6 +194,12 @@ internal static class Program
                 case "shapes" when words.Length == 1:
                     Shapes();
                     break;
+                case "facts" when words.Length == 2:
+                    DumpFacts.Make(Count(words[1]));
+                    break;
+                case "queue" when words.Length == 2:
+                    DumpFacts.BlockPoolAndQueue(Count(words[1]));
+                    break;
                 case "throw" when words.Length == 2:
                     Throw(Count(words[1]));
                     break;

@@ -233,4 +233,22 @@ public final class ProcessMaps {
   public int size() {
     return starts.length;
   }
+
+  /** Receives one file mapping. */
+  public interface MappingVisitor {
+    /**
+     * @param start the mapping's first address
+     * @param end the address after its last
+     * @param offset the file offset mapped at {@code start}
+     * @param path the file, as the process sees it
+     */
+    void mapping(long start, long end, long offset, String path);
+  }
+
+  /** Every file mapping, in address order. */
+  public void forEach(MappingVisitor visitor) {
+    for (int i = 0; i < starts.length; i++) {
+      visitor.mapping(starts[i], ends[i], offsets[i], paths[i]);
+    }
+  }
 }
