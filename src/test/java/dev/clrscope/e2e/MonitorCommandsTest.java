@@ -130,7 +130,7 @@ class MonitorCommandsTest {
    * code when the session started come from a short rundown session of their own, read first.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"table", "json", "csv"})
+  @ValueSource(strings = {"table", "jsonl", "csv"})
   void codeCompiledBeforeAttachingIsNamedInEveryRow(String format) throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       // Compiled now, long before clrscope comes: Fail, ThrowWidgetFailure, the contended enter.
@@ -161,13 +161,13 @@ class MonitorCommandsTest {
         for (String row : rows.subList(0, 3)) {
           assertThat(row).as(format).contains(site).doesNotContain("!0x");
         }
-        if (format.equals("json")) {
+        if (format.equals("jsonl")) {
           assertThat(kind(json(result), "exception"))
               .hasSize(3)
               .allSatisfy(r -> assertThat(r.get("throwSite").asText()).isEqualTo(site));
         }
       }
-      if (format.equals("json")) {
+      if (format.equals("jsonl")) {
         try (RunningCli cli =
             Clrscope.start(
                 Map.of(),
@@ -176,7 +176,7 @@ class MonitorCommandsTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json")) {
+                "jsonl")) {
           awaitStderr(cli, "Watching the locks and waits");
           target.send("contend monitor 2");
           cli.awaitLine(l -> l.contains("\"kind\":\"lock\""), TIMEOUT);
