@@ -153,7 +153,7 @@ class CountersCommandTest {
       assertThat(second.stderr())
           .as("%s", second)
           .contains("clrscope counters collect: the target refused the metrics session:")
-          .contains("refresh interval");
+          .contains("(refresh interval 1 there, 2 asked)");
       // The first session is untouched and still receives values.
       first.awaitLine(l -> l.contains("clrscope.demo"), RUN);
     }

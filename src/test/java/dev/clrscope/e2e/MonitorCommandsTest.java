@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code clrscope exceptions} and {@code clrscope contention} against TargetApp's {@code fail N},
@@ -119,6 +121,76 @@ class MonitorCommandsTest {
       assertThat(summary.get("perSecond").asDouble())
           .isEqualTo(n / summary.get("observedSeconds").asDouble());
       assertThat(summary.get("stoppedBecause").asText()).isEqualTo("SIGINT");
+    }
+  }
+
+  /**
+   * A process that has run a while throws from a method compiled before clrscope attached (and
+   * blocks in one): every row names it, in every format, as the summary does; the methods that had
+   * code when the session started come from a short rundown session of their own, read first.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"table", "jsonl", "csv"})
+  void codeCompiledBeforeAttachingIsNamedInEveryRow(String format) throws Exception {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      // Compiled now, long before clrscope comes: Fail, ThrowWidgetFailure, the contended enter.
+      JsonNode before = target.send("fail 2");
+      String site = before.get("method").asText();
+      JsonNode contended = target.send("contend monitor 1");
+      try (RunningCli cli =
+          Clrscope.start(
+              Map.of(),
+              Clrscope.root(),
+              "exceptions",
+              "-p",
+              Long.toString(target.pid()),
+              "--format",
+              format)) {
+        awaitStderr(cli, "Watching the exceptions");
+        target.send("fail 3");
+        for (int i = 0; i < 3; i++) {
+          cli.awaitLine(l -> l.contains("WidgetFailure"), TIMEOUT);
+        }
+        cli.interrupt();
+        CliResult result = cli.await(TIMEOUT);
+        assertThat(result.exitCode()).as("%s", result).isZero();
+        // The rows come first, the summary after them.
+        List<String> rows =
+            result.stdoutLines().stream().filter(l -> l.contains("WidgetFailure")).toList();
+        assertThat(rows).as("%s", result).hasSizeGreaterThanOrEqualTo(3);
+        for (String row : rows.subList(0, 3)) {
+          assertThat(row).as(format).contains(site).doesNotContain("!0x");
+        }
+        if (format.equals("jsonl")) {
+          assertThat(kind(json(result), "exception"))
+              .hasSize(3)
+              .allSatisfy(r -> assertThat(r.get("throwSite").asText()).isEqualTo(site));
+        }
+      }
+      if (format.equals("jsonl")) {
+        try (RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                Clrscope.root(),
+                "contention",
+                "-p",
+                Long.toString(target.pid()),
+                "--format",
+                "jsonl")) {
+          awaitStderr(cli, "Watching the locks and waits");
+          target.send("contend monitor 2");
+          cli.awaitLine(l -> l.contains("\"kind\":\"lock\""), TIMEOUT);
+          cli.awaitLine(l -> l.contains("\"kind\":\"lock\""), TIMEOUT);
+          cli.interrupt();
+          CliResult result = cli.await(TIMEOUT);
+          assertThat(kind(json(result), "lock"))
+              .hasSizeGreaterThanOrEqualTo(2)
+              .allSatisfy(
+                  r ->
+                      assertThat(r.get("method").asText())
+                          .isEqualTo(contended.get("method").asText()));
+        }
+      }
     }
   }
 

@@ -21,6 +21,7 @@ import dev.clrscope.cli.commands.stack.StackCommand;
 import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
+import dev.clrscope.cli.options.Numbers;
 import java.util.List;
 import picocli.AutoComplete;
 import picocli.CommandLine;
@@ -116,6 +117,7 @@ public final class ClrscopeCommand implements Runnable {
       // Registered under its name; picocli adds its aliases.
       cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
     }
+    Numbers.register(cl);
     return cl;
   }
 
@@ -129,6 +131,7 @@ public final class ClrscopeCommand implements Runnable {
     if (c != null && !first.equals("generate-completion")) {
       CommandLine cl = new CommandLine(new ClrscopeCommand());
       cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
+      Numbers.register(cl);
       return cl;
     }
     if (args.length == 1 && (first.equals("-V") || first.equals("--version"))) {

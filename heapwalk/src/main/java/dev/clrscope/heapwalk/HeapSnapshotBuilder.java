@@ -256,6 +256,7 @@ public final class HeapSnapshotBuilder {
       }
       names[t] = name;
     }
+    unnamedObjects = unnamed;
     if (unnamed > 0) {
       found.add(
           unnamed
@@ -281,6 +282,16 @@ public final class HeapSnapshotBuilder {
             outside,
             heapStats,
             found));
+  }
+
+  private long unnamedObjects;
+
+  /**
+   * How many objects of the built snapshot have a type the runtime did not name (their rows read
+   * {@code UNKNOWN 0x...}).
+   */
+  public long unnamedObjects() {
+    return unnamedObjects;
   }
 
   /** The rundown's ModuleDCEnd: a module's id and file, sent when the session stops. */

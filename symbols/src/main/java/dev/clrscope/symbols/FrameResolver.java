@@ -132,6 +132,14 @@ public final class FrameResolver {
     return hex(ip);
   }
 
+  /**
+   * What could not be used to name native frames (a sidecar or library that is no regular file, a
+   * damaged library), one line each, for the caller to warn about.
+   */
+  public List<String> problems() {
+    return maps == null ? List.of() : maps.problems();
+  }
+
   /** Forgets cached names: call after the managed map has grown (live sessions). */
   public void invalidate() {
     Arrays.fill(ids, 0);

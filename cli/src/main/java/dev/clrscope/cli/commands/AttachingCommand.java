@@ -9,6 +9,7 @@ import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
@@ -178,6 +179,19 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
   }
 
   /**
+   * {@code request} with the methods already compiled in the target named in {@code methods} before
+   * its first event is read ({@link MethodAddressMap#namesFirst}): a process that has run a while
+   * throws and waits in code compiled before clrscope came. A launched app has compiled nothing
+   * yet.
+   */
+  protected static SessionRequest namedFromTheStart(
+      SessionRequest request, MethodAddressMap methods, AttachedTarget attached) {
+    return attached.launchClock() != null
+        ? request
+        : request.withBeforeReading(methods.namesFirst(attached.client()));
+  }
+
+  /**
    * Reads the saved trace given where the target goes into {@code consumer} in one pass, has {@code
    * summarise} print what it came to over the trace's span (nanoseconds), then warns of a trace
    * that was cut off.
@@ -204,15 +218,17 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
 
   @Override
   public final Integer call() {
+    if (!readsFiles() && !target.inputs().isEmpty()) {
+      throw target.notAFile();
+    }
     Path file = target.inputFile();
     if (file != null) {
-      if (!readsFiles()) {
-        throw target.notAFile();
-      }
       if (target.isChosen()) {
         throw new ParameterException(
             spec.commandLine(),
-            "give FILE or a target (-p, -n, --diagnostic-port, -- COMMAND), not both");
+            "give a saved file ("
+                + file
+                + ") or a target (-p, -n, --diagnostic-port, -- COMMAND), not both");
       }
       validate();
       return readFile(file);

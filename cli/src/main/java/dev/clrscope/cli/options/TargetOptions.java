@@ -18,6 +18,7 @@ public final class TargetOptions {
   @Option(
       names = {"-p", "--process-id"},
       paramLabel = "PID",
+      converter = Numbers.Pid.class,
       description = "The target's process id.")
   Long pid;
 
@@ -41,8 +42,7 @@ public final class TargetOptions {
       paramLabel = "SECONDS",
       defaultValue = "10",
       description =
-          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s);"
-              + " for dump-heap, as for dotnet-gcdump, also how long the whole snapshot may take.")
+          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s).")
   int timeoutSeconds = 10;
 
   /** {@code -t/--timeout} when the command line gives it, else null. */
@@ -141,14 +141,17 @@ public final class TargetOptions {
       return null;
     }
     if (inputs.size() > 1) {
+      String command = mixee.qualifiedName();
+      String words = String.join(" ", inputs);
       throw usage(
-          "one FILE only, got "
-              + String.join(" ", inputs)
-              + " (to launch a program, put it after --: "
-              + mixee.qualifiedName()
-              + " -- "
-              + String.join(" ", inputs)
-              + ")");
+          "unexpected words '"
+              + words
+              + "': "
+              + command
+              + " takes one FILE to read, or a target; a command to launch goes after --: "
+              + command
+              + " [OPTIONS] -- "
+              + words);
     }
     return Path.of(inputs.get(0));
   }
@@ -158,17 +161,18 @@ public final class TargetOptions {
    * program launched by a typo.
    */
   public ParameterException notAFile() {
-    String words = String.join(" ", inputs());
+    List<String> inputs = inputs();
+    String words = String.join(" ", inputs);
     return usage(
-        "'"
+        "unexpected "
+            + (inputs.size() == 1 ? "word" : "words")
+            + " '"
             + words
-            + "' is not an option, and "
+            + "': only what follows -- is a command to launch ("
             + mixee.qualifiedName()
-            + " reads no file: to launch a program, put it after --, as in `"
-            + mixee.qualifiedName()
-            + " -- "
+            + " [OPTIONS] -- "
             + words
-            + "`");
+            + ")");
   }
 
   /** Whether a runtime waiting at startup is to be resumed ({@code --resume-runtime}). */
@@ -190,6 +194,9 @@ public final class TargetOptions {
               + dsrouter
               + ") and pass the diagnostic port it prints with --diagnostic-port");
     }
+    if (!inputs().isEmpty()) {
+      throw notAFile();
+    }
     int chosen =
         (pid != null ? 1 : 0)
             + (name != null ? 1 : 0)
@@ -209,9 +216,6 @@ public final class TargetOptions {
     }
     Duration timeout = Duration.ofSeconds(timeoutSeconds);
     if (pid != null) {
-      if (pid <= 0) {
-        throw usage("-p takes a positive process id, got " + pid);
-      }
       return new TargetSpec.ByPid(pid, timeout);
     }
     if (name != null) {

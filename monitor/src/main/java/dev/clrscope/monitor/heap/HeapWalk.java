@@ -99,6 +99,7 @@ public final class HeapWalk {
 
   private final SessionStarter starter;
   private final Listener listener;
+  private final long pid;
   private final String target;
   private final Duration limit;
   private int bufferMb;
@@ -107,18 +108,31 @@ public final class HeapWalk {
   private boolean moduleRundown = true;
 
   /**
+   * Whether the last walk's session was stopped by the time limit before the walk was whole: the
+   * events drained after the stop may still complete it, but the limit was not kept.
+   */
+  private boolean overLimit;
+
+  /**
    * A walk of one process.
    *
    * @param starter how a session runs
    * @param listener who hears how it goes
+   * @param pid the process, or 0 when unknown (a runtime reached through a port)
    * @param target the process as messages name it ({@code process 42 (App)})
    * @param bufferMb the session's buffer
    * @param limit how long the whole snapshot may take
    */
   public HeapWalk(
-      SessionStarter starter, Listener listener, String target, int bufferMb, Duration limit) {
+      SessionStarter starter,
+      Listener listener,
+      long pid,
+      String target,
+      int bufferMb,
+      Duration limit) {
     this.starter = starter;
     this.listener = listener;
+    this.pid = pid;
     this.target = target;
     this.bufferMb = bufferMb;
     this.limit = limit;
@@ -140,6 +154,19 @@ public final class HeapWalk {
    * @throws InterruptedException if interrupted
    */
   public HeapSnapshot take() throws InterruptedException {
+    try (WalkLock lock = WalkLock.acquire(pid, target, limit, listener)) {
+      return takeAlone();
+    }
+  }
+
+  /**
+   * The share of objects whose type the runtime may leave unnamed before the snapshot is refused:
+   * when another session keeps the Type keyword on (another tool walking the same heap), the
+   * runtime names no type again, and every row would read {@code UNKNOWN 0x...}.
+   */
+  private static final double MOST_UNNAMED = 0.1;
+
+  private HeapSnapshot takeAlone() throws InterruptedException {
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
     SessionResult result = walk(builder);
     if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
@@ -168,6 +195,12 @@ public final class HeapWalk {
               + " MB (the target holds up to that much memory while the walk's events wait)");
     }
     SessionResult ended = result;
+    if (overLimit) {
+      throw new WalkFailure(
+          "the runtime did not finish walking its heap within "
+              + limitText()
+              + " (--duration): nothing was written or reported; try a longer --duration");
+    }
     HeapSnapshot snapshot =
         builder
             .build()
@@ -179,8 +212,8 @@ public final class HeapWalk {
                                 + " ended the session before its runtime walked the heap; a heap"
                                 + " snapshot needs a process that keeps running"
                             : "the runtime did not walk its heap within "
-                                + limit.toSeconds()
-                                + " s of being asked: the target may be too busy or too old"
+                                + limitText()
+                                + " of being asked: the target may be too busy or too old"
                                 + " (.NET 5+ is needed); try a longer --duration"));
     if (!builder.isComplete()) {
       // A walk cut off is not a smaller heap: its missing objects would read as freed.
@@ -188,9 +221,21 @@ public final class HeapWalk {
           (ended.endedByItself()
                   ? target + " ended during the heap walk"
                   : "the runtime did not finish walking its heap within "
-                      + limit.toSeconds()
-                      + " s (try a longer --duration)")
+                      + limitText()
+                      + " (try a longer --duration)")
               + ": the snapshot is incomplete, nothing was written or reported");
+    }
+    long unnamed = builder.unnamedObjects();
+    if (unnamed > 0 && unnamed >= MOST_UNNAMED * snapshot.objectCount()) {
+      throw new WalkFailure(
+          String.format(
+              Locale.ROOT,
+              "the runtime of %s did not name the types of %,d of its %,d objects: another tool"
+                  + " is walking its heap (or keeps the runtime's Type events on), and the runtime"
+                  + " names each type once for all of them; try again when it is done",
+              target,
+              unnamed,
+              snapshot.objectCount()));
     }
     snapshot.problems().forEach(listener::warn);
     return snapshot;
@@ -230,43 +275,54 @@ public final class HeapWalk {
         false);
   }
 
+  /** The limit as a message says it: {@code 500 ms}, {@code 60 s}, {@code 1.5 s}. */
+  private String limitText() {
+    long ms = limit.toMillis();
+    return ms < 1000 ? ms + " ms" : ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
+  }
+
   private SessionResult walk(HeapSnapshotBuilder builder, EventPipeSessionConfig config)
       throws InterruptedException {
     StopSwitch stop = new StopSwitch();
-    return starter.run(
-        SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
-        stop,
-        session -> {
-          // The runtime hands a thread's events over when its buffer fills or the session
-          // stops, so the walk's last events (its GCEnd) can wait in the GC thread's buffer:
-          // once events stop coming, stopping the session delivers the rest.
-          // A small heap's events may all wait there: silence from the start counts too, a
-          // little longer.
-          long seen = 0;
-          long quietSince = System.nanoTime();
-          try (AutoCloseable progress = listener.progress(builder, session)) {
-            while (!stop.awaitStop(POLL)) {
-              long n = session.eventsRead();
-              if (n != seen) {
-                seen = n;
-                quietSince = System.nanoTime();
-              } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
-                stop.request("no new heap events for a while");
+    boolean[] completeInTime = {false};
+    SessionResult result =
+        starter.run(
+            SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
+            stop,
+            session -> {
+              // The runtime hands a thread's events over when its buffer fills or the session
+              // stops, so the walk's last events (its GCEnd) can wait in the GC thread's buffer:
+              // once events stop coming, stopping the session delivers the rest.
+              // A small heap's events may all wait there: silence from the start counts too, a
+              // little longer.
+              long seen = 0;
+              long quietSince = System.nanoTime();
+              try (AutoCloseable progress = listener.progress(builder, session)) {
+                while (!stop.awaitStop(POLL)) {
+                  long n = session.eventsRead();
+                  if (n != seen) {
+                    seen = n;
+                    quietSince = System.nanoTime();
+                  } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
+                    stop.request("no new heap events for a while");
+                  }
+                }
+              } catch (InterruptedException e) {
+                throw e;
+              } catch (Exception e) {
+                throw new IllegalStateException("closing the progress line failed", e);
               }
-            }
-          } catch (InterruptedException e) {
-            throw e;
-          } catch (Exception e) {
-            throw new IllegalStateException("closing the progress line failed", e);
-          }
-          return session.finish();
-        },
-        event -> {
-          builder.accept(event);
-          if (builder.isComplete()) {
-            stop.request("the heap walk is complete");
-          }
-        });
+              return session.finish();
+            },
+            event -> {
+              builder.accept(event);
+              if (builder.isComplete() && !completeInTime[0]) {
+                completeInTime[0] = !stop.stoppedByDuration();
+                stop.request("the heap walk is complete");
+              }
+            });
+    overLimit = stop.stoppedByDuration() && !completeInTime[0];
+    return result;
   }
 
   /** The .gcdump header's facts of process {@code pid}, now. */

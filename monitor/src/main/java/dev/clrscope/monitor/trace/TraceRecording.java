@@ -4,6 +4,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEnding;
+import dev.clrscope.symbols.ProcessMaps;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -47,6 +48,40 @@ public final class TraceRecording {
    * @param events the events it holds
    */
   public record Ending(boolean repaired, long keptBytes, long events) {}
+
+  /**
+   * The target's memory maps for a trace's sidecar ({@link ProcessMaps#sidecarOf}), which names its
+   * native frames later: taken as the recording starts and again as it ends (a library loaded
+   * meanwhile is named), the last one that could be read kept. {@code trace collect} and {@code
+   * serve}'s traces take them here.
+   */
+  public static final class Maps {
+    private final long pid;
+    private volatile String text;
+
+    /** For process {@code pid} (0 or less: none, a runtime reached through a port). */
+    public Maps(long pid) {
+      this.pid = pid;
+    }
+
+    /** Reads the maps now; kept unless they cannot be read (the process is gone). */
+    public void take() {
+      String now = pid > 0 ? ProcessMaps.snapshot(pid) : null;
+      if (now != null) {
+        text = now;
+      }
+    }
+
+    /**
+     * Writes the last maps taken beside {@code trace}; failing costs native names only.
+     *
+     * @return the sidecar written, or null
+     */
+    public Path writeBeside(Path trace) {
+      String t = text;
+      return t != null && ProcessMaps.writeSidecar(trace, t) ? ProcessMaps.sidecarOf(trace) : null;
+    }
+  }
 
   /** The session ended before the runtime sent the trace header: the file holds no trace. */
   public static final class NothingRecorded extends Exception {

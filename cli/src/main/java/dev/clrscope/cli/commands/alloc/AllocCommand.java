@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.alloc;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.trace.StackSample;
@@ -8,6 +7,7 @@ import dev.clrscope.cli.commands.trace.TraceConversion;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
@@ -17,7 +17,6 @@ import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
 import dev.clrscope.symbols.PerfMap;
 import dev.clrscope.symbols.ProcessMaps;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -67,14 +66,7 @@ public final class AllocCommand extends AttachingCommand {
     }
     // Said before the session, not after minutes of watching.
     if (flame != null) {
-      Path parent = flame.toAbsolutePath().getParent();
-      if (Files.isDirectory(flame)) {
-        throw new CommandFailure("could not write " + flame + ": it is a directory");
-      }
-      if (parent != null && !Files.isDirectory(parent)) {
-        throw new CommandFailure(
-            "the directory " + parent + " does not exist: create it or choose another --flame");
-      }
+      OutputFile.check(flame, "--flame");
     }
   }
 
@@ -96,7 +88,10 @@ public final class AllocCommand extends AttachingCommand {
               return trace.feed(methods::accept, sampler);
             });
     TraceFileInput.warnings(read, "analysed").forEach(this::warn);
-    return report(sampler, frames[0], file.getFileName().toString());
+    int code = report(sampler, frames[0], file.getFileName().toString());
+    // Said once the frames were named: a library is read when a frame first needs it.
+    frames[0].problems().forEach(this::warn);
+    return code;
   }
 
   @Override
@@ -121,6 +116,7 @@ public final class AllocCommand extends AttachingCommand {
 
   private int report(AllocationSampler sampler, FrameResolver frames, String name) {
     AllocationSummary s = sampler.summary(frames, top);
+    frames.problems().forEach(this::warn);
     if (s.ticks() == 0) {
       warn(
           "no allocation ticks were seen: the process allocated less than about 100 KB, or the"

@@ -70,16 +70,16 @@ public final class ContentionCommand extends AttachingCommand {
   protected int run(AttachedTarget attached) {
     MonitorOutput<BlockedRecord, BlockedSummary> output =
         ContentionOutput.output(format.renderer(out(), err()), stacks);
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
     ContentionAssembler assembler =
-        new ContentionAssembler(
-            new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())),
-            minDuration,
-            stacks,
-            output::write);
+        new ContentionAssembler(methods, minDuration, stacks, output::write);
     SessionResult result =
         watchMonitor(
             attached,
-            ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            namedFromTheStart(
+                ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                methods,
+                attached),
             "the locks and waits",
             output::header,
             "some waits are missing",

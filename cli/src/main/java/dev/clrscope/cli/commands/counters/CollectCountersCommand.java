@@ -81,6 +81,9 @@ public final class CollectCountersCommand extends CounterSessionCommand {
   @Override
   protected void validate() {
     super.validate();
+    if (!output.equals("-")) {
+      OutputFile.check(Path.of(output), "-o");
+    }
     if (format == OutputFormat.jsonl && layout == CounterRecordWriter.Layout.dotnetCounters) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(),
@@ -110,10 +113,6 @@ public final class CollectCountersCommand extends CounterSessionCommand {
       sink = out();
     } else {
       Path file = Path.of(output);
-      Path dir = file.toAbsolutePath().getParent();
-      if (dir != null && !Files.isDirectory(dir)) {
-        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
-      }
       try {
         checked = new CheckedOutputStream(Files.newOutputStream(file));
         sink = new PrintStream(checked, false, StandardCharsets.UTF_8);

@@ -13,7 +13,6 @@ import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,7 +45,7 @@ public final class ExceptionsCommand extends AttachingCommand {
   @Option(names = "--stacks", description = "Print each exception's call stack.")
   boolean stacks;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
 
   @Override
   protected void validate() {
@@ -61,7 +60,7 @@ public final class ExceptionsCommand extends AttachingCommand {
   private ExceptionAssembler assembler(
       MethodAddressMap methods, MonitorOutput<ExceptionRecord, ExceptionSummary> output) {
     return new ExceptionAssembler(
-        methods, t -> typePattern == null || typePattern.matcher(t).find(), stacks, output::write);
+        methods, t -> typePattern == null || typePattern.test(t), stacks, output::write);
   }
 
   /** A saved trace: every row named as the summary is, from the whole trace. */
@@ -80,12 +79,15 @@ public final class ExceptionsCommand extends AttachingCommand {
   protected int run(AttachedTarget attached) {
     MonitorOutput<ExceptionRecord, ExceptionSummary> output =
         ExceptionsOutput.output(format.renderer(out(), err()), stacks);
-    ExceptionAssembler assembler =
-        assembler(new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())), output);
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
+    ExceptionAssembler assembler = assembler(methods, output);
     SessionResult result =
         watchMonitor(
             attached,
-            ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            namedFromTheStart(
+                ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                methods,
+                attached),
             "the exceptions",
             output::header,
             "some exceptions are missing",

@@ -1,10 +1,10 @@
 package dev.clrscope.cli.commands.gc;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.monitor.gc.GcAssembler;
@@ -12,7 +12,6 @@ import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -73,10 +72,7 @@ public final class GcStatsCommand extends AttachingCommand {
         throw new ParameterException(
             spec.commandLine(), "--chart takes a file ending in .svg or .png, got " + chart);
       }
-      Path dir = chart.toAbsolutePath().getParent();
-      if (dir != null && !Files.isDirectory(dir)) {
-        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
-      }
+      OutputFile.check(chart, "--chart");
     }
     fields();
   }

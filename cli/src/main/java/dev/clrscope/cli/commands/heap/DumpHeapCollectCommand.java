@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -27,6 +28,13 @@ public final class DumpHeapCollectCommand extends HeapCommand {
           "The file (default: yyyyMMdd_HHmmss_<pid>.gcdump in the current directory, as"
               + " dotnet-gcdump names it).")
   Path output;
+
+  @Override
+  protected void validate() {
+    super.validate();
+    // The default name is made in the current directory.
+    OutputFile.check(output != null ? output : Path.of("x.gcdump"), "-o");
+  }
 
   @Override
   protected boolean readsFiles() {

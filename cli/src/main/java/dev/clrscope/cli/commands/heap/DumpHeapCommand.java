@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -44,6 +45,9 @@ public final class DumpHeapCommand extends HeapCommand {
   protected void validate() {
     super.validate();
     report.validate();
+    if (output != null) {
+      OutputFile.check(output, "-o");
+    }
   }
 
   @Override

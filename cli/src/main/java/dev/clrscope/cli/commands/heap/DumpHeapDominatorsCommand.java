@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
@@ -70,12 +71,15 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   @Override
   protected void validate() {
     super.validate();
-    if (depth <= 0 || width <= 0 || minPercent < 0 || minPercent > 100) {
+    if (depth <= 0 || width <= 0 || !(minPercent >= 0 && minPercent <= 100)) {
       throw new ParameterException(
           spec.commandLine(), "--depth and --width take 1 or more, --min-percent 0 to 100");
     }
     if (file != null && (target.isChosen() || target.inputFile() != null)) {
       throw new ParameterException(spec.commandLine(), "--file or a process, not both");
+    }
+    if (flame != null) {
+      OutputFile.check(flame, "--flame");
     }
   }
 
@@ -97,11 +101,11 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
         .println(
             String.format(
                 Locale.ROOT,
-                "%s: %,d objects, %,d bytes; the biggest retainers, each retaining %s%% or more",
+                "%s %,d objects, %,d bytes; the biggest retainers, each retaining %s%% or more",
                 source,
                 s.objectCount(),
                 total,
-                minPercent));
+                Numbers.plain(minPercent)));
     format
         .renderer(out(), err())
         .report(
@@ -139,8 +143,8 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
                         Unit.PERCENT,
                         (Retainer r) -> Unit.percent(r.retained(), total))
                     .only(Field.Shown.TABLE),
-                Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type),
-                Field.of("size", "SIZE", 0, Unit.COUNT, Retainer::size)))
+                Field.of("size", "SIZE", 0, Unit.COUNT, Retainer::size),
+                Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type)))
         .withPriority(List.of("retained", "type", "retainedPercent", "size"));
   }
 }

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
@@ -9,7 +10,6 @@ import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshot.PathStep;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,7 +45,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
       description = "At most N paths, nearest objects first (default: ${DEFAULT-VALUE}).")
   int max = 5;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
 
   /** A shortest path from a root: the root, then every object on the way, the last the target. */
   private record RootPath(String root, List<PathStep> steps) {
@@ -103,7 +103,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
 
   @Override
   protected int show(HeapSnapshot snapshot, String source) {
-    List<List<PathStep>> paths = snapshot.pathsTo(t -> typePattern.matcher(t).find(), max);
+    List<List<PathStep>> paths = snapshot.pathsTo(typePattern, max);
     err()
         .println(
             paths.isEmpty()

@@ -4,7 +4,8 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.BufferSizeOption;
-import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ByteSize;
@@ -15,23 +16,36 @@ import dev.clrscope.monitor.heap.HeapWalk;
 import dev.clrscope.monitor.session.SessionRunner;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What every heap command shares: taking a snapshot of the managed heap from outside the process,
  * as dotnet-gcdump takes it (the runtime walks the heap during one GC it is asked to force).
  */
-abstract class HeapCommand extends AttachingCommand {
-  private static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
-
-  @Mixin DurationOption durationOption;
+abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Own {
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "60s",
+      description =
+          "How long the whole snapshot may take: the forced GC, the walk and reading its events"
+              + " (default: ${DEFAULT-VALUE}; without --duration, -t SECONDS sets it when given,"
+              + " as dotnet-gcdump's --timeout). 30s, 2m, 500ms, or hh:mm:ss.")
+  Duration walkLimit;
 
   @Mixin BufferSizeOption bufferSize;
 
+  /** dotnet-gcdump's buffer: a walk of millions of objects comes faster than it can be read. */
+  @Override
+  public String defaultFor(String option) {
+    return option.equals("--buffersize") ? Integer.toString(HeapWalk.DEFAULT_BUFFER_MB) : null;
+  }
+
   @Override
   protected void validate() {
-    bufferSize.megabytesOr(HeapWalk.DEFAULT_BUFFER_MB);
+    bufferSize.megabytes();
   }
 
   @Override
@@ -65,20 +79,19 @@ abstract class HeapCommand extends AttachingCommand {
   protected abstract int show(HeapSnapshot snapshot, String source);
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
-  protected Pattern typePattern(String regex) {
+  protected TypeRegex typePattern(String regex) {
     return TypeRegex.compile(spec, regex);
   }
 
   /**
    * How long the snapshot may take: {@code --duration}, else {@code -t/--timeout} when given (its
-   * meaning in dotnet-gcdump), else a minute.
+   * meaning in dotnet-gcdump), else {@code --duration}'s default.
    */
   Duration walkLimit() {
-    if (durationOption.duration() != null) {
-      return durationOption.duration();
-    }
     Duration timeout = target.timeoutGiven();
-    return timeout != null ? timeout : DEFAULT_WAIT;
+    return timeout != null && !spec.commandLine().getParseResult().hasMatchedOption("--duration")
+        ? timeout
+        : walkLimit;
   }
 
   /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */
@@ -144,8 +157,9 @@ abstract class HeapCommand extends AttachingCommand {
                 HeapCommand.this.warn(line);
               }
             },
+            attached.pid(),
             attached.describe(),
-            bufferSize.megabytesOr(HeapWalk.DEFAULT_BUFFER_MB),
+            bufferSize.megabytes(),
             walkLimit());
     HeapSnapshot snapshot;
     try {

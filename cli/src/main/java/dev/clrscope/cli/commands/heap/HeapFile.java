@@ -5,10 +5,11 @@ import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.heapwalk.GcDumpFormatException;
 import dev.clrscope.heapwalk.GcDumpReader;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -33,16 +34,14 @@ final class HeapFile {
 
   /** Reads a heap file; a missing, unreadable or unknown file is a target error naming it. */
   static HeapSnapshot read(Path file) {
-    if (!Files.isRegularFile(file)) {
-      throw new CommandFailure(
-          file
-              + " is "
-              + (Files.exists(file) ? "not a regular file" : "not there")
-              + ": give a .gcdump file");
-    }
     byte[] head;
-    try (InputStream in = Files.newInputStream(file)) {
+    try (InputStream in = InputFile.newInputStream(file)) {
       head = in.readNBytes(GCDUMP.length);
+    } catch (NoSuchFileException e) {
+      throw new CommandFailure(file + " is not there: give a .gcdump file", e);
+    } catch (InputFile.NotRegularFile e) {
+      throw new CommandFailure(
+          file + " is " + e.what() + ", not a regular file: give a .gcdump file", e);
     } catch (IOException e) {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     }

@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.startup;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.render.MonitorOutput;
@@ -24,15 +25,18 @@ import picocli.CommandLine.ParameterException;
     description = {
       "Watch a process start: launch it (-- COMMAND) or take a runtime that waits at startup"
           + " (--diagnostic-port), and print its time line from the start of the runtime to Main"
-          + " and on, until it exits or --duration (default 10 s; a launched app still running is"
+          + " and on, until it exits or --duration runs out (a launched app still running is"
           + " then ended): assembly loads (name, time, duration, path), GCs, the moment Main is"
           + " reached, with --all every method compiled and type loaded; and a summary: time to"
           + " Main, per kind the count and time spent, the slowest items. Exits with the launched"
           + " app's exit code. Give FILE.nettrace instead of a target to read a saved trace."
     })
-public final class StartupCommand extends AttachingCommand {
+public final class StartupCommand extends AttachingCommand implements OptionDefaults.Own {
   /** How long a start is watched when no --duration is given. */
-  static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
+  @Override
+  public String defaultFor(String option) {
+    return option.equals("--duration") ? "10s" : null;
+  }
 
   @Mixin StreamFormatOption format;
 
@@ -82,8 +86,7 @@ public final class StartupCommand extends AttachingCommand {
 
   @Override
   protected int run(AttachedTarget attached) {
-    Duration window =
-        durationOption.duration() == null ? DEFAULT_WINDOW : durationOption.duration();
+    Duration window = durationOption.duration();
     MonitorOutput<StartupRecord, StartupSummary> output =
         StartupOutput.output(format.renderer(out(), err()));
     StartupAssembler assembler = new StartupAssembler(all, top, output::write);

@@ -20,7 +20,6 @@ import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.StoppingEvent;
 import dev.clrscope.monitor.trace.TraceRecording;
 import dev.clrscope.nettrace.NetTraceFormatException;
-import dev.clrscope.symbols.ProcessMaps;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -211,6 +210,8 @@ public final class CollectCommand extends AttachingCommand {
               "--buffering-mode takes Drop or Block (or 0 or 1), got '" + bufferingMode + "'");
     }
     bufferSize.megabytes();
+    // The default name is made in the current directory.
+    OutputFile.check(output != null ? output : Path.of("x.nettrace"), "-o");
   }
 
   @Override
@@ -218,10 +219,6 @@ public final class CollectCommand extends AttachingCommand {
     ConversionFormat conversion = conversionFormat();
     TargetSpec targetSpec = target.spec();
     Path file = (output != null ? output : defaultOutput(attached, targetSpec)).toAbsolutePath();
-    Path dir = file.getParent();
-    if (dir != null && !Files.isDirectory(dir)) {
-      throw new CommandFailure("the directory " + dir + " does not exist: create it or choose -o");
-    }
     for (String note : plan.notes()) {
       warn(note);
     }
@@ -231,7 +228,7 @@ public final class CollectCommand extends AttachingCommand {
     SessionResult result;
     // The target's mappings, for naming native frames later (symbols/ProcessMaps): taken when the
     // session starts and again when it ends, if the target is still there then.
-    String[] maps = new String[1];
+    TraceRecording.Maps maps = new TraceRecording.Maps(attached.pid());
     try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
       result =
           watch(
@@ -263,12 +260,9 @@ public final class CollectCommand extends AttachingCommand {
                             ? "Press Ctrl+C to stop (a second Ctrl+C abandons the rundown)."
                             : "Press Enter or Ctrl+C to stop (a second Ctrl+C abandons the"
                                 + " rundown).");
-                maps[0] = attached.pid() > 0 ? ProcessMaps.snapshot(attached.pid()) : null;
+                maps.take();
                 SessionResult recorded = record(session);
-                String atEnd = attached.pid() > 0 ? ProcessMaps.snapshot(attached.pid()) : null;
-                if (atEnd != null) {
-                  maps[0] = atEnd;
-                }
+                maps.take();
                 return recorded;
               },
               stoppingEvent == null ? event -> {} : stoppingEvent.consumer(stop));
@@ -283,9 +277,7 @@ public final class CollectCommand extends AttachingCommand {
       throw OutputFile.failure(file, result.recordingError());
     }
     finish(file, result);
-    if (maps[0] != null) {
-      ProcessMaps.writeSidecar(file, maps[0]);
-    }
+    maps.writeBeside(file);
     out().println(file);
     if (conversion != null) {
       Path converted = TraceFileNames.convertedName(file, conversion);

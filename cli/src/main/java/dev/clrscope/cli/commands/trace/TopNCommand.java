@@ -125,6 +125,8 @@ public final class TopNCommand extends ClrscopeSubcommand {
       warn("the trace has no method load or rundown events, so frames are hex addresses");
     }
     List<MethodSamples> top = profile.top(number, inclusive);
+    // Said once the frames were named: a library is read when a frame first needs it.
+    frames.problems().forEach(this::warn);
     List<Ranked> rows = new ArrayList<>();
     for (MethodSamples m : top) {
       rows.add(new Ranked(rows.size() + 1, m, totals.samples()));

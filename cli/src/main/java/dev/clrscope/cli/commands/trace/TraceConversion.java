@@ -37,8 +37,9 @@ public final class TraceConversion {
    * @param samples thread samples converted
    * @param methods methods known from the trace
    * @param ending how reading the input ended: cut short, or with bytes after its end
+   * @param frameProblems what could not be used to name native frames (a sidecar or library)
    */
-  public record Result(long samples, int methods, SessionResult read) {
+  public record Result(long samples, int methods, SessionResult read, List<String> frameProblems) {
     /** Why the input ended early, or null. */
     public String truncatedAt() {
       return read.truncation() == null ? null : read.truncation().getMessage();
@@ -65,6 +66,7 @@ public final class TraceConversion {
   static void report(Result r, ConversionFormat format, PrintStream err) {
     TraceFileInput.warnings(r.read(), "converted")
         .forEach(w -> err.println("clrscope trace convert: " + w));
+    r.frameProblems().forEach(w -> err.println("clrscope trace convert: " + w));
     if (r.samples() == 0) {
       err.println(
           "clrscope trace convert: the trace has no thread samples, so the "
@@ -109,7 +111,7 @@ public final class TraceConversion {
                       FrameResolver.forTrace(trace, header.processId(), methods, false);
                   long n = samples.write(frames, weightMs);
                   w.finish();
-                  return new Result(n, methods.size(), read);
+                  return new Result(n, methods.size(), read, frames.problems());
                 } catch (IOException e) {
                   throw new WriteFailure(e);
                 }

@@ -6,9 +6,12 @@ import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SavedTrace;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.nettrace.InputFile;
 import dev.clrscope.nettrace.NetTraceFormatException;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,17 +83,15 @@ public final class TraceFileInput {
    * take a whole file, not a stream from a FIFO or a device.
    */
   static void checkReadable(Path file) {
-    if (Files.isDirectory(file)) {
-      throw new CommandFailure(file + " is a directory: give a .nettrace file");
-    }
-    if (!Files.exists(file)) {
+    try {
+      InputFile.check(file);
+    } catch (NoSuchFileException e) {
       throw new CommandFailure("no such file: " + file);
-    }
-    if (!Files.isRegularFile(file)) {
+    } catch (InputFile.NotRegularFile e) {
       throw new CommandFailure(
-          file
-              + " is not a regular file (a device, FIFO or socket): save the trace to a file"
-              + " first");
+          file + " is " + e.what() + ", not a regular file: give a saved .nettrace file");
+    } catch (IOException e) {
+      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     }
     if (!Files.isReadable(file)) {
       throw new CommandFailure("could not read " + file + ": permission denied");

@@ -71,6 +71,13 @@ class DotnetTraceCompatibilityTest {
                 assertThat(c.plan().providers())
                     .extracting(EventPipeProvider::name)
                     .containsExactly(RUNTIME, SAMPLER)),
+        // SampleProfiler with the keywords dotnet-trace 10 sends for a provider it names without
+        // any (its client library's default), not 0.
+        row(
+            "-p 1 --profile dotnet-sampled-thread-time",
+            c ->
+                assertThat(c.plan().providers())
+                    .containsExactly(provider(SAMPLER, 0xF00000000000L, 4))),
         row(
             "-p 1 --profile gc-collect,dotnet-common",
             c ->
