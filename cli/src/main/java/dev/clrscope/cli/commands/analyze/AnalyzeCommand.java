@@ -5,6 +5,7 @@ import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.RuntimeInfo;
@@ -57,8 +58,9 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   @Option(
       names = {"-p", "--process-id"},
       paramLabel = "PID",
+      converter = Numbers.Pid.class,
       description = "A live process to pause and read instead of a core file.")
-  Integer pid;
+  Long pid;
 
   @Option(
       names = {"-n", "--name"},
@@ -166,11 +168,11 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       if (core != null) {
         return AnalysisTarget.core(core, options);
       }
-      int target =
+      long target =
           pid != null
               ? pid
-              : (int) new TargetResolver(new EndpointLocator(), err()).findByName(name).pid();
-      return AnalysisTarget.live(target, options);
+              : new TargetResolver(new EndpointLocator(), err()).findByName(name).pid();
+      return AnalysisTarget.live((int) target, options);
     } catch (TargetException e) {
       throw new CommandFailure(e.getMessage(), e);
     }

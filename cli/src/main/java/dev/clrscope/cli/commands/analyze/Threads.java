@@ -101,7 +101,8 @@ final class Threads extends SosCommand {
       dead += t.isDead() ? 1 : 0;
       String exceptionType =
           t.currentException() == 0 ? null : GcRoot.typeName(p, t.currentException());
-      rows.add(new Row(rows.size(), t, exceptionType, current != null && t.osId() == current.osId()));
+      rows.add(
+          new Row(rows.size(), t, exceptionType, current != null && t.osId() == current.osId()));
     }
     context.show(
         Report.builder()
