@@ -82,12 +82,12 @@ echo "|---|---|---|---|"
 for rate in 1000 10000; do
   [ "$which" = http ] && break
   run "clrscope exceptions, $rate exceptions/s" "throw-load $rate" \
-    ./clrscope exceptions -p PID --format json
+    ./clrscope exceptions -p PID --format jsonl
   run "dotnet-trace (same providers), $rate exceptions/s" "throw-load $rate" \
     "$tools/dotnet-trace" collect -p PID --providers "$exceptions_providers" -o "$work/t.nettrace"
 done
 [ "$which" = exceptions ] && exit 0
-run "clrscope http, 1000 requests/s" "http-load 1000" ./clrscope http -p PID --format json
+run "clrscope http, 1000 requests/s" "http-load 1000" ./clrscope http -p PID --format jsonl
 run "dotnet-trace (same providers), 1000 requests/s" "http-load 1000" \
   "$tools/dotnet-trace" collect -p PID --providers "$http_providers" -o "$work/t.nettrace"
 echo

@@ -49,9 +49,9 @@ echo "trace: $trace, $(du -h "$trace" | cut -f1), $samples samples, $frames stac
 ours=() theirs=()
 for ((i = 0; i < runs; i++)); do
   t0=$(date +%s%N)
-  ./clrscope trace report "$trace" topN -n 20 >/dev/null
+  ./clrscope trace report "$trace" topN -N 20 >/dev/null
   t1=$(date +%s%N)
-  "$dt" report "$trace" topN -n 20 >/dev/null
+  "$dt" report "$trace" topN -N 20 >/dev/null
   t2=$(date +%s%N)
   ours+=($(((t1 - t0) / 1000000)))
   theirs+=($(((t2 - t1) / 1000000)))

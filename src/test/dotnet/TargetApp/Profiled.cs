@@ -11,7 +11,7 @@ internal static class Profiled
     private static long sink;
 
     /// <summary>The calling thread's OS thread id: /proc/thread-self links to /proc/PID/task/TID.</summary>
-    private static int GetTid()
+    internal static int GetTid()
     {
         string target = Directory.ResolveLinkTarget("/proc/thread-self", false)?.FullName ?? "";
         return int.Parse(Path.GetFileName(target), System.Globalization.CultureInfo.InvariantCulture);

@@ -197,6 +197,15 @@ internal static class Program
                 case "shapes" when words.Length == 1:
                     Shapes();
                     break;
+                case "facts" when words.Length == 2:
+                    DumpFacts.Make(Count(words[1]));
+                    break;
+                case "triage-facts" when words.Length == 1:
+                    TriageFacts.Make();
+                    break;
+                case "queue" when words.Length == 2:
+                    DumpFacts.BlockPoolAndQueue(Count(words[1]));
+                    break;
                 case "throw" when words.Length == 2:
                     Throw(Count(words[1]));
                     break;

@@ -168,11 +168,12 @@ class BadInputTest {
   }
 
   @Test
-  void theTargetExitingMidCommand() throws Exception {
+  void theTargetExitingMidCommand(@TempDir Path dir) throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
       // Stopped, the target accepts the connection (the kernel does) but never answers; killed
       // while clrscope waits, it closes the connection under it.
       signal("STOP", target.pid());
+      Path log = dir.resolve("clrscope.log");
       try (RunningCli cli =
           Clrscope.start(
               java.util.Map.of(),
@@ -180,9 +181,14 @@ class BadInputTest {
               "env",
               "--timeout",
               "30",
+              "--log-file",
+              log.toString(),
               "-p",
               Long.toString(target.pid()))) {
-        Thread.sleep(4000);
+        // Killed once clrscope has connected, so it is waiting for the reply.
+        org.awaitility.Awaitility.await()
+            .atMost(TIMEOUT)
+            .until(() -> Files.exists(log) && Files.readString(log).contains("connected to "));
         signal("KILL", target.pid());
         CliResult result = cli.await(TIMEOUT);
 

@@ -39,7 +39,7 @@ class CliSmokeTest {
   }
 
   @Test
-  void infoOfALaunchedAppExitsWithTheAppsExitCode() {
+  void infoOfALaunchedAppExitsWithTheAppsExitCode() throws Exception {
     List<String> app =
         DotnetApps.command(
             DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "500", "--exit-code", "4");
@@ -49,9 +49,10 @@ class CliSmokeTest {
     CliResult result = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
 
     assertThat(result.exitCode()).as("%s", result).isEqualTo(4);
+    // The app's lines come on stderr; stdout is clrscope's one JSON document.
     ReadyInfo ready =
-        ReadyInfo.findIn(result.stdout()).orElseThrow(() -> new AssertionError(result));
-    JsonNode info = jsonLineWith("runtimeCookie", result);
+        ReadyInfo.findIn(result.stderr()).orElseThrow(() -> new AssertionError(result));
+    JsonNode info = TargetProcess.JSON.readTree(result.stdout());
     assertThat(info.get("pid").asLong()).isEqualTo(ready.pid());
     assertThat(info.get("entrypointAssembly").asText()).isEqualTo("TargetApp");
   }

@@ -63,7 +63,8 @@ class ClrscopeRunnerTest {
 
   @Test
   void awaitLineWaitsForOutputOfARunningCommand() throws IOException {
-    Path launcher = script("echo first", "echo '{\"event\":\"ready\",\"pid\":42}'", "read line");
+    Path launcher =
+        script("echo first", "echo '{\"event\":\"ready\",\"pid\":42}' >&2", "read line");
 
     try (RunningCli cli = Clrscope.start(launcher, Map.of(), dir)) {
       assertThat(cli.awaitLine(line -> line.startsWith("first"), Duration.ofSeconds(30)))

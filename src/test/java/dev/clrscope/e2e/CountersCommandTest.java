@@ -153,7 +153,7 @@ class CountersCommandTest {
       assertThat(second.stderr())
           .as("%s", second)
           .contains("clrscope counters collect: the target refused the metrics session:")
-          .contains("refresh interval");
+          .contains("(refresh interval 1 there, 2 asked)");
       // The first session is untouched and still receives values.
       first.awaitLine(l -> l.contains("clrscope.demo"), RUN);
     }
@@ -162,20 +162,25 @@ class CountersCommandTest {
   /** {@code counters collect} of {@code counters} into {@code file} for 4 s. */
   private static CliResult collectFor4s(
       TargetProcess app, String counters, String format, Path file) {
-    return Clrscope.run(
-        RUN,
-        "counters",
-        "collect",
-        "-p",
-        Long.toString(app.pid()),
-        "--counters",
-        counters,
-        "--format",
-        format,
-        "-o",
-        file.toString(),
-        "--duration",
-        "4s");
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "counters",
+                "collect",
+                "-p",
+                Long.toString(app.pid()),
+                "--counters",
+                counters,
+                "-o",
+                file.toString(),
+                "--duration",
+                "4s"));
+    // clrscope's whole measurements are the full layout of the json format.
+    args.addAll(
+        format.equals("json-full")
+            ? List.of("--format", "json", "--layout", "full")
+            : List.of("--format", format));
+    return Clrscope.run(RUN, args.toArray(String[]::new));
   }
 
   @Test
@@ -235,8 +240,8 @@ class CountersCommandTest {
               file);
       assertThat(r.exitCode()).as("%s", r).isZero();
       JsonNode doc = TargetProcess.JSON.readTree(Files.readString(file));
-      assertThat(doc.path("stopReason").asText()).contains("duration");
-      assertThat(doc.path("notes").toString()).contains("Clrscope.Demo[no.such]");
+      assertThat(doc.path("summary").path("stopReason").asText()).contains("duration");
+      assertThat(doc.path("summary").path("notes").toString()).contains("Clrscope.Demo[no.such]");
       int histograms = 0;
       int requests = 0;
       for (JsonNode m : doc.path("measurements")) {
@@ -289,7 +294,11 @@ class CountersCommandTest {
                 "jsonl",
                 "--duration",
                 "7s")) {
-      Thread.sleep(3000);
+      // Held once the collection has reported a few intervals of the app churning alone.
+      org.awaitility.Awaitility.await()
+          .atMost(RUN)
+          .until(
+              () -> cli.stdout().lines().filter(l -> l.contains("total_allocated")).count() >= 2);
       JsonNode held = app.send("hold-mb 64");
       assertThat(held.path("totalMb").asInt()).isEqualTo(64);
       CliResult r = cli.await(RUN);
@@ -368,7 +377,10 @@ class CountersCommandTest {
               .redirectErrorStream(true)
               .start();
       ByteCollector out = new ByteCollector(script);
-      Thread.sleep(5000);
+      // q once the board has been drawn with a value.
+      org.awaitility.Awaitility.await()
+          .atMost(RUN)
+          .until(() -> out.text().contains("Status: Running") && out.text().contains("[route=/a]"));
       script.getOutputStream().write('q');
       script.getOutputStream().flush();
       assertThat(script.waitFor(30, TimeUnit.SECONDS)).as("%s", out).isTrue();

@@ -96,7 +96,7 @@ class DumpCommandTest {
           .isEqualTo(
               "clrscope dump: the directory "
                   + missing.getParent()
-                  + " does not exist: create it or choose -o");
+                  + " does not exist: create it or choose another -o");
     }
   }
 

@@ -77,7 +77,7 @@ class EnvCommandTest {
 
     assertThat(result.exitCode()).as("%s", result).isEqualTo(9);
     ReadyInfo ready =
-        ReadyInfo.findIn(result.stdout()).orElseThrow(() -> new AssertionError(result));
+        ReadyInfo.findIn(result.stderr()).orElseThrow(() -> new AssertionError(result));
     assertThat(ready.env()).containsEntry("CLRSCOPE_E2E_EARLY", "before-main");
   }
 
@@ -90,7 +90,7 @@ class EnvCommandTest {
       cli.sendLine("spawn");
       JsonNode spawn =
           TargetProcess.JSON.readTree(
-              cli.awaitLine(l -> l.contains("\"event\":\"spawn\""), TIMEOUT));
+              cli.awaitStderrLine(l -> l.contains("\"event\":\"spawn\""), TIMEOUT));
       cli.sendLine("exit 0");
       CliResult result = cli.await(TIMEOUT);
 

@@ -39,7 +39,7 @@ class GcCommandsTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json",
+                "jsonl",
                 "--chart",
                 chart.toString())) {
       awaitStderr(cli, "Watching the GCs");
@@ -151,8 +151,8 @@ class GcCommandsTest {
     CliResult result = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
 
     assertThat(result.exitCode()).as("%s", result).isEqualTo(7);
-    List<String> csv =
-        result.stdoutLines().stream().filter(l -> !l.startsWith("{\"event\"")).toList();
+    List<String> csv = result.stdoutLines();
+    assertThat(csv).noneMatch(l -> l.startsWith("{\"event\""));
     assertThat(csv.get(0)).startsWith("startUtc,gc,generation,type,reason,");
     int columns = csv.get(0).split(",", -1).length;
     assertThat(csv).allSatisfy(l -> assertThat(l.split(",", -1)).hasSize(columns));

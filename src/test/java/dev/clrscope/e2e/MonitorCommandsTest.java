@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code clrscope exceptions} and {@code clrscope contention} against TargetApp's {@code fail N},
@@ -69,7 +71,7 @@ class MonitorCommandsTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json",
+                "jsonl",
                 "--stacks",
                 "--type",
                 "Widget")) {
@@ -122,6 +124,76 @@ class MonitorCommandsTest {
     }
   }
 
+  /**
+   * A process that has run a while throws from a method compiled before clrscope attached (and
+   * blocks in one): every row names it, in every format, as the summary does; the methods that had
+   * code when the session started come from a short rundown session of their own, read first.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"table", "jsonl", "csv"})
+  void codeCompiledBeforeAttachingIsNamedInEveryRow(String format) throws Exception {
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      // Compiled now, long before clrscope comes: Fail, ThrowWidgetFailure, the contended enter.
+      JsonNode before = target.send("fail 2");
+      String site = before.get("method").asText();
+      JsonNode contended = target.send("contend monitor 1");
+      try (RunningCli cli =
+          Clrscope.start(
+              Map.of(),
+              Clrscope.root(),
+              "exceptions",
+              "-p",
+              Long.toString(target.pid()),
+              "--format",
+              format)) {
+        awaitStderr(cli, "Watching the exceptions");
+        target.send("fail 3");
+        for (int i = 0; i < 3; i++) {
+          cli.awaitLine(l -> l.contains("WidgetFailure"), TIMEOUT);
+        }
+        cli.interrupt();
+        CliResult result = cli.await(TIMEOUT);
+        assertThat(result.exitCode()).as("%s", result).isZero();
+        // The rows come first, the summary after them.
+        List<String> rows =
+            result.stdoutLines().stream().filter(l -> l.contains("WidgetFailure")).toList();
+        assertThat(rows).as("%s", result).hasSizeGreaterThanOrEqualTo(3);
+        for (String row : rows.subList(0, 3)) {
+          assertThat(row).as(format).contains(site).doesNotContain("!0x");
+        }
+        if (format.equals("jsonl")) {
+          assertThat(kind(json(result), "exception"))
+              .hasSize(3)
+              .allSatisfy(r -> assertThat(r.get("throwSite").asText()).isEqualTo(site));
+        }
+      }
+      if (format.equals("jsonl")) {
+        try (RunningCli cli =
+            Clrscope.start(
+                Map.of(),
+                Clrscope.root(),
+                "contention",
+                "-p",
+                Long.toString(target.pid()),
+                "--format",
+                "jsonl")) {
+          awaitStderr(cli, "Watching the locks and waits");
+          target.send("contend monitor 2");
+          cli.awaitLine(l -> l.contains("\"kind\":\"lock\""), TIMEOUT);
+          cli.awaitLine(l -> l.contains("\"kind\":\"lock\""), TIMEOUT);
+          cli.interrupt();
+          CliResult result = cli.await(TIMEOUT);
+          assertThat(kind(json(result), "lock"))
+              .hasSizeGreaterThanOrEqualTo(2)
+              .allSatisfy(
+                  r ->
+                      assertThat(r.get("method").asText())
+                          .isEqualTo(contended.get("method").asText()));
+        }
+      }
+    }
+  }
+
   @Test
   void contentionGivesEveryContendedLockAndWaitWithItsDurationAndMethod() throws Exception {
     int n = 3;
@@ -134,7 +206,7 @@ class MonitorCommandsTest {
                 "-p",
                 Long.toString(target.pid()),
                 "--format",
-                "json")) {
+                "jsonl")) {
       awaitStderr(cli, "Watching the locks and waits");
       JsonNode monitor = target.send("contend monitor " + n);
       JsonNode lock = target.send("contend lock " + n);
@@ -202,12 +274,12 @@ class MonitorCommandsTest {
 
   @Test
   void anExceptionThatKillsALaunchedAppIsUnhandledAndItsExitCodePassesThrough() throws Exception {
-    List<String> args = new ArrayList<>(List.of("exceptions", "--format", "json", "--"));
+    List<String> args = new ArrayList<>(List.of("exceptions", "--format", "jsonl", "--"));
     args.addAll(DotnetApps.command(DotnetApps.TARGET_APP));
     try (RunningCli cli = Clrscope.start(Map.of(), Clrscope.root(), args.toArray(String[]::new))) {
       cli.awaitReady(TIMEOUT);
       cli.sendLine("fail 2");
-      cli.awaitLine(l -> l.contains("\"event\":\"fail\""), TIMEOUT);
+      cli.awaitStderrLine(l -> l.contains("\"event\":\"fail\""), TIMEOUT);
       cli.sendLine("crash");
       CliResult result = cli.await(TIMEOUT);
       // The runtime aborts on an unhandled exception: SIGABRT, which a shell reports as 128 + 6.
@@ -217,12 +289,15 @@ class MonitorCommandsTest {
 
       List<JsonNode> lines = new ArrayList<>();
       JsonNode crash = null;
+      // clrscope's rows on stdout, nothing else; the app's own lines on stderr.
       for (String l : result.stdoutLines()) {
         JsonNode node = JSON.readTree(l);
-        if (node.has("kind")) {
-          lines.add(node);
-        } else if (node.get("event").asText().equals("crash")) {
-          crash = node;
+        assertThat(node.has("kind")).as(l).isTrue();
+        lines.add(node);
+      }
+      for (String l : result.stderr().lines().toList()) {
+        if (l.startsWith("{\"event\":\"crash\"")) {
+          crash = JSON.readTree(l);
         }
       }
       assertThat(crash).as("%s", result).isNotNull();
@@ -261,8 +336,12 @@ class MonitorCommandsTest {
         .hasSize(3);
     // The rundown at the end of the file names the dispatcher's precompiled frame too.
     assertThat(lines).filteredOn(l -> l.equals("    at System.Runtime.EH.DispatchEx")).hasSize(3);
+    // The summary's table by throw site.
     assertThat(lines)
-        .contains("       3  TargetApp.WidgetFailure  at TargetApp.Monitored.ThrowWidgetFailure");
+        .anyMatch(
+            l ->
+                l.matches(
+                    " *3  TargetApp\\.WidgetFailure +TargetApp\\.Monitored\\.ThrowWidgetFailure"));
 
     CliResult contention =
         Clrscope.run(
@@ -282,7 +361,9 @@ class MonitorCommandsTest {
             "TargetApp.Monitored.WaitForSignal");
     // ContentionStop_V1's DurationNs of the first wait, in milliseconds.
     assertThat(csv.get(1)).contains(",lock,", ",30.197118,");
-    assertThat(contention.stderr()).contains("lock       4", "wait       2");
+    assertThat(contention.stderr().lines())
+        .anyMatch(l -> l.matches("lock +4 .*"))
+        .anyMatch(l -> l.matches("wait +2 .*"));
   }
 
   @Test

@@ -91,7 +91,7 @@ class ProfilingCommandsTest {
             "report",
             file.toString(),
             "topN",
-            "-n",
+            "-N",
             "3",
             "--thread",
             Long.toString(tid),
@@ -122,7 +122,7 @@ class ProfilingCommandsTest {
 
     // Every thread, every method: the same names as speedscope's frames.
     JsonNode all =
-        runJson("trace", "report", file.toString(), "topN", "-n", "100000", "--format", "json");
+        runJson("trace", "report", file.toString(), "topN", "-N", "100000", "--format", "json");
     Set<String> reported = new HashSet<>();
     all.path("methods").forEach(m -> reported.add(m.path("method").asText()));
     assertThat(reported).contains("TargetApp.Profiled.BurnCpu", "TargetApp.Program.Main");

@@ -4,6 +4,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,12 +56,38 @@ public final class RunningCli implements AutoCloseable {
   }
 
   /**
-   * Waits for the ready line of a TargetApp whose stdout the CLI passes through (as when clrscope
-   * launches it).
+   * Waits for the ready line of a TargetApp the CLI launched: a launched app's output comes on
+   * clrscope's stderr (its stdout holds clrscope's data alone).
    */
   public ReadyInfo awaitReady(Duration timeout) {
-    String line = awaitLine(l -> ReadyInfo.tryParse(l).isPresent(), timeout);
+    String line =
+        awaitStderr(Pattern.compile("^(\\{\"event\":\"ready\".*)$", Pattern.MULTILINE), timeout);
     return ReadyInfo.tryParse(line).orElseThrow();
+  }
+
+  private int stderrLinesTaken;
+
+  /**
+   * Waits for the next stderr line that {@code match} accepts (a line a launched app printed: its
+   * output comes on clrscope's stderr), after the lines an earlier call took.
+   */
+  public String awaitStderrLine(Predicate<String> match, Duration timeout) {
+    String[] found = new String[1];
+    Awaitility.await()
+        .atMost(timeout)
+        .until(
+            () -> {
+              List<String> lines = stderr().lines().toList();
+              for (int i = stderrLinesTaken; i < lines.size(); i++) {
+                if (match.test(lines.get(i))) {
+                  stderrLinesTaken = i + 1;
+                  found[0] = lines.get(i);
+                  return true;
+                }
+              }
+              return false;
+            });
+    return found[0];
   }
 
   /** Writes a line to the CLI's stdin (which it may pass on to an app it launched). */

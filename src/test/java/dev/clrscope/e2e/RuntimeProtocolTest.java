@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.clrscope.ipc.ConnectionClosedException;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.ServerErrorException;
+import dev.clrscope.ipc.client.ConnectionSource;
 import dev.clrscope.ipc.client.DiagnosticsClient;
 import dev.clrscope.ipc.client.EndpointConnectionSource;
 import dev.clrscope.ipc.client.ProcessInfo;
@@ -14,6 +15,7 @@ import dev.clrscope.ipc.protocol.IpcCommand;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSession;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.ipc.transport.IpcConnection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -188,12 +191,30 @@ class RuntimeProtocolTest {
   @Test
   void aReplyCutShortByAnExitingTargetIsReportedAsSuch() throws Exception {
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP)) {
-      DiagnosticsClient client = clientFor(target);
+      // A stopped target accepts the connection (the kernel does) but cannot answer.
+      CountDownLatch connected = new CountDownLatch(1);
+      EndpointConnectionSource endpoint =
+          new EndpointConnectionSource(new EndpointLocator().locate(target.pid()).endpoint());
+      DiagnosticsClient client =
+          new DiagnosticsClient(
+              new ConnectionSource() {
+                @Override
+                public IpcConnection open(Duration timeout) {
+                  IpcConnection c = endpoint.open(timeout);
+                  connected.countDown();
+                  return c;
+                }
+
+                @Override
+                public String describe() {
+                  return endpoint.describe();
+                }
+              },
+              TIMEOUT);
       signal("STOP", target.pid());
       CompletableFuture<Object> info =
           CompletableFuture.supplyAsync(client::processInfo, OWN_THREAD);
-      // A stopped target accepts the connection (the kernel does) but cannot answer.
-      Thread.sleep(2000);
+      assertThat(connected.await(30, TimeUnit.SECONDS)).as("connected").isTrue();
       assertThat(info).as("a stopped target answered").isNotDone();
       signal("KILL", target.pid());
 

@@ -35,12 +35,17 @@ class ServeArtifactsTest {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private static final Pattern SERVING = Pattern.compile("Serving http://127\\.0\\.0\\.1:(\\d+)/");
-  private static final String TOKEN = "artifact-token-7";
+  static final String TOKEN = "artifact-token-7";
 
-  private static RunningCli serve(Path dir, long pid, String... extra) throws Exception {
+  /**
+   * serve watching only {@code pid}, refreshing every second, its token file {@code dir/token}
+   * (0600, {@link #TOKEN}) written for {@code --token-file token} to find.
+   */
+  static RunningCli serve(Path dir, long pid, String... extra) throws Exception {
     Path tokenFile = dir.resolve("token");
     if (!Files.exists(tokenFile)) {
       Files.writeString(tokenFile, TOKEN + "\n");
+      Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
     }
     List<String> args =
         new ArrayList<>(
@@ -167,7 +172,11 @@ class ServeArtifactsTest {
       Path file = dir.resolve("got.nettrace");
       Files.write(file, trace.body());
       assertThat(exceptionsThrown(file)).isEqualTo(7);
-      assertThat(files(art)).hasSize(2).noneMatch(f -> f.toString().endsWith(".partial"));
+      // The .gcdump, the trace and the trace's maps sidecar (as trace collect writes it).
+      assertThat(files(art))
+          .hasSize(3)
+          .noneMatch(f -> f.toString().endsWith(".partial"))
+          .anyMatch(f -> f.toString().endsWith(".nettrace.maps"));
 
       serve.signal("TERM");
       CliResult r = serve.await(TIMEOUT);
@@ -201,9 +210,9 @@ class ServeArtifactsTest {
         Map<String, String> bad =
             Map.of(
                 "/gcdump?pid=abc",
-                "400 pid must be a process id (a positive integer), got 'abc'",
+                "400 pid: a process id is a number from 1 to 2147483647 in digits 0-9, got 'abc'",
                 "/gcdump?pid=99999999999999999999",
-                "400 pid must be a process id (a positive integer), got '99999999999999999999'",
+                "400 pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '99999999999999999999'",
                 "/gcdump",
                 "400 pid is required; POST /gcdump?pid=PID",
                 "/trace?pid=" + pid + "&duration=5x",
@@ -474,7 +483,10 @@ class ServeArtifactsTest {
       assertThat(exceptionsThrown(file)).isEqualTo(3);
       CliResult r = serve.await(TIMEOUT);
       assertThat(r.exitCode()).as("%s", r).isZero();
-      assertThat(files(art)).hasSize(1).noneMatch(f -> f.toString().endsWith(".partial"));
+      assertThat(files(art))
+          .hasSize(2)
+          .noneMatch(f -> f.toString().endsWith(".partial"))
+          .anyMatch(f -> f.toString().endsWith(".nettrace.maps"));
     }
   }
 }

@@ -228,6 +228,9 @@ class ServeCommandTest {
   void withATokenEveryRequestMustCarryIt(@TempDir Path dir) throws Exception {
     Path tokenFile = dir.resolve("token");
     Files.writeString(tokenFile, "s3cret-token\n");
+    // A token file others can read is refused, as ssh refuses such a key.
+    Files.setPosixFilePermissions(
+        tokenFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
     try (RunningCli serve =
         serve(dir, "-p", NOT_DOTNET, "--token-file", tokenFile.toString(), "--duration", "60s")) {
       int port = port(serve);

@@ -43,13 +43,13 @@ class TraceFieldTypesTest {
                 SOURCE + ":0xFFFFFFFFFFFFFFFF:5",
                 "-o",
                 file.toString(),
-                // The app's output is discarded by default, as in dotnet-trace; this test reads it.
-                "--show-child-io",
+                // The app's output comes on clrscope's stderr; stdout holds the trace's path.
                 "--"));
     args.addAll(DotnetApps.command("GoldenTraceApp"));
     CliResult collected = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
     assertThat(collected.exitCode()).as("%s", collected).isZero();
-    assertThat(collected.stdout()).contains("rounds=3 exceptions=5 gcs=4");
+    assertThat(collected.stderr()).contains("rounds=3 exceptions=5 gcs=4");
+    assertThat(collected.stdout()).doesNotContain("rounds=");
 
     CliResult events =
         Clrscope.run(TIMEOUT, "trace", "events", file.toString(), "--provider", SOURCE);

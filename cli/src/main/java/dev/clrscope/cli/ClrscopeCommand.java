@@ -8,6 +8,7 @@ import dev.clrscope.cli.commands.PsCommand;
 import dev.clrscope.cli.commands.ResumeCommand;
 import dev.clrscope.cli.commands.TrainCommand;
 import dev.clrscope.cli.commands.alloc.AllocCommand;
+import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
 import dev.clrscope.cli.commands.contention.ContentionCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.exceptions.ExceptionsCommand;
@@ -16,9 +17,11 @@ import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
 import dev.clrscope.cli.commands.http.HttpCommand;
 import dev.clrscope.cli.commands.serve.ServeCommand;
+import dev.clrscope.cli.commands.stack.StackCommand;
 import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
+import dev.clrscope.cli.options.Numbers;
 import java.util.List;
 import java.util.Map;
 import picocli.AutoComplete;
@@ -67,6 +70,8 @@ public final class ClrscopeCommand implements Runnable {
           HttpCommand.class,
           StartupCommand.class,
           DumpHeapCommand.class,
+          AnalyzeCommand.class,
+          StackCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
           TrainCommand.class);
@@ -119,6 +124,7 @@ public final class ClrscopeCommand implements Runnable {
     for (Class<?> c : SUBCOMMANDS) {
       add(cl, c, NESTED.getOrDefault(c, List.of()));
     }
+    Numbers.register(cl);
     return cl;
   }
 
@@ -158,6 +164,7 @@ public final class ClrscopeCommand implements Runnable {
     if (c != null && !first.equals("generate-completion")) {
       CommandLine cl = new CommandLine(new ClrscopeCommand());
       add(cl, c, nestedFor(c, args.length > 1 ? args[1] : ""));
+      Numbers.register(cl);
       return cl;
     }
     if (args.length == 1 && (first.equals("-V") || first.equals("--version"))) {

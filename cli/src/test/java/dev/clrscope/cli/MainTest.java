@@ -94,7 +94,10 @@ class MainTest {
         .startsWith("clrscope info: --timeout must be a positive number of seconds, got 0");
     Run zeroPid = run("info", "-p", "0");
     assertThat(zeroPid.exit()).isEqualTo(2);
-    assertThat(zeroPid.err()).startsWith("clrscope info: -p takes a positive process id, got 0");
+    assertThat(zeroPid.err())
+        .startsWith(
+            "clrscope info: Invalid value for option '--process-id': a process id is a number from"
+                + " 1 to 2147483647 in digits 0-9, got '0'");
     Run notANumber = run("info", "-p", "abc");
     assertThat(notANumber.exit()).isEqualTo(2);
     assertThat(notANumber.err()).startsWith("clrscope info: ").contains("'abc'");

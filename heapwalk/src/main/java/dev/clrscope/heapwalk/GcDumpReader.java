@@ -1,7 +1,7 @@
 package dev.clrscope.heapwalk;
 
+import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -48,9 +48,9 @@ public final class GcDumpReader {
     this.b = bytes;
   }
 
-  /** Reads {@code file}. */
+  /** Reads {@code file}, a regular file ({@link InputFile}) that fits one array. */
   public static HeapSnapshot read(Path file) throws IOException {
-    return parse(Files.readAllBytes(file));
+    return parse(InputFile.readAllBytes(file, Integer.MAX_VALUE - 8));
   }
 
   /** Reads a whole .gcdump held in memory. */

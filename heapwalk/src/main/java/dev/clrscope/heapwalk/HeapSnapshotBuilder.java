@@ -2,6 +2,7 @@ package dev.clrscope.heapwalk;
 
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import dev.clrscope.nettrace.events.RuntimePayload.BulkRootCwt;
@@ -315,6 +316,7 @@ public final class HeapSnapshotBuilder {
       Long module = typeModules.get(id);
       typeModuleIds[t] = module == null ? 0 : module;
     }
+    unnamedObjects = unnamed;
     if (unnamed > 0) {
       found.add(
           unnamed
@@ -365,8 +367,18 @@ public final class HeapSnapshotBuilder {
     return found;
   }
 
+  private long unnamedObjects;
+
+  /**
+   * How many objects of the built snapshot have a type the runtime did not name (their rows read
+   * {@code UNKNOWN 0x...}).
+   */
+  public long unnamedObjects() {
+    return unnamedObjects;
+  }
+
   /** The rundown's ModuleDCEnd: a module's id and file, sent when the session stops. */
-  private static final int MODULE_DC_END = 154;
+  private static final int MODULE_DC_END = RuntimeEvent.Rundown.MODULE_DC_END;
 
   private final Map<Long, Long> typeModules = new HashMap<>();
 
@@ -385,14 +397,14 @@ public final class HeapSnapshotBuilder {
   }
 
   /** GCHeapStats: the generations' sizes at the end of a GC. */
-  private static final int GC_HEAP_STATS = 4;
+  private static final int GC_HEAP_STATS = RuntimeEvent.Runtime.GC_HEAP_STATS;
 
   private volatile long[] heapStats;
 
   /** GCBulkNode and GCBulkEdge: the walk's objects, and their references in the same order. */
-  private static final int BULK_NODE = 18;
+  private static final int BULK_NODE = RuntimeEvent.Runtime.GC_BULK_NODE;
 
-  private static final int BULK_EDGE = 19;
+  private static final int BULK_EDGE = RuntimeEvent.Runtime.GC_BULK_EDGE;
 
   /** The root kind given to static fields (the runtime's GCRootKind stops at 5). */
   public static final int STATIC_ROOT = 6;

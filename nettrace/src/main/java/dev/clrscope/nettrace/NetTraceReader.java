@@ -3,7 +3,6 @@ package dev.clrscope.nettrace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -62,10 +61,13 @@ public final class NetTraceReader implements AutoCloseable {
     return open(path, false);
   }
 
-  /** Opens a file; {@code lenient} as described in the class comment. */
+  /**
+   * Opens a file; {@code lenient} as described in the class comment. Only a regular file is opened
+   * ({@link InputFile}): anything else is an {@link UncheckedIOException} that says what it is.
+   */
   public static NetTraceReader open(Path path, boolean lenient) {
     try {
-      return new NetTraceReader(Files.newInputStream(path), lenient, false);
+      return new NetTraceReader(InputFile.newInputStream(path), lenient, false);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

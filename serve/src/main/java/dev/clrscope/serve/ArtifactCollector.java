@@ -15,16 +15,17 @@ import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.TraceRecording;
+import dev.clrscope.symbols.ProcessMaps;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -100,25 +101,38 @@ public final class ArtifactCollector implements AutoCloseable {
     this.dir = dir.toAbsolutePath().normalize();
     if (Files.isDirectory(this.dir)) {
       // An existing directory is the user's: refused, not changed, when others may use it.
-      Set<PosixFilePermission> mode = Files.getPosixFilePermissions(this.dir);
-      mode.removeAll(
-          Set.of(
-              PosixFilePermission.OWNER_READ,
-              PosixFilePermission.OWNER_WRITE,
-              PosixFilePermission.OWNER_EXECUTE));
-      if (!mode.isEmpty()) {
+      String open = OwnerOnly.openToOthers(this.dir);
+      if (open != null) {
         throw new IOException(
             this.dir
                 + " is open to others ("
-                + PosixFilePermissions.toString(Files.getPosixFilePermissions(this.dir))
+                + open
                 + "); artifacts hold the processes' memory: chmod 700 it, or name a new"
                 + " directory");
+      }
+      int owner = OwnerOnly.uid(this.dir);
+      int self = OwnerOnly.self();
+      if (owner >= 0 && self >= 0 && owner != self) {
+        // Its owner could replace what serve writes there, or read it back.
+        throw new IOException(
+            this.dir
+                + " belongs to uid "
+                + owner
+                + ", not to serve's user (uid "
+                + self
+                + "); artifacts hold the processes' memory: name a directory of your own");
       }
     } else {
       Files.createDirectories(
           this.dir,
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }
+  }
+
+  /** Removes {@code a} once sent, with the maps sidecar of a trace. */
+  public static void discard(Artifact a) throws IOException {
+    Files.deleteIfExists(a.file());
+    Files.deleteIfExists(ProcessMaps.sidecarOf(a.file()));
   }
 
   /** The artifact directory. */
@@ -131,8 +145,8 @@ public final class ArtifactCollector implements AutoCloseable {
     return collect(
         pid,
         CollectionRule.Kind.GCDUMP,
-        (process, client, stop) -> {
-          Path file = dir.resolve(stamp(process) + ".gcdump");
+        (process, client, stop, names) -> {
+          Path file = names.reserve(".gcdump");
           HeapWalk walk =
               new HeapWalk(
                   HeapWalk.plain(client),
@@ -147,6 +161,7 @@ public final class ArtifactCollector implements AutoCloseable {
                       announce.accept("gcdump of process " + pid + ": " + line);
                     }
                   },
+                  pid,
                   "process " + pid,
                   HeapWalk.DEFAULT_BUFFER_MB,
                   WALK_LIMIT);
@@ -191,44 +206,57 @@ public final class ArtifactCollector implements AutoCloseable {
     return collect(
         pid,
         CollectionRule.Kind.TRACE,
-        (process, client, stop) -> {
-          Path file = dir.resolve(stamp(process) + ".nettrace");
-          return whole(
-              file,
-              partial -> {
-                SessionResult r;
-                try (OutputStream out = new BufferedOutputStream(create(partial), 1 << 16)) {
-                  SessionRequest request =
-                      SessionRequest.of(
-                              plan.toConfig(SessionPlan.DEFAULT_BUFFER_MB), "clrscope-serve-trace")
-                          .withDuration(duration)
-                          .withDrainTimeout(RUNDOWN_LIMIT)
-                          .withRecording(out);
-                  try (SessionRunner session = SessionRunner.start(client, request, stop)) {
-                    announce.accept(
-                        "trace of process "
-                            + pid
-                            + ": recording for "
-                            + DurationText.show(duration)
-                            + " into "
-                            + file);
-                    r = session.finish();
-                  }
-                }
-                if (r.recordingError() != null) {
-                  throw r.recordingError();
-                }
-                try {
-                  // Cut off (the target exited, the rundown was abandoned): every whole block is
-                  // kept, as trace collect keeps it.
-                  TraceRecording.complete(partial, r);
-                } catch (TraceRecording.NothingRecorded e) {
-                  throw new ArtifactProblem(
-                      409, "process " + pid + ": " + e.getMessage() + "; nothing was recorded");
-                }
-              },
-              "application/octet-stream",
-              pid);
+        (process, client, stop, names) -> {
+          Path file = names.reserve(".nettrace");
+          TraceRecording.Maps maps = new TraceRecording.Maps(pid);
+          Artifact trace =
+              whole(
+                  file,
+                  partial -> {
+                    SessionResult r;
+                    try (OutputStream out = new BufferedOutputStream(create(partial), 1 << 16)) {
+                      SessionRequest request =
+                          TraceRecording.request(
+                              plan,
+                              SessionPlan.DEFAULT_BUFFER_MB,
+                              false,
+                              duration,
+                              RUNDOWN_LIMIT,
+                              out,
+                              "clrscope-serve-trace");
+                      try (SessionRunner session = SessionRunner.start(client, request, stop)) {
+                        announce.accept(
+                            "trace of process "
+                                + pid
+                                + ": recording for "
+                                + DurationText.show(duration)
+                                + " into "
+                                + file);
+                        maps.take();
+                        r = session.finish();
+                        maps.take();
+                      }
+                    }
+                    if (r.recordingError() != null) {
+                      throw r.recordingError();
+                    }
+                    try {
+                      // Cut off (the target exited, the rundown was abandoned): every whole
+                      // block is kept, as trace collect keeps it.
+                      TraceRecording.complete(partial, r);
+                    } catch (TraceRecording.NothingRecorded e) {
+                      throw new ArtifactProblem(
+                          409, "process " + pid + ": " + e.getMessage() + "; nothing was recorded");
+                    }
+                  },
+                  "application/octet-stream",
+                  pid);
+          // As trace collect writes it: the process's maps, which name native frames later.
+          Path sidecar = maps.writeBeside(file);
+          if (sidecar != null) {
+            Files.setPosixFilePermissions(sidecar, PosixFilePermissions.fromString("rw-------"));
+          }
+          return trace;
         });
   }
 
@@ -241,11 +269,11 @@ public final class ArtifactCollector implements AutoCloseable {
     return collect(
         pid,
         CollectionRule.Kind.DUMP,
-        (process, client, stop) -> {
-          String name = "core_" + stamp(process).replace(".", "_");
-          Path file = dir.resolve(name);
-          int targetUid = uid(Path.of("/proc", Long.toString(pid)));
-          int ownUid = uid(Path.of("/proc/self"));
+        (process, client, stop, names) -> {
+          Path file = names.reserve("");
+          String name = file.getFileName().toString();
+          int targetUid = OwnerOnly.uid(Path.of("/proc", Long.toString(pid)));
+          int ownUid = OwnerOnly.self();
           Path writeDir = dir;
           if (targetUid >= 0 && ownUid >= 0 && targetUid != ownUid) {
             if (ownUid != 0) {
@@ -296,6 +324,9 @@ public final class ArtifactCollector implements AutoCloseable {
             }
             return new Artifact(file, name, "application/octet-stream", Files.size(file), pid);
           } catch (DiagnosticsException e) {
+            if (String.valueOf(e.getMessage()).contains("No space left on device")) {
+              throw noSpace(writeDir);
+            }
             boolean cannotCreate = String.valueOf(e.getMessage()).contains("Could not create");
             throw new ArtifactProblem(
                 409,
@@ -320,11 +351,79 @@ public final class ArtifactCollector implements AutoCloseable {
         });
   }
 
-  /** One collection: what it writes, given the process, a client and the switch that stops it. */
+  /**
+   * One collection: what it writes, given the process, a client, the switch that stops it and the
+   * names it may write under.
+   */
   @FunctionalInterface
   private interface Collection {
-    Artifact run(DotnetProcess process, DiagnosticsClient client, StopSwitch stop)
+    Artifact run(DotnetProcess process, DiagnosticsClient client, StopSwitch stop, Names names)
         throws IOException, InterruptedException;
+  }
+
+  /**
+   * The names every collector of this JVM has given out and not yet let go, so two collections
+   * started in the same second (two requests for one pid, a rule and a request, two collectors of
+   * one directory) never write one file: a finished artifact is never replaced or lost.
+   */
+  private static final Set<Path> RESERVED = ConcurrentHashMap.newKeySet();
+
+  /** The names one collection writes under, let go when it ends. */
+  private final class Names implements AutoCloseable {
+    private final String base;
+    private final List<Path> mine = new java.util.ArrayList<>();
+
+    Names(DotnetProcess process, CollectionRule.Kind kind) {
+      String stamp = LocalDateTime.now(ZoneOffset.UTC).format(STAMP) + "_" + process.pid();
+      this.base = kind == CollectionRule.Kind.DUMP ? "core_" + stamp : stamp;
+    }
+
+    /**
+     * {@code yyyyMMdd_HHmmss_PID} with {@code extension}, or {@code -2}, {@code -3}... when that
+     * name is taken: by a file or its {@code .partial}, or by a collection still running.
+     */
+    Path reserve(String extension) {
+      for (int i = 1; ; i++) {
+        Path file = dir.resolve(base + (i == 1 ? "" : "-" + i) + extension);
+        if (!Files.exists(file)
+            && !Files.exists(file.resolveSibling(file.getFileName() + ".partial"))
+            && RESERVED.add(file)) {
+          if (Files.exists(file)) {
+            RESERVED.remove(file);
+            continue;
+          }
+          mine.add(file);
+          return file;
+        }
+      }
+    }
+
+    @Override
+    public void close() {
+      RESERVED.removeAll(mine);
+    }
+  }
+
+  /**
+   * The kinds being collected of each process: two heap walks of one process at once confuse its
+   * runtime (the second names no type), and two core dumps at once gain nothing.
+   */
+  private final Set<String> busy = ConcurrentHashMap.newKeySet();
+
+  /** A 507 for a file system that is full: how much is free, and what to do. */
+  private static ArtifactProblem noSpace(Path where) {
+    long free = -1;
+    try {
+      free = Files.getFileStore(where).getUsableSpace();
+    } catch (IOException e) {
+      // Said without the figure.
+    }
+    return new ArtifactProblem(
+        507,
+        "no space left on the device of "
+            + where
+            + (free >= 0 ? String.format(Locale.ROOT, " (%,d bytes free)", free) : "")
+            + ": free some, or start serve with --artifacts on another file system");
   }
 
   /** Writes a file's content to the {@code .partial} path it is given. */
@@ -339,7 +438,18 @@ public final class ArtifactCollector implements AutoCloseable {
       throw new ArtifactProblem(503, "serve is stopping");
     }
     DotnetProcess process = find(pid);
+    String own = kind + ":" + pid;
+    if (kind != CollectionRule.Kind.TRACE && !busy.add(own)) {
+      throw new ArtifactProblem(
+          429,
+          "a "
+              + what
+              + " of process "
+              + pid
+              + " is being collected already; ask again when it is done");
+    }
     if (!slots.tryAcquire()) {
+      busy.remove(own);
       throw new ArtifactProblem(
           429, "two artifacts are being collected already; ask again when one is done");
     }
@@ -354,20 +464,38 @@ public final class ArtifactCollector implements AutoCloseable {
             self.interrupt();
           }
         });
-    try {
+    try (Names names = new Names(process, kind)) {
       DiagnosticsClient client =
           new DiagnosticsClient(new EndpointConnectionSource(process.endpoint()), CONNECT_TIMEOUT);
       announce.accept(what + " of process " + pid + ": collecting");
-      Artifact a = collection.run(process, client, stop);
+      Artifact a = collection.run(process, client, stop, names);
       announce.accept(
           what + " of process " + pid + ": wrote " + a.file() + " (" + a.bytes() + " bytes)");
       return a;
+    } catch (FileSystemException e) {
+      throw failed(
+          what,
+          pid,
+          "No space left on device".equals(e.getReason())
+              ? noSpace(dir)
+              : new ArtifactProblem(
+                  500,
+                  "writing the "
+                      + what
+                      + " into "
+                      + dir
+                      + " failed: "
+                      + (e.getReason() == null
+                          ? e.toString()
+                          : e.getFile() + ": " + e.getReason())));
     } catch (IOException e) {
       throw failed(
           what,
           pid,
-          new ArtifactProblem(
-              500, "writing the " + what + " into " + dir + " failed: " + e.getMessage()));
+          String.valueOf(e.getMessage()).contains("No space left on device")
+              ? noSpace(dir)
+              : new ArtifactProblem(
+                  500, "writing the " + what + " into " + dir + " failed: " + e.getMessage()));
     } catch (InterruptedException e) {
       throw failed(
           what, pid, new ArtifactProblem(503, "serve is stopping: the " + what + " was abandoned"));
@@ -383,6 +511,7 @@ public final class ArtifactCollector implements AutoCloseable {
       inFlight.remove(self);
       Thread.interrupted();
       slots.release();
+      busy.remove(own);
     }
   }
 
@@ -435,28 +564,6 @@ public final class ArtifactCollector implements AutoCloseable {
       throw new IOException(file + " exists already", e);
     }
     return Files.newOutputStream(file);
-  }
-
-  /** {@code yyyyMMdd_HHmmss_<pid>} in UTC, with a counter if that name is taken. */
-  private String stamp(DotnetProcess process) {
-    String base = LocalDateTime.now(ZoneOffset.UTC).format(STAMP) + "_" + process.pid();
-    String name = base;
-    for (int i = 2;
-        Files.exists(dir.resolve(name + ".gcdump"))
-            || Files.exists(dir.resolve(name + ".nettrace"))
-            || Files.exists(dir.resolve("core_" + name));
-        i++) {
-      name = base + "-" + i;
-    }
-    return name;
-  }
-
-  private static int uid(Path path) {
-    try {
-      return (Integer) Files.getAttribute(path, "unix:uid");
-    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
-      return -1;
-    }
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.clrscope.serve;
 
 import dev.clrscope.ipc.client.DumpType;
+import dev.clrscope.ipc.discovery.ProcessId;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,12 +62,9 @@ public record ArtifactQuery(long pid, Duration duration, String profile, DumpTyp
     }
     long pid;
     try {
-      pid = Long.parseLong(pidText.strip());
-    } catch (NumberFormatException e) {
-      pid = -1;
-    }
-    if (pid <= 0 || pid > Integer.MAX_VALUE) {
-      throw bad("pid must be a process id (a positive integer), got '" + clip(pidText) + "'");
+      pid = ProcessId.parse(pidText);
+    } catch (IllegalArgumentException e) {
+      throw bad("pid: " + e.getMessage());
     }
     Duration duration = DEFAULT_TRACE;
     if (q.containsKey("duration") && q.containsKey("durationSeconds")) {

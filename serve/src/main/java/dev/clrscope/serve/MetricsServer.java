@@ -2,15 +2,14 @@ package dev.clrscope.serve;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -18,15 +17,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP side of {@code serve}: {@code GET /metrics} (Prometheus text) and {@code GET /processes}
- * (JSON), on the JDK's own HTTP server. With a token, every request must carry it ({@code
- * Authorization: Bearer TOKEN}, compared in constant time): 401 without it, 403 with another. Any
- * other path is 404, any other method 405; every error is one line of JSON, {@code {"error":…}}.
+ * (JSON), on {@link HttpFront}. With a token, every request must carry it ({@code Authorization:
+ * Bearer TOKEN}, compared in constant time): 401 without it, 403 with another. Any other path is
+ * 404, any other method 405; every error is one line of JSON, {@code {"error":…}}.
  */
 public final class MetricsServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(MetricsServer.class);
   private static final JsonFactory JSON = new JsonFactory();
 
-  private final HttpServer server;
+  private final HttpFront server;
   private final ExecutorService workers;
   private final FleetWatcher watcher;
   private final byte[] token;
@@ -52,23 +51,52 @@ public final class MetricsServer implements AutoCloseable {
       boolean keepArtifacts,
       RuleEngine rules)
       throws IOException {
+    this(address, watcher, token, artifacts, keepArtifacts, rules, HttpFront.Limits.DEFAULT);
+  }
+
+  /** As above, with the limits clients are held to. */
+  public MetricsServer(
+      InetSocketAddress address,
+      FleetWatcher watcher,
+      String token,
+      ArtifactCollector artifacts,
+      boolean keepArtifacts,
+      RuleEngine rules,
+      HttpFront.Limits limits)
+      throws IOException {
     this.watcher = watcher;
     this.token = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
     this.artifacts = artifacts;
     this.keepArtifacts = keepArtifacts;
     this.rules = rules;
-    this.server = HttpServer.create(address, 16);
     this.workers =
         Executors.newFixedThreadPool(
-            // Two for scrapes while artifacts (two at most) are collected.
+            // Two for scrapes while artifacts (two at most) are collected; a request reaches a
+            // worker only once it is whole, so a slow client holds none.
             4,
             r -> {
               Thread t = new Thread(r, "clrscope-serve-http");
               t.setDaemon(true);
               return t;
             });
-    server.setExecutor(workers);
-    server.createContext("/", this::handle);
+    HttpFront.Handler handler =
+        new HttpFront.Handler() {
+          @Override
+          public HttpFront.Response handle(HttpFront.Request request) {
+            return MetricsServer.this.handle(request);
+          }
+
+          @Override
+          public HttpFront.Response error(int status, String message) {
+            return MetricsServer.error(status, message);
+          }
+        };
+    try {
+      this.server = new HttpFront(address, handler, workers, limits);
+    } catch (IOException e) {
+      workers.shutdownNow();
+      throw e;
+    }
   }
 
   /** Starts answering. */
@@ -78,72 +106,61 @@ public final class MetricsServer implements AutoCloseable {
 
   /** Where it listens (the port chosen when 0 was asked). */
   public InetSocketAddress address() {
-    return server.getAddress();
+    return server.address();
   }
 
   private static final String ENDPOINTS =
       "there are GET /metrics, /processes, /rules and POST /gcdump, /trace, /dump";
 
-  private void handle(HttpExchange x) throws IOException {
-    // Not try-with-resources: its catch blocks would run after the exchange is closed, too late
-    // to answer.
+  private HttpFront.Response handle(HttpFront.Request x) {
     try {
-      String path = x.getRequestURI().getPath();
+      String path = x.path();
       boolean artifact = ARTIFACT_PATHS.contains(path);
       if (artifact && token == null) {
-        error(
-            x,
+        return error(
             403,
             "the artifact endpoints are off: start serve with --token-file FILE (a bearer token),"
                 + " then send Authorization: Bearer TOKEN");
-        return;
       }
-      if (token != null && !authorized(x)) {
-        return;
+      if (token != null) {
+        HttpFront.Response refused = authorized(x);
+        if (refused != null) {
+          return refused;
+        }
       }
       boolean known = path.equals("/metrics") || path.equals("/processes") || path.equals("/rules");
       if (!known && !artifact) {
-        error(x, 404, "no such endpoint: " + path + " (" + ENDPOINTS + ")");
-        return;
+        return error(404, "no such endpoint: " + path + " (" + ENDPOINTS + ")");
       }
-      String method = x.getRequestMethod();
+      String method = x.method();
       if (artifact) {
         if (!method.equals("POST")) {
-          x.getResponseHeaders().set("Allow", "POST");
-          error(x, 405, path + " answers POST, not " + method);
-          return;
+          return error(405, path + " answers POST, not " + method).with("Allow", "POST");
         }
-        artifact(x, path);
-        return;
+        return artifact(x, path);
       }
       if (!method.equals("GET") && !method.equals("HEAD")) {
-        x.getResponseHeaders().set("Allow", "GET, HEAD");
-        error(x, 405, path + " answers GET, not " + method);
-        return;
+        return error(405, path + " answers GET, not " + method).with("Allow", "GET, HEAD");
       }
       if (path.equals("/metrics")) {
-        send(
-            x,
+        return HttpFront.Response.of(
             200,
             PrometheusText.CONTENT_TYPE,
             PrometheusText.render(watcher.metrics()).getBytes(StandardCharsets.UTF_8));
       } else if (path.equals("/rules")) {
-        send(
-            x,
+        return HttpFront.Response.of(
             200,
             "application/json",
             rules == null ? "[]\n".getBytes(StandardCharsets.UTF_8) : rules.statusJson());
       } else {
-        send(x, 200, "application/json", processes(watcher.processes()));
+        return HttpFront.Response.of(200, "application/json", processes(watcher.processes()));
       }
     } catch (ArtifactProblem e) {
-      error(x, e.status(), e.getMessage());
-    } catch (RuntimeException e) {
+      return error(e.status(), e.getMessage());
+    } catch (IOException | RuntimeException e) {
       // A bug: the client gets a 500 and a line, the log the trace; the server goes on.
-      log.error("{} {} failed", x.getRequestMethod(), x.getRequestURI(), e);
-      error(x, 500, "internal error: " + e);
-    } finally {
-      x.close();
+      log.error("{} {} failed", x.method(), x.path(), e);
+      return error(500, "internal error: " + e);
     }
   }
 
@@ -153,8 +170,8 @@ public final class MetricsServer implements AutoCloseable {
   /**
    * {@code POST /gcdump?pid=}, {@code /trace?pid=&duration=&profile=}, {@code /dump?pid=&type=}.
    */
-  private void artifact(HttpExchange x, String path) throws IOException {
-    ArtifactQuery q = ArtifactQuery.parse(x.getRequestURI().getRawQuery(), path);
+  private HttpFront.Response artifact(HttpFront.Request x, String path) throws IOException {
+    ArtifactQuery q = ArtifactQuery.parse(x.rawQuery(), path);
     Artifact a =
         switch (path) {
           case "/gcdump" -> artifacts.gcdump(q.pid());
@@ -172,40 +189,39 @@ public final class MetricsServer implements AutoCloseable {
         g.writeEndObject();
       }
       out.write('\n');
-      send(x, 200, "application/json", out.toByteArray());
-      return;
+      return HttpFront.Response.of(200, "application/json", out.toByteArray());
     }
-    try {
-      x.getResponseHeaders().set("Content-Type", a.contentType());
-      x.getResponseHeaders()
-          .set("Content-Disposition", "attachment; filename=\"" + a.fileName() + "\"");
-      if (keepArtifacts) {
-        x.getResponseHeaders().set("X-Clrscope-Artifact", a.file().toString());
-      }
-      x.sendResponseHeaders(200, a.bytes());
-      try (OutputStream o = x.getResponseBody()) {
-        java.nio.file.Files.copy(a.file(), o);
-      }
-    } finally {
-      if (!keepArtifacts) {
-        java.nio.file.Files.deleteIfExists(a.file());
-      }
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("Content-Type", a.contentType());
+    headers.put("Content-Disposition", "attachment; filename=\"" + a.fileName() + "\"");
+    if (keepArtifacts) {
+      headers.put("X-Clrscope-Artifact", a.file().toString());
     }
+    Runnable sent =
+        keepArtifacts
+            ? null
+            : () -> {
+              try {
+                ArtifactCollector.discard(a);
+              } catch (IOException e) {
+                log.warn("could not remove the sent {}: {}", a.file(), e.getMessage());
+              }
+            };
+    return new HttpFront.Response(200, headers, null, a.file(), sent);
   }
 
-  private boolean authorized(HttpExchange x) throws IOException {
-    String header = x.getRequestHeaders().getFirst("Authorization");
+  /** Null when {@code x} carries the token, else the 401 or 403 to answer. */
+  private HttpFront.Response authorized(HttpFront.Request x) {
+    String header = x.header("Authorization");
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-      x.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-      error(x, 401, "this server needs a bearer token (Authorization: Bearer TOKEN)");
-      return false;
+      return error(401, "this server needs a bearer token (Authorization: Bearer TOKEN)")
+          .with("WWW-Authenticate", "Bearer");
     }
     byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
     if (!MessageDigest.isEqual(given, token)) {
-      error(x, 403, "the bearer token is not this server's");
-      return false;
+      return error(403, "the bearer token is not this server's");
     }
-    return true;
+    return null;
   }
 
   private static byte[] processes(List<FleetWatcher.Watched> processes) throws IOException {
@@ -230,33 +246,23 @@ public final class MetricsServer implements AutoCloseable {
     return out.toByteArray();
   }
 
-  private static void error(HttpExchange x, int status, String message) throws IOException {
+  private static HttpFront.Response error(int status, String message) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringField("error", message);
       g.writeEndObject();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
     out.write('\n');
-    send(x, status, "application/json", out.toByteArray());
+    return HttpFront.Response.of(status, "application/json", out.toByteArray());
   }
 
-  private static void send(HttpExchange x, int status, String type, byte[] body)
-      throws IOException {
-    x.getResponseHeaders().set("Content-Type", type);
-    boolean head = x.getRequestMethod().equals("HEAD");
-    x.sendResponseHeaders(status, head ? -1 : body.length);
-    if (!head) {
-      try (OutputStream o = x.getResponseBody()) {
-        o.write(body);
-      }
-    }
-  }
-
-  /** Stops answering (requests in flight are given two seconds). */
+  /** Stops answering (requests being answered are given two seconds). */
   @Override
   public void close() {
-    server.stop(2);
+    server.close(java.time.Duration.ofSeconds(2));
     workers.shutdownNow();
   }
 }

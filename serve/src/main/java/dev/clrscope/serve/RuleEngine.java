@@ -10,11 +10,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -65,18 +68,38 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
   private final List<ArtifactCollector> own = new ArrayList<>();
 
   /**
+   * How many refreshes a process is given to publish a rule's counter before the rule says it
+   * cannot fire for it: a Meter's instruments all come in its first interval.
+   */
+  static final int REFRESHES_TO_APPEAR = 3;
+
+  /** How long that is. */
+  private final Duration appearWithin;
+
+  /** Per pid: when its first value came, and the counters it published since. */
+  private final Map<Long, Instant> firstValue = new HashMap<>();
+
+  private final Map<Long, Set<String>> published = new HashMap<>();
+
+  /** The pids whose rules were checked for counters that never came. */
+  private final Set<Long> checked = new HashSet<>();
+
+  /**
    * @param rules the rules
    * @param serves serve's collector, for the rules without an {@code into} directory
    * @param open opens a collector on a rule's {@code into} directory (one per directory)
    * @param announce where a firing is said (serve's stderr)
+   * @param refresh how often the processes publish their counters
    */
   public RuleEngine(
       List<CollectionRule> rules,
       ArtifactCollector serves,
       Function<Path, ArtifactCollector> open,
-      Consumer<String> announce) {
+      Consumer<String> announce,
+      Duration refresh) {
     this.rules = List.copyOf(rules);
     this.announce = announce;
+    this.appearWithin = refresh.multipliedBy(REFRESHES_TO_APPEAR);
     Map<CollectionRule, ArtifactCollector> byRule = new HashMap<>();
     Map<Path, ArtifactCollector> byDir = new HashMap<>();
     for (CollectionRule r : rules) {
@@ -128,6 +151,7 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
 
   @Override
   public void measured(DotnetProcess process, Measurement m) {
+    noteUnseen(process, m);
     Double value = m.primary();
     if (value == null) {
       return;
@@ -140,6 +164,52 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
       }
       check(rule, process, value);
     }
+  }
+
+  /**
+   * Once a process has published for {@link #REFRESHES_TO_APPEAR} refreshes, says once per rule
+   * that applies to it and whose counter it never published that the rule cannot fire for it: a
+   * misspelt counter, or one this runtime does not have, would otherwise stay silent forever.
+   */
+  private synchronized void noteUnseen(DotnetProcess process, Measurement m) {
+    long pid = process.pid();
+    if (checked.contains(pid)) {
+      return;
+    }
+    Instant first = firstValue.computeIfAbsent(pid, p -> m.time());
+    published.computeIfAbsent(pid, p -> new HashSet<>()).add(seriesOf(m.provider(), m.name()));
+    if (Duration.between(first, m.time()).compareTo(appearWithin) < 0) {
+      return;
+    }
+    checked.add(pid);
+    Set<String> seen = published.remove(pid);
+    firstValue.remove(pid);
+    for (CollectionRule rule : rules) {
+      if ((rule.process() == null || process.isNamed(rule.process()))
+          && !seen.contains(seriesOf(rule.provider(), rule.counter()))) {
+        announce.accept(
+            "rule "
+                + rule.name()
+                + " cannot fire for process "
+                + pid
+                + " ("
+                // The most telling of its names: the app's for dotnet app.dll.
+                + List.copyOf(process.knownNames()).get(process.knownNames().size() - 1)
+                + "): it has not published "
+                + rule.counter()
+                + " of "
+                + rule.provider()
+                + " in "
+                + REFRESHES_TO_APPEAR
+                + " refreshes (`clrscope counters list -p "
+                + pid
+                + "` shows what it publishes)");
+      }
+    }
+  }
+
+  private static String seriesOf(String provider, String counter) {
+    return provider.toLowerCase(java.util.Locale.ROOT) + "\u0000" + counter;
   }
 
   private synchronized void check(CollectionRule rule, DotnetProcess process, double value) {

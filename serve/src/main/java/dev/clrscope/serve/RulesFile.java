@@ -4,9 +4,13 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.clrscope.ipc.client.DumpType;
+import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +39,21 @@ import java.util.Set;
  * what it takes. (JSON because no YAML parser is available offline to the build.)
  */
 public final class RulesFile {
-  private static final JsonFactory JSON = new JsonFactory();
+  /** A rules file is an object holding a list of flat objects: three levels. */
+  private static final int MAX_DEPTH = 16;
+
+  /** The most a rules file may hold: rules are a few hundred bytes each. */
+  private static final long MAX_BYTES = 1 << 20;
+
+  private static final JsonFactory JSON =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxNestingDepth(MAX_DEPTH)
+                  .maxStringLength(64 << 10)
+                  .maxNumberLength(64)
+                  .build())
+          .build();
 
   private static final Set<String> FIELDS =
       Set.of(
@@ -67,9 +85,31 @@ public final class RulesFile {
   /** Reads and checks {@code file}. */
   public static List<CollectionRule> read(Path file) throws Invalid {
     Object root;
-    try (JsonParser p = JSON.createParser(Files.readAllBytes(file))) {
-      p.nextToken();
-      root = value(p);
+    byte[] bytes;
+    try {
+      bytes = InputFile.readAllBytes(file, MAX_BYTES);
+    } catch (FileSystemException e) {
+      throw new Invalid(
+          "cannot read the rules file "
+              + file
+              + ": "
+              + (e instanceof NoSuchFileException ? "no such file" : e.getReason()));
+    } catch (IOException e) {
+      throw new Invalid("cannot read the rules file " + file + ": " + e.getMessage());
+    }
+    try (JsonParser p = JSON.createParser(bytes)) {
+      try {
+        p.nextToken();
+        root = value(p);
+      } catch (StreamConstraintsException e) {
+        throw new Invalid(
+            file
+                + ": nested deeper than "
+                + MAX_DEPTH
+                + " levels or a value too long, at line "
+                + line(p)
+                + " (a rules file is {\"rules\": [ {...}, ... ]})");
+      }
       if (p.nextToken() != null) {
         throw new Invalid(file + ": more after the JSON object, at line " + line(p));
       }
@@ -77,9 +117,9 @@ public final class RulesFile {
       throw new Invalid(
           file
               + ": not JSON at line "
-              + e.getLocation().getLineNr()
+              + line(e)
               + ", column "
-              + e.getLocation().getColumnNr()
+              + (e.getLocation() == null ? "?" : e.getLocation().getColumnNr())
               + " ("
               + e.getOriginalMessage()
               + ")");
@@ -239,6 +279,10 @@ public final class RulesFile {
 
   private static String show(Object v) {
     return v instanceof String s ? "'" + s + "'" : String.valueOf(v);
+  }
+
+  private static String line(JsonProcessingException e) {
+    return e.getLocation() == null ? "?" : Integer.toString(e.getLocation().getLineNr());
   }
 
   private static int line(JsonParser p) {

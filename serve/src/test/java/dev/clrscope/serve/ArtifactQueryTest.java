@@ -28,8 +28,33 @@ class ArtifactQueryTest {
 
   @Test
   void everyBadValueIsA400ThatSaysWhatIsAllowed() {
-    bad("pid=0", "/gcdump", "pid must be a process id (a positive integer), got '0'");
-    bad("pid=-3", "/gcdump", "pid must be a process id (a positive integer), got '-3'");
+    bad(
+        "pid=0",
+        "/gcdump",
+        "pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '0'");
+    bad(
+        "pid=-3",
+        "/gcdump",
+        "pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '-3'");
+    // Only what names one process: no sign, no leading zero, no other script's digits.
+    bad(
+        "pid=%2B42",
+        "/gcdump", "pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '+42'");
+    bad(
+        "pid=042",
+        "/gcdump",
+        "pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '042'");
+    bad(
+        "pid=%D9%A1%D9%A2",
+        "/gcdump",
+        "pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '\u0661\u0662'");
+    bad(
+        "pid=%2042",
+        "/gcdump", "pid: a process id is a number from 1 to 2147483647 in digits 0-9, got ' 42'");
+    bad(
+        "pid=2147483648",
+        "/gcdump",
+        "pid: a process id is a number from 1 to 2147483647 in digits 0-9, got '2147483648'");
     bad("", "/gcdump", "pid is required; POST /gcdump?pid=PID");
     bad("pid=1&pid=2", "/gcdump", "parameter 'pid' given twice");
     bad(

@@ -1,11 +1,19 @@
 package dev.clrscope.symbols;
 
+import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import net.fornwall.jelf.ElfException;
 import net.fornwall.jelf.ElfFile;
 import net.fornwall.jelf.ElfSection;
@@ -24,16 +32,34 @@ import net.fornwall.jelf.ElfSymbolTableSection;
  */
 public final class ElfSymbols {
   private final AddressTable byOffset;
+  private final String problem;
 
-  private ElfSymbols(AddressTable byOffset) {
+  private ElfSymbols(AddressTable byOffset, String problem) {
     this.byOffset = byOffset;
+    this.problem = problem;
   }
 
-  /** Reads {@code file}'s symbols; a file that is not ELF or cannot be read has none. */
+  /** An ELF file whose headers claim what the file does not hold. */
+  static final class Malformed extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Malformed(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * Reads {@code file}'s symbols. A file that is not there or not ELF (a managed assembly the
+   * runtime maps) has none, silently; one that is not a regular file, or an ELF file whose headers
+   * claim more than it holds, has none and a {@link #problem()}.
+   */
   public static ElfSymbols read(Path file) {
     AddressTable.Builder b = new AddressTable.Builder();
     try {
-      ElfFile elf = ElfFile.from(file);
+      ElfFile elf = open(file);
+      if (elf == null) {
+        return new ElfSymbols(b.build(), null);
+      }
       List<ElfSegment> loads = new ArrayList<>();
       for (int i = 0; i < elf.e_phnum; i++) {
         ElfSegment s = elf.getProgramHeader(i);
@@ -44,15 +70,118 @@ public final class ElfSymbols {
       addFunctions(b, elf.getDynamicSymbolTableSection(), loads);
       addFunctions(b, elf.getSymbolTableSection(), loads);
       Path debug = debugFile(file, elf);
-      if (debug != null) {
+      ElfFile debugElf = debug == null ? null : open(debug);
+      if (debugElf != null) {
         // The debug file's sections keep the addresses of the stripped file's segments.
-        addFunctions(b, ElfFile.from(debug).getSymbolTableSection(), loads);
+        addFunctions(b, debugElf.getSymbolTableSection(), loads);
       }
-    } catch (IOException | RuntimeException e) {
-      // Not an ELF file we can read (deleted, a data file, a damaged library): no names from it.
-      return new ElfSymbols(b.build());
+    } catch (NoSuchFileException e) {
+      // A library of another machine or a deleted one: the module's name only, as documented.
+      return new ElfSymbols(b.build(), null);
+    } catch (FileSystemException e) {
+      return new ElfSymbols(
+          new AddressTable.Builder().build(),
+          e.getReason() == null ? e.toString() : e.getFile() + ": " + e.getReason());
+    } catch (IOException | Malformed e) {
+      return new ElfSymbols(new AddressTable.Builder().build(), file + ": " + e.getMessage());
+    } catch (RuntimeException e) {
+      // jelf's own complaints (ElfException) and reads past the end of a damaged file.
+      return new ElfSymbols(
+          new AddressTable.Builder().build(), file + ": a damaged ELF file (" + e + ")");
     }
-    return new ElfSymbols(b.build());
+    return new ElfSymbols(b.build(), null);
+  }
+
+  /**
+   * Why this file's symbols were skipped (it is no regular file, or its headers claim more than it
+   * holds), or {@code null}.
+   */
+  public String problem() {
+    return problem;
+  }
+
+  /**
+   * The ELF file at {@code file}, mapped, once its headers are checked against its size; {@code
+   * null} when it is not ELF at all.
+   */
+  private static ElfFile open(Path file) throws IOException, Malformed {
+    try (FileChannel ch = InputFile.open(file)) {
+      long size = ch.size();
+      if (size < 16) {
+        return null;
+      }
+      MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+      if (map.getInt(0) != 0x7f454c46) {
+        return null;
+      }
+      checkHeaders(map.duplicate(), size);
+      return ElfFile.from(map);
+    }
+  }
+
+  /**
+   * Checks that the section and program header tables and every section with contents lie inside
+   * the file, and that symbol tables have entries of their size: jelf sizes its arrays from the
+   * headers, so a header claiming terabytes would otherwise fill the heap.
+   */
+  static void checkHeaders(ByteBuffer elf, long size) throws Malformed {
+    boolean wide = elf.get(4) == 2;
+    if (!wide && elf.get(4) != 1) {
+      throw new Malformed("an ELF class " + elf.get(4) + ", neither 32 nor 64 bits");
+    }
+    elf.order(elf.get(5) == 2 ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+    int header = wide ? 64 : 52;
+    if (size < header) {
+      throw new Malformed("its ELF header is cut off (" + size + " bytes)");
+    }
+    long phoff = wide ? elf.getLong(0x20) : Integer.toUnsignedLong(elf.getInt(0x1C));
+    long shoff = wide ? elf.getLong(0x28) : Integer.toUnsignedLong(elf.getInt(0x20));
+    int phentsize = Short.toUnsignedInt(elf.getShort(wide ? 0x36 : 0x2A));
+    int phnum = Short.toUnsignedInt(elf.getShort(wide ? 0x38 : 0x2C));
+    int shentsize = Short.toUnsignedInt(elf.getShort(wide ? 0x3A : 0x2E));
+    int shnum = Short.toUnsignedInt(elf.getShort(wide ? 0x3C : 0x30));
+    if (phnum > 0) {
+      inside("its program headers", phoff, (long) phnum * phentsize, size);
+    }
+    if (shnum == 0) {
+      return;
+    }
+    if (shentsize != (wide ? 64 : 40)) {
+      throw new Malformed("its section headers are " + shentsize + " bytes each");
+    }
+    inside("its section headers", shoff, (long) shnum * shentsize, size);
+    for (int i = 0; i < shnum; i++) {
+      int at = (int) (shoff + (long) i * shentsize);
+      int type = elf.getInt(at + 4);
+      long offset = wide ? elf.getLong(at + 0x18) : Integer.toUnsignedLong(elf.getInt(at + 0x10));
+      long length = wide ? elf.getLong(at + 0x20) : Integer.toUnsignedLong(elf.getInt(at + 0x14));
+      long entsize = wide ? elf.getLong(at + 0x38) : Integer.toUnsignedLong(elf.getInt(at + 0x24));
+      if (type == SHT_NULL || type == SHT_NOBITS) {
+        continue;
+      }
+      inside("its section " + i, offset, length, size);
+      if ((type == SHT_SYMTAB || type == SHT_DYNSYM) && entsize != (wide ? 24 : 16)) {
+        throw new Malformed("its symbol table (section " + i + ") has entries of " + entsize);
+      }
+    }
+  }
+
+  private static final int SHT_NULL = 0;
+  private static final int SHT_SYMTAB = 2;
+  private static final int SHT_NOBITS = 8;
+  private static final int SHT_DYNSYM = 11;
+
+  private static void inside(String what, long offset, long length, long size) throws Malformed {
+    if (offset < 0 || length < 0 || offset > size || length > size - offset) {
+      throw new Malformed(
+          String.format(
+              Locale.ROOT,
+              "%s claim %,d bytes at offset %,d, beyond the file's %,d bytes",
+              what,
+              length,
+              offset,
+              size));
+    }
   }
 
   private static void addFunctions(

@@ -1,6 +1,5 @@
 package dev.clrscope.symbols;
 
-import dev.clrscope.nettrace.NetTraceReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,16 +49,14 @@ public final class FrameResolver {
   }
 
   /**
-   * Every source a saved trace has: its method events (one streaming pass), the maps sidecar beside
-   * it ({@link ProcessMaps#sidecarOf}) with the ELF files it names, and the target's perf map if
-   * this machine still has it.
+   * Every source a saved trace has: its methods ({@code managed}, fed the trace's method events by
+   * the one pass that reads it), the maps sidecar beside it ({@link ProcessMaps#sidecarOf}) with
+   * the ELF files it names, and the target's perf map if this machine still has it.
+   *
+   * @param pid the trace's process, from its header
    */
-  public static FrameResolver forTrace(Path trace, boolean signatures) {
-    ManagedCodeMap managed = ManagedCodeMap.read(trace);
-    long pid;
-    try (NetTraceReader r = NetTraceReader.open(trace, true)) {
-      pid = r.header().processId();
-    }
+  public static FrameResolver forTrace(
+      Path trace, long pid, ManagedCodeMap managed, boolean signatures) {
     ProcessMaps maps = ProcessMaps.forTrace(trace);
     PerfMap perf = pid > 0 ? PerfMap.forProcess(pid) : null;
     return new FrameResolver(managed, perf, maps, signatures);
@@ -133,6 +130,14 @@ public final class FrameResolver {
       }
     }
     return hex(ip);
+  }
+
+  /**
+   * What could not be used to name native frames (a sidecar or library that is no regular file, a
+   * damaged library), one line each, for the caller to warn about.
+   */
+  public List<String> problems() {
+    return maps == null ? List.of() : maps.problems();
   }
 
   /** Forgets cached names: call after the managed map has grown (live sessions). */

@@ -1,10 +1,9 @@
 package dev.clrscope.symbols;
 
-import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -22,9 +21,9 @@ import java.util.Optional;
  */
 public final class ManagedCodeMap {
   /** MethodLoadVerbose/UnloadVerbose; in the rundown MethodDCStart/DCEndVerbose. */
-  private static final int LOAD_VERBOSE = 143;
+  private static final int LOAD_VERBOSE = RuntimeEvent.Runtime.METHOD_LOAD_VERBOSE;
 
-  private static final int UNLOAD_VERBOSE = 144;
+  private static final int UNLOAD_VERBOSE = RuntimeEvent.Runtime.METHOD_UNLOAD_VERBOSE;
 
   /** Start addresses with the sign bit flipped, so that signed order is unsigned order. */
   private long[] keys = new long[1024];
@@ -35,18 +34,6 @@ public final class ManagedCodeMap {
   private String[] signatures = new String[1024];
   private int count;
   private int sortedCount;
-
-  /** Reads every method event of a trace (leniently: a truncated trace gives what it has). */
-  public static ManagedCodeMap read(Path trace) {
-    ManagedCodeMap map = new ManagedCodeMap();
-    try (NetTraceReader r = NetTraceReader.open(trace, true)) {
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        map.accept(e);
-      }
-    }
-    return map;
-  }
 
   /** Takes the method's code range from {@code e} if it is a method load or rundown event. */
   public void accept(TraceEvent e) {

@@ -1,7 +1,9 @@
 package dev.clrscope.symbols;
 
+import dev.clrscope.nettrace.InputFile;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +30,9 @@ public final class PerfMap {
   public static PerfMap read(Path file) {
     AddressTable.Builder b = new AddressTable.Builder();
     if (Files.isRegularFile(file)) {
-      try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      try (BufferedReader r =
+          new BufferedReader(
+              new InputStreamReader(InputFile.newInputStream(file), StandardCharsets.UTF_8))) {
         String line;
         while ((line = r.readLine()) != null) {
           int sp1 = line.indexOf(' ');

@@ -1,11 +1,15 @@
 package dev.clrscope.symbols;
 
+import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,6 +29,9 @@ public final class ProcessMaps {
   private final long[] offsets;
   private final String[] paths;
   private final Map<String, ElfSymbols> symbols = new HashMap<>();
+
+  /** What was skipped and why (a sidecar or library that could not be used), for a warning. */
+  private final List<String> problems = new ArrayList<>();
 
   /**
    * Where the process's files are seen from here: {@code /proc/PID/root} for a live process (its
@@ -86,16 +93,22 @@ public final class ProcessMaps {
     return maps;
   }
 
+  /** The most a sidecar may hold: a process's maps are some hundred KB. */
+  private static final long MAX_SIDECAR_BYTES = 64L << 20;
+
   /** The maps saved beside {@code trace}, or none. */
   public static ProcessMaps forTrace(Path trace) {
     Path side = sidecarOf(trace);
-    if (!Files.isRegularFile(side)) {
+    if (!Files.exists(side)) {
       return empty();
     }
     try {
-      return parse(Files.readString(side, StandardCharsets.UTF_8));
+      return parse(InputFile.readString(side, MAX_SIDECAR_BYTES));
     } catch (IOException | RuntimeException e) {
-      return empty();
+      ProcessMaps none = empty();
+      none.problems.add(
+          "ignored " + side + " (" + reason(e) + "): native frames are named by address alone");
+      return none;
     }
   }
 
@@ -173,7 +186,19 @@ public final class ProcessMaps {
     }
     String path = paths[i];
     String module = path.substring(path.lastIndexOf('/') + 1);
-    ElfSymbols elf = symbols.computeIfAbsent(path, x -> ElfSymbols.read(file(x)));
+    ElfSymbols elf = symbols.get(path);
+    if (elf == null) {
+      elf = ElfSymbols.read(file(path));
+      symbols.put(path, elf);
+      if (elf.problem() != null) {
+        problems.add(
+            "skipped the symbols of "
+                + elf.problem()
+                + "; its frames are named "
+                + module
+                + "!0x...");
+      }
+    }
     String symbol = elf.nameAtOffset(ip - starts[i] + offsets[i]);
     return module + "!" + (symbol != null ? symbol : FrameResolver.hex(ip));
   }
@@ -189,8 +214,41 @@ public final class ProcessMaps {
     return Path.of(path);
   }
 
+  /**
+   * What could not be used so far, one line each: a sidecar that is no regular file or too big, a
+   * library that is no regular file or whose headers claim more than it holds.
+   */
+  public List<String> problems() {
+    return List.copyOf(problems);
+  }
+
+  private static String reason(Exception e) {
+    if (e instanceof FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    return e.getMessage() == null ? e.toString() : e.getMessage();
+  }
+
   /** Number of file mappings. */
   public int size() {
     return starts.length;
+  }
+
+  /** Receives one file mapping. */
+  public interface MappingVisitor {
+    /**
+     * @param start the mapping's first address
+     * @param end the address after its last
+     * @param offset the file offset mapped at {@code start}
+     * @param path the file, as the process sees it
+     */
+    void mapping(long start, long end, long offset, String path);
+  }
+
+  /** Every file mapping, in address order. */
+  public void forEach(MappingVisitor visitor) {
+    for (int i = 0; i < starts.length; i++) {
+      visitor.mapping(starts[i], ends[i], offsets[i], paths[i]);
+    }
   }
 }

@@ -58,4 +58,51 @@ class ElfSymbolsTest {
     assertThat(maps.nameOrNull(0x7f0000001107L)).isEqualTo("libwidget.so!widget_exported");
     assertThat(maps.nameOrNull(0x7f00000010faL)).isEqualTo("libwidget.so!0x7f00000010fa");
   }
+
+  /**
+   * A library whose headers claim more than it holds (its {@code .symtab}'s size patched to a
+   * terabyte) is skipped with a reason, in no time and no memory: jelf would size an array from the
+   * claim.
+   */
+  @Test
+  void aLibraryWhoseSymbolTableClaimsATerabyteIsSkippedWithAReason() throws Exception {
+    Path lib = copy("libwidget.so", dir.resolve("libwidget.so"));
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.wrap(Files.readAllBytes(lib)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    long shoff = b.getLong(0x28);
+    int shnum = Short.toUnsignedInt(b.getShort(0x3C));
+    boolean patched = false;
+    for (int i = 0; i < shnum; i++) {
+      int at = (int) (shoff + 64L * i);
+      if (b.getInt(at + 4) == 2 || b.getInt(at + 4) == 11) {
+        b.putLong(at + 0x20, 1L << 40);
+        patched = true;
+      }
+    }
+    assertThat(patched).isTrue();
+    Files.write(lib, b.array());
+
+    ElfSymbols s = ElfSymbols.read(lib);
+
+    assertThat(s.size()).isZero();
+    assertThat(s.problem())
+        .startsWith(lib + ": its section ")
+        .contains(" claim 1,099,511,627,776 bytes at offset ")
+        .endsWith(" bytes");
+  }
+
+  @Test
+  void aFifoOrAMissingLibraryIsNotOpened() throws Exception {
+    Path fifo = dir.resolve("libfifo.so");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+    ElfSymbols s = ElfSymbols.read(fifo);
+    assertThat(s.size()).isZero();
+    assertThat(s.problem()).isEqualTo(fifo + ": it is a FIFO, not a regular file");
+    // A library of another machine: its module's name only, without a word.
+    assertThat(ElfSymbols.read(dir.resolve("gone.so")).problem()).isNull();
+    // A managed assembly the runtime maps: not ELF, no word either.
+    Path dll = dir.resolve("App.dll");
+    Files.write(dll, new byte[] {'M', 'Z', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    assertThat(ElfSymbols.read(dll).problem()).isNull();
+  }
 }

@@ -40,8 +40,8 @@ public final class TargetResolver {
   /**
    * Attaches to the target the spec names.
    *
-   * @param childIo for a launched app: whether it writes to clrscope's stdout and stderr (else its
-   *     output is discarded, as dotnet-trace does without --show-child-io)
+   * @param childIo for a launched app: whether its stdout and stderr go to clrscope's stderr (else
+   *     they are discarded)
    */
   public AttachedTarget attach(TargetSpec spec, boolean childIo) {
     if (spec instanceof TargetSpec.ByPid byPid) {

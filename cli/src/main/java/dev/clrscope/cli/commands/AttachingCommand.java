@@ -9,13 +9,16 @@ import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
+import java.nio.file.Path;
 import java.util.function.LongConsumer;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParameterException;
 
 /**
  * A command that talks to one runtime. The base resolves the target, runs the command, always lets
@@ -44,14 +47,22 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
     return true;
   }
 
+  /**
+   * Whether the command reads a saved file given as {@code FILE} where a target would be ({@link
+   * #readFile}); a word before {@code --} is otherwise a usage error, never a program to launch.
+   */
+  protected boolean readsFiles() {
+    return false;
+  }
+
+  /** The command's work on the saved file given instead of a target. */
+  protected int readFile(Path file) {
+    throw new UnsupportedOperationException(spec.qualifiedName() + " reads no file");
+  }
+
   /** The command's work when no target option was given and {@link #needsTarget()} is false. */
   protected int runWithoutTarget() {
     throw new UnsupportedOperationException(spec.qualifiedName() + " needs a target");
-  }
-
-  /** Whether a launched app writes to clrscope's stdout and stderr (trace collect: if asked). */
-  protected boolean childIoShown() {
-    return true;
   }
 
   /** Whether to resume a waiting runtime before {@link #run} rather than after it. */
@@ -168,14 +179,27 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
   }
 
   /**
+   * {@code request} with the methods already compiled in the target named in {@code methods} before
+   * its first event is read ({@link MethodAddressMap#namesFirst}): a process that has run a while
+   * throws and waits in code compiled before clrscope came. A launched app has compiled nothing
+   * yet.
+   */
+  protected static SessionRequest namedFromTheStart(
+      SessionRequest request, MethodAddressMap methods, AttachedTarget attached) {
+    return attached.launchClock() != null
+        ? request
+        : request.withBeforeReading(methods.namesFirst(attached.client()));
+  }
+
+  /**
    * Reads the saved trace given where the target goes into {@code consumer} in one pass, has {@code
    * summarise} print what it came to over the trace's span (nanoseconds), then warns of a trace
    * that was cut off.
    */
-  protected int analyseSavedTrace(EventConsumer consumer, LongConsumer summarise) {
-    TraceFileInput.Fed fed = TraceFileInput.feed(target.traceFile(), consumer);
-    summarise.accept(fed.spanNanos());
-    fed.ending().warnings("analysed").forEach(this::warn);
+  protected int analyseSavedTrace(Path file, EventConsumer consumer, LongConsumer summarise) {
+    SessionResult read = TraceFileInput.feed(file, consumer);
+    summarise.accept(read.observedNanos());
+    TraceFileInput.warnings(read, "analysed").forEach(this::warn);
     return 0;
   }
 
@@ -194,6 +218,21 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
 
   @Override
   public final Integer call() {
+    if (!readsFiles() && !target.inputs().isEmpty()) {
+      throw target.notAFile();
+    }
+    Path file = target.inputFile();
+    if (file != null) {
+      if (target.isChosen()) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "give a saved file ("
+                + file
+                + ") or a target (-p, -n, --diagnostic-port, -- COMMAND), not both");
+      }
+      validate();
+      return readFile(file);
+    }
     if (!needsTarget() && !target.isChosen()) {
       validate();
       return runWithoutTarget();
@@ -201,7 +240,7 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
     TargetSpec spec = target.spec();
     validate();
     try (AttachedTarget attached =
-        new TargetResolver(new EndpointLocator(), err()).attach(spec, childIoShown())) {
+        new TargetResolver(new EndpointLocator(), err()).attach(spec, target.showChildIo())) {
       int own;
       try {
         if (releaseFirst()) {

@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.ClrscopeVersion;
 import dev.clrscope.cli.options.LoggingOptions;
+import dev.clrscope.cli.options.OptionDefaults;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,7 +15,10 @@ import picocli.CommandLine.Spec;
  * #err()}, and {@link #call()} returns the exit code. Every subcommand inherits {@code --help},
  * {@code --version}, {@code -v/--verbose} and {@code --log-file} from here.
  */
-@Command(mixinStandardHelpOptions = true, versionProvider = ClrscopeVersion.class)
+@Command(
+    mixinStandardHelpOptions = true,
+    versionProvider = ClrscopeVersion.class,
+    defaultValueProvider = OptionDefaults.class)
 public abstract class ClrscopeSubcommand implements Callable<Integer> {
   /** The picocli model of this command, for its name and usage errors. */
   @Spec protected CommandSpec spec;

@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.ipc.ServerErrorException;
 import dev.clrscope.ipc.client.DumpRequest;
 import dev.clrscope.ipc.client.DumpType;
@@ -48,6 +49,24 @@ public final class DumpCommand extends AttachingCommand {
   boolean diag;
 
   @Override
+  protected void validate() {
+    try {
+      DumpType.valueOf(type.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--type takes full, heap, mini or triage, got '" + type + "'");
+    }
+    if (output != null && Files.exists(output) && !Files.isRegularFile(output)) {
+      throw new CommandFailure(
+          output.toAbsolutePath().normalize()
+              + " is not a regular file (a directory, device or FIFO): the runtime writes the dump"
+              + " to a file of its own; choose another -o");
+    }
+    // The runtime writes it; the default name is made in the current directory.
+    OutputFile.check(output != null ? output : Path.of("core"), "-o");
+  }
+
+  @Override
   protected boolean releaseFirst() {
     // A dump of a runtime still waiting at startup shows nothing of the app.
     return true;
@@ -72,15 +91,6 @@ public final class DumpCommand extends AttachingCommand {
             .toAbsolutePath()
             .normalize();
     Path dir = file.getParent();
-    if (dir != null && !Files.isDirectory(dir)) {
-      throw new CommandFailure("the directory " + dir + " does not exist: create it or choose -o");
-    }
-    if (Files.exists(file) && !Files.isRegularFile(file)) {
-      throw new CommandFailure(
-          file
-              + " is not a regular file (a directory, device or FIFO): the runtime writes the dump"
-              + " to a file of its own; choose another -o");
-    }
     err()
         .println(
             "Writing a "

@@ -2,9 +2,10 @@ package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,14 @@ public final class EnvCommand extends AttachingCommand {
       description = "Set a variable in the target (repeatable) instead of listing.")
   List<String> assignments = new ArrayList<>();
 
+  /** A variable: JSON draws the listing as one object, each name to its value. */
+  private static final RecordSchema<Map.Entry<String, String>> SCHEMA =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("name", "NAME", 0, Unit.TEXT, Map.Entry::getKey),
+              Field.of("value", "VALUE", 0, Unit.TEXT, Map.Entry::getValue)));
+
   @Override
   protected int run(AttachedTarget attached) {
     if (!assignments.isEmpty()) {
@@ -55,18 +64,10 @@ public final class EnvCommand extends AttachingCommand {
         sorted.put(entry.substring(0, eq), entry.substring(eq + 1));
       }
     }
-    TableRenderer renderer = new TableRenderer(out());
-    switch (format.format()) {
-      case json:
-        out().println(dev.clrscope.cli.render.JsonText.of(sorted));
-        break;
-      case csv:
-      default:
-        Table t = new Table(List.of(Column.text("name", "NAME"), Column.text("value", "VALUE")));
-        sorted.forEach(t::add);
-        renderer.list(t, format.format());
-        break;
-    }
+    format
+        .renderer(out(), err())
+        .report(
+            Report.builder().mapRows(null, null, SCHEMA, List.copyOf(sorted.entrySet())).build());
     return 0;
   }
 }

@@ -4,9 +4,11 @@ import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.DiagnosticsClient;
 import dev.clrscope.ipc.client.EndpointConnectionSource;
@@ -14,7 +16,6 @@ import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.discovery.DotnetProcess;
 import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.ipc.transport.UnixSocketPreload;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -66,9 +68,8 @@ public final class PsCommand extends ClrscopeSubcommand {
     EndpointLocator locator = new EndpointLocator();
     print(
         query(locator.list()),
-        format,
         locator,
-        System.out,
+        FormatOption.renderer(format, System.out, System.err),
         m -> warn(System.err, QUALIFIED_NAME, m));
     return ExitCode.OK;
   }
@@ -89,40 +90,63 @@ public final class PsCommand extends ClrscopeSubcommand {
     } else {
       return null;
     }
-    for (OutputFormat f : OutputFormat.values()) {
-      if (f.name().equals(value)) {
-        return f;
-      }
-    }
-    return null;
+    return FormatOption.offered(value);
   }
 
   @Override
   public Integer call() {
     EndpointLocator locator = new EndpointLocator();
-    print(query(locator.list()), format.format(), locator, out(), this::warn);
+    print(query(locator.list()), locator, format.renderer(out(), err()), this::warn);
     return ExitCode.OK;
   }
 
-  /** Prints the listing as a table in {@code format}, and a warning per process that needs one. */
+  /**
+   * One process of the listing.
+   *
+   * @param state {@code waiting} (at startup, for a diagnostic tool) or {@code running}; {@code
+   *     null} when the runtime did not answer
+   * @param commandLine the OS's command line, else what the runtime reports
+   */
+  private record Listed(DotnetProcess process, ProcessInfo info, String state, String commandLine) {
+    private <T> T info(Function<ProcessInfo, T> part) {
+      return info == null ? null : part.apply(info);
+    }
+  }
+
+  private static final RecordSchema<Listed> SCHEMA =
+      new RecordSchema<Listed>(
+              null,
+              List.of(
+                  Field.of("pid", "PID", 0, Unit.ID, (Listed r) -> r.process().pid()),
+                  Field.of("name", "NAME", 0, Unit.TEXT, (Listed r) -> r.process().name()),
+                  Field.of(
+                      "runtimeVersion",
+                      "RUNTIME",
+                      0,
+                      Unit.TEXT,
+                      (Listed r) -> r.info(ProcessInfo::clrProductVersion)),
+                  Field.of(
+                      "entrypoint",
+                      "ENTRYPOINT",
+                      0,
+                      Unit.TEXT,
+                      (Listed r) -> r.info(ProcessInfo::entrypointAssembly)),
+                  Field.of("os", "OS", 0, Unit.TEXT, (Listed r) -> r.info(ProcessInfo::os)),
+                  Field.of("arch", "ARCH", 0, Unit.TEXT, (Listed r) -> r.info(ProcessInfo::arch)),
+                  Field.of(
+                      "rid",
+                      "RID",
+                      0,
+                      Unit.TEXT,
+                      (Listed r) -> r.info(ProcessInfo::runtimeIdentifier)),
+                  Field.of("state", "STATE", 0, Unit.TEXT, Listed::state),
+                  Field.of("commandLine", "COMMAND LINE", 0, Unit.TEXT, Listed::commandLine)))
+          .withPriority(List.of("pid", "name", "runtimeVersion", "state", "commandLine"));
+
+  /** Renders the listing, and a warning per process that needs one. */
   private static void print(
-      List<Row> rows,
-      OutputFormat format,
-      EndpointLocator locator,
-      PrintStream out,
-      Consumer<String> warn) {
-    Table t =
-        new Table(
-            List.of(
-                Column.number("pid", "PID"),
-                Column.text("name", "NAME"),
-                Column.text("runtimeVersion", "RUNTIME"),
-                Column.text("entrypoint", "ENTRYPOINT"),
-                Column.text("os", "OS"),
-                Column.text("arch", "ARCH"),
-                Column.text("rid", "RID"),
-                Column.text("state", "STATE"),
-                Column.text("commandLine", "COMMAND LINE")));
+      List<Row> rows, EndpointLocator locator, Renderer renderer, Consumer<String> warn) {
+    List<Listed> listed = new ArrayList<>(rows.size());
     for (Row r : rows) {
       DotnetProcess p = r.process();
       ProcessInfo i = r.info();
@@ -140,18 +164,9 @@ public final class PsCommand extends ClrscopeSubcommand {
                 + " waits at startup for a diagnostic tool: "
                 + releaseHint(locator, p));
       }
-      t.add(
-          p.pid(),
-          p.name(),
-          i == null ? null : i.clrProductVersion(),
-          i == null ? null : i.entrypointAssembly(),
-          i == null ? null : i.os(),
-          i == null ? null : i.arch(),
-          i == null ? null : i.runtimeIdentifier(),
-          i == null ? null : waiting ? "waiting" : "running",
-          commandLine);
+      listed.add(new Listed(p, i, i == null ? null : waiting ? "waiting" : "running", commandLine));
     }
-    new TableRenderer(out).list(t, format);
+    renderer.report(Report.table(SCHEMA, listed));
   }
 
   /**

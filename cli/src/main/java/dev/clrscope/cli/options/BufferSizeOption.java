@@ -1,5 +1,6 @@
 package dev.clrscope.cli.options;
 
+import dev.clrscope.monitor.trace.SessionPlan;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -17,28 +18,14 @@ public final class BufferSizeOption {
   @Option(
       names = "--buffersize",
       paramLabel = "MB",
+      defaultValue = "" + SessionPlan.DEFAULT_BUFFER_MB,
       description =
-          "The runtime's buffer for this session, in MB (default: 256 for traces, 1024 for heap"
-              + " snapshots, as dotnet-trace and dotnet-gcdump); raise it when the runtime drops"
-              + " events.")
-  Integer megabytes;
+          "The runtime's buffer for this session, in MB (default: ${DEFAULT-VALUE}, as"
+              + " dotnet-trace and dotnet-gcdump); raise it when the runtime drops events.")
+  int megabytes = SessionPlan.DEFAULT_BUFFER_MB;
 
-  /** The trace tools' default. */
-  public static final int TRACE_DEFAULT_MB =
-      dev.clrscope.monitor.trace.SessionPlan.DEFAULT_BUFFER_MB;
-
-  /** The size in MB, checked (a usage error unless positive), or the traces' default. */
+  /** The size in MB, checked (a usage error unless positive). */
   public int megabytes() {
-    return megabytesOr(TRACE_DEFAULT_MB);
-  }
-
-  /**
-   * The size in MB, checked (a usage error unless positive), or {@code defaultMb} when not given.
-   */
-  public int megabytesOr(int defaultMb) {
-    if (megabytes == null) {
-      return defaultMb;
-    }
     if (megabytes <= 0) {
       throw new ParameterException(
           mixee.commandLine(), "--buffersize must be a positive number of MB, got " + megabytes);

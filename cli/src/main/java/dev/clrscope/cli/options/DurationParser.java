@@ -31,9 +31,15 @@ public final class DurationParser implements ITypeConverter<Duration> {
   private static final Pattern COLONS =
       Pattern.compile("(\\d+):(\\d+):(\\d+):(\\d+)(?:\\.(\\d{1,7}))?");
 
+  /**
+   * No limit, as a default value: the words the help shows ({@code (default: until stopped)}) are
+   * the option's default in picocli's model, read as {@code null}, so help and value cannot differ.
+   */
+  public static final String UNTIL_STOPPED = "until stopped";
+
   @Override
   public Duration convert(String value) {
-    return parse(value);
+    return value.equals(UNTIL_STOPPED) ? null : parse(value);
   }
 
   /**

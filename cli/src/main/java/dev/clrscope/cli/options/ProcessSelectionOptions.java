@@ -23,6 +23,7 @@ public final class ProcessSelectionOptions {
       names = {"-p", "--process-id"},
       paramLabel = "PID",
       split = ",",
+      converter = Numbers.Pid.class,
       description =
           "Watch only this process (repeatable, or a comma list: -p 42,43); with -n, processes"
               + " either selects. Default: every .NET process of the host.")
@@ -47,12 +48,7 @@ public final class ProcessSelectionOptions {
       throw usage("-n takes process names (-n MyApp or -n MyApp,Worker), got none");
     }
     Set<Long> p = new LinkedHashSet<>();
-    for (Long pid : pids) {
-      if (pid == null || pid <= 0) {
-        throw usage("-p takes positive process ids, got " + pid);
-      }
-      p.add(pid);
-    }
+    p.addAll(pids);
     Set<String> n = new LinkedHashSet<>();
     for (String name : names) {
       if (name == null || name.isBlank()) {

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -19,6 +18,7 @@ public final class TargetOptions {
   @Option(
       names = {"-p", "--process-id"},
       paramLabel = "PID",
+      converter = Numbers.Pid.class,
       description = "The target's process id.")
   Long pid;
 
@@ -42,8 +42,7 @@ public final class TargetOptions {
       paramLabel = "SECONDS",
       defaultValue = "10",
       description =
-          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s);"
-              + " for dump-heap, as for dotnet-gcdump, also how long the whole snapshot may take.")
+          "How long to wait for the target to connect or answer (default: ${DEFAULT-VALUE} s).")
   int timeoutSeconds = 10;
 
   /** {@code -t/--timeout} when the command line gives it, else null. */
@@ -66,6 +65,22 @@ public final class TargetOptions {
   boolean resumeRuntime = true;
 
   @Option(
+      names = "--show-child-io",
+      arity = "0..1",
+      defaultValue = "true",
+      fallbackValue = "true",
+      paramLabel = "true|false",
+      description =
+          "With -- COMMAND: the app's stdout and stderr go to clrscope's stderr (default: true;"
+              + " clrscope's stdout holds only its data); false discards them.")
+  boolean showChildIo = true;
+
+  /** Whether a launched app's output goes to clrscope's stderr ({@code --show-child-io}). */
+  public boolean showChildIo() {
+    return showChildIo;
+  }
+
+  @Option(
       names = "--dsrouter",
       paramLabel = "ios|android|ios-sim|android-emu",
       description =
@@ -75,37 +90,89 @@ public final class TargetOptions {
   String dsrouter;
 
   @Parameters(
-      paramLabel = "-- COMMAND",
+      paramLabel = "FILE | -- COMMAND",
       arity = "0..*",
-      description = "Launch COMMAND [ARGS...] with its runtime suspended, attach, then resume it.")
-  List<String> command = new ArrayList<>();
+      description =
+          "A saved file to read instead of a target (for the commands that read one), or, after"
+              + " --, COMMAND [ARGS...] to launch with its runtime suspended, attach, then resume.")
+  List<String> positional = new ArrayList<>();
 
   /**
-   * Whether any target option was given (for commands that also run without one). A saved trace
-   * ({@link #traceFile()}) is not a target.
+   * The words after {@code --}: a command to launch. Only they are: a word before {@code --} is
+   * never run, whatever it is (a typo must not execute something).
    */
-  public boolean isChosen() {
-    return pid != null
-        || name != null
-        || diagnosticPort != null
-        || (!command.isEmpty() && traceFile() == null);
+  public List<String> command() {
+    return positional.subList(positional.size() - afterDashes(), positional.size());
+  }
+
+  /** The positional words before {@code --}: files to read. */
+  public List<String> inputs() {
+    return positional.subList(0, positional.size() - afterDashes());
+  }
+
+  /** How many positional words came after {@code --}. */
+  private int afterDashes() {
+    if (mixee == null || mixee.commandLine().getParseResult() == null) {
+      return 0;
+    }
+    List<String> args = mixee.commandLine().getParseResult().originalArgs();
+    int dashes = args.indexOf("--");
+    return dashes < 0 ? 0 : Math.min(positional.size(), args.size() - dashes - 1);
   }
 
   /**
-   * The saved trace given instead of a target, for the commands that also analyse one: the only
-   * positional argument, when it names a {@code .nettrace} file and came without {@code --} (which
-   * would make it a command to launch).
+   * Whether any target option was given (for commands that also run without one). A file to read
+   * ({@link #inputFile()}) is not a target.
+   */
+  public boolean isChosen() {
+    return pid != null || name != null || diagnosticPort != null || !command().isEmpty();
+  }
+
+  /**
+   * The file given instead of a target, for the commands that read one: the positional word before
+   * {@code --}.
    *
    * @return the file, or {@code null} if none was given
+   * @throws ParameterException if more than one was given
    */
-  public Path traceFile() {
-    if (command.size() != 1
-        || !command.get(0).toLowerCase(Locale.ROOT).endsWith(".nettrace")
-        || mixee.commandLine().getParseResult() == null
-        || mixee.commandLine().getParseResult().originalArgs().contains("--")) {
+  public Path inputFile() {
+    List<String> inputs = inputs();
+    if (inputs.isEmpty()) {
       return null;
     }
-    return Path.of(command.get(0));
+    if (inputs.size() > 1) {
+      String command = mixee.qualifiedName();
+      String words = String.join(" ", inputs);
+      throw usage(
+          "unexpected words '"
+              + words
+              + "': "
+              + command
+              + " takes one FILE to read, or a target; a command to launch goes after --: "
+              + command
+              + " [OPTIONS] -- "
+              + words);
+    }
+    return Path.of(inputs.get(0));
+  }
+
+  /**
+   * A usage error for a command that reads no file and was given a word before {@code --}: never a
+   * program launched by a typo.
+   */
+  public ParameterException notAFile() {
+    List<String> inputs = inputs();
+    String words = String.join(" ", inputs);
+    return usage(
+        "unexpected "
+            + (inputs.size() == 1 ? "word" : "words")
+            + " '"
+            + words
+            + "': only what follows -- is a command to launch ("
+            + mixee.qualifiedName()
+            + " [OPTIONS] -- "
+            + words
+            + ")");
   }
 
   /** Whether a runtime waiting at startup is to be resumed ({@code --resume-runtime}). */
@@ -115,6 +182,9 @@ public final class TargetOptions {
 
   /** The selected target, validated: exactly one of -p, -n, --diagnostic-port, -- COMMAND. */
   public TargetSpec spec() {
+    if (!inputs().isEmpty()) {
+      throw notAFile();
+    }
     if (dsrouter != null) {
       throw usage(
           "--dsrouter "
@@ -124,11 +194,14 @@ public final class TargetOptions {
               + dsrouter
               + ") and pass the diagnostic port it prints with --diagnostic-port");
     }
+    if (!inputs().isEmpty()) {
+      throw notAFile();
+    }
     int chosen =
         (pid != null ? 1 : 0)
             + (name != null ? 1 : 0)
             + (diagnosticPort != null ? 1 : 0)
-            + (command.isEmpty() ? 0 : 1);
+            + (command().isEmpty() ? 0 : 1);
     if (chosen == 0) {
       throw usage(
           "choose a target: -p PID, -n NAME, --diagnostic-port PATH, or -- COMMAND [ARGS]"
@@ -143,9 +216,6 @@ public final class TargetOptions {
     }
     Duration timeout = Duration.ofSeconds(timeoutSeconds);
     if (pid != null) {
-      if (pid <= 0) {
-        throw usage("-p takes a positive process id, got " + pid);
-      }
       return new TargetSpec.ByPid(pid, timeout);
     }
     if (name != null) {
@@ -158,7 +228,7 @@ public final class TargetOptions {
         throw usage(e.getMessage());
       }
     }
-    return new TargetSpec.Launch(List.copyOf(command), timeout);
+    return new TargetSpec.Launch(List.copyOf(command()), timeout);
   }
 
   private ParameterException usage(String message) {

@@ -39,6 +39,39 @@ public final class OutputFile {
   private OutputFile() {}
 
   /**
+   * Fails, before any work, when {@code file} could not be written: a directory, a directory that
+   * does not exist or that this user may not write into. A command checks its outputs with this
+   * before it touches its target (a heap walk forces a full GC; a trace runs for minutes), so that
+   * a mistyped path costs nothing.
+   *
+   * @param option the option that named it ({@code -o}), for the message
+   */
+  public static void check(Path file, String option) {
+    BasicFileAttributes existing = attributes(file);
+    if (existing != null && existing.isDirectory()) {
+      throw new CommandFailure(
+          "could not write " + file + ": it is a directory; choose another " + option);
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    if (dir == null || existing != null && !existing.isRegularFile()) {
+      return;
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new CommandFailure(
+          "the directory " + dir + " does not exist: create it or choose another " + option);
+    }
+    if (!Files.isWritable(dir)) {
+      throw new CommandFailure(
+          "could not write "
+              + file
+              + ": permission denied on "
+              + dir
+              + "; choose another "
+              + option);
+    }
+  }
+
+  /**
    * Writes {@code file} with {@code content}.
    *
    * @return what the content returned

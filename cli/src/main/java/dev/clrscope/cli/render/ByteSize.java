@@ -2,26 +2,37 @@ package dev.clrscope.cli.render;
 
 import java.util.Locale;
 
-/** Byte counts for people: {@code 512B}, {@code 12.3K}, {@code 4.0M}, {@code 1.2G} (1K = 1024). */
+/**
+ * Byte counts for people, in binary units written as such: {@code 512 B}, {@code 9.87 KiB}, {@code
+ * 98.7 MiB}, {@code 987 MiB}, {@code 1.20 GiB}. Three significant digits at most, so the text is
+ * never wider than {@link #WIDTH} (a sign aside) and columns of it stay aligned.
+ */
 public final class ByteSize {
   private ByteSize() {}
 
+  /** The widest text {@link #of(long)} gives for a non-negative count: {@code 1023 KiB}. */
+  public static final int WIDTH = 8;
+
+  private static final String[] UNITS = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+
   /** The short form of {@code bytes}, or {@code -} for {@code null}. */
   public static String of(Long bytes) {
-    if (bytes == null) {
-      return "-";
+    return bytes == null ? "-" : of(bytes.longValue());
+  }
+
+  /** The short form of {@code bytes}. */
+  public static String of(long bytes) {
+    if (Math.abs(bytes) < 1024) {
+      return bytes + " B";
     }
-    long b = bytes;
-    if (Math.abs(b) < 1024) {
-      return b + "B";
-    }
-    String units = "KMGTP";
-    double v = b;
+    double v = bytes;
     int u = -1;
-    while (Math.abs(v) >= 1024 && u < units.length() - 1) {
+    while (Math.abs(v) >= 1024 && u < UNITS.length - 1) {
       v /= 1024;
       u++;
     }
-    return String.format(Locale.ROOT, "%.1f%c", v, units.charAt(u));
+    double a = Math.abs(v);
+    String digits = a < 9.995 ? "%.2f %s" : a < 99.95 ? "%.1f %s" : "%.0f %s";
+    return String.format(Locale.ROOT, digits, v, UNITS[u]);
   }
 }

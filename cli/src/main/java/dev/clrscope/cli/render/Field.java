@@ -123,13 +123,47 @@ public record Field<R>(
         omitNull);
   }
 
-  /** The table cell of this field for a record. */
+  /**
+   * The table cell of this field for a record, on one line: a line break or tab in the value (an
+   * exception's message) would break the table's rows, so it becomes a space.
+   */
   public String tableText(R record) {
-    return text != null ? text.apply(record) : unit.text(value.apply(record));
+    String cell = text != null ? text.apply(record) : unit.text(value.apply(record));
+    return oneLine(cell);
   }
 
-  /** The table column's width. */
+  private static String oneLine(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\n' || c == '\r' || c == '\t') {
+        return s.replace('\n', ' ').replace('\r', ' ').replace('\t', ' ');
+      }
+    }
+    return s;
+  }
+
+  /** The table column's width in a stream of rows: the declared width, at least the heading's. */
   public int tableWidth() {
-    return Math.max(width, label.length());
+    return Math.max(Math.max(width, unit.minWidth()), label.length());
+  }
+
+  /**
+   * A JSON-only member holding a list of smaller records, each drawn by its own schema: the rows a
+   * table shows under this one (a stack's frames, a category's slowest items).
+   */
+  public static <R, S> Field<R> nested(
+      String key, RecordSchema<S> schema, Function<? super R, ? extends java.util.List<S>> list) {
+    return new Field<R>(
+        key,
+        key,
+        0,
+        Unit.TEXT,
+        r -> {
+          java.util.List<S> items = list.apply(r);
+          return items == null ? null : schema.jsonObjects(items);
+        },
+        null,
+        Shown.JSON,
+        false);
   }
 }

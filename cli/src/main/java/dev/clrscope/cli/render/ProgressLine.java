@@ -98,17 +98,6 @@ public final class ProgressLine implements AutoCloseable {
     }
   }
 
-  /** {@code 12.3 MB}, {@code 850 KB}, {@code 512 B}. */
-  public static String bytes(long n) {
-    if (n >= 1024 * 1024) {
-      return String.format(Locale.ROOT, "%.1f MB", n / (1024.0 * 1024.0));
-    }
-    if (n >= 1024) {
-      return String.format(Locale.ROOT, "%d KB", n / 1024);
-    }
-    return n + " B";
-  }
-
   /** {@code 1:02:03}, {@code 2:03}, {@code 4.5 s}. */
   public static String elapsed(long millis) {
     long s = millis / 1000;

@@ -8,17 +8,82 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The fields of a streamed record type, in order, declared once for every format.
+ * The fields of a record type, in order, declared once for every format: the columns of a table, a
+ * stream of rows or a tree, and the members of a record shown on its own.
  *
  * @param kind the JSON {@code "kind"} member that tells records apart in a mixed JSON Lines stream,
  *     or {@code null} for none
  * @param fields the fields, in output order
+ * @param priority the keys of the table columns a narrow terminal keeps first, most useful first;
+ *     the columns not named follow in declared order (empty: declared order)
  * @param <R> the record type
  */
-public record RecordSchema<R>(String kind, List<Field<R>> fields) {
+public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> priority) {
   /** A schema. */
   public RecordSchema {
     fields = List.copyOf(fields);
+    priority = List.copyOf(priority);
+  }
+
+  /** A schema whose table columns rank in declared order. */
+  public RecordSchema(String kind, List<Field<R>> fields) {
+    this(kind, fields, List.of());
+  }
+
+  /** This schema with its table columns ranked: see {@link #priority()}. */
+  public RecordSchema<R> withPriority(List<String> keys) {
+    return new RecordSchema<>(kind, fields, keys);
+  }
+
+  /** The fields the table shows, most useful first: {@link #priority()}, then declared order. */
+  public List<Field<R>> rankedTableFields() {
+    List<Field<R>> ranked = new ArrayList<>();
+    for (String key : priority) {
+      for (Field<R> f : fields) {
+        if (f.in().table && f.key().equals(key) && indexOf(ranked, f) < 0) {
+          ranked.add(f);
+        }
+      }
+    }
+    for (Field<R> f : fields) {
+      if (f.in().table && indexOf(ranked, f) < 0) {
+        ranked.add(f);
+      }
+    }
+    return ranked;
+  }
+
+  /**
+   * Where {@code field} itself is in {@code list}, or -1: by identity, for a record's own equals
+   * would link its invokedynamic bootstrap, a cost every listing would pay at start-up.
+   */
+  static <R> int indexOf(List<Field<R>> list, Field<R> field) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i) == field) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The fields the table shows, in declared order. */
+  public List<Field<R>> tableFields() {
+    List<Field<R>> shown = new ArrayList<>();
+    for (Field<R> f : fields) {
+      if (f.in().table) {
+        shown.add(f);
+      }
+    }
+    return shown;
+  }
+
+  /** The JSON objects of records, in order. */
+  public List<Map<String, Object>> jsonObjects(List<? extends R> records) {
+    List<Map<String, Object>> objects = new ArrayList<>(records.size());
+    for (R r : records) {
+      objects.add(jsonObject(r));
+    }
+    return objects;
   }
 
   /** The keys of the fields the table shows, in order. */
@@ -66,23 +131,11 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields) {
 
   /**
    * This schema with as many table columns as fit in {@code width} characters, chosen most useful
-   * first: the keys in {@code priority}, then the rest in declared order, until one does not fit.
-   * They are shown in their declared order. A free-text column (width 0) needs its heading's width.
+   * first ({@link #rankedTableFields()}) until one does not fit. They are shown in their declared
+   * order. A free-text column (width 0) needs its heading's width.
    */
-  public RecordSchema<R> fittingTable(int width, List<String> priority) {
-    List<Field<R>> ranked = new ArrayList<>();
-    for (String key : priority) {
-      for (Field<R> f : fields) {
-        if (f.in().table && f.key().equals(key)) {
-          ranked.add(f);
-        }
-      }
-    }
-    for (Field<R> f : fields) {
-      if (f.in().table && !ranked.contains(f)) {
-        ranked.add(f);
-      }
-    }
+  public RecordSchema<R> fittingTable(int width) {
+    List<Field<R>> ranked = rankedTableFields();
     Set<String> keys = new HashSet<>();
     int used = 0;
     for (Field<R> f : ranked) {
@@ -101,7 +154,7 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields) {
     for (Field<R> f : fields) {
       kept.add(f.in().table && !tableKeys.contains(f.key()) ? f.only(f.in().withoutTable()) : f);
     }
-    return new RecordSchema<>(kind, kept);
+    return new RecordSchema<>(kind, kept, priority);
   }
 
   /**
@@ -174,7 +227,7 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields) {
 
   /**
    * The lines of one record shown on its own, a field a line: its heading, padded to the longest,
-   * then its table cell.
+   * then its table cell. An optional field without a value has no line.
    */
   public List<String> recordLines(R record) {
     int width = 0;
@@ -185,9 +238,13 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields) {
     }
     List<String> lines = new ArrayList<>();
     for (Field<R> f : fields) {
-      if (f.in().table) {
+      if (f.in().table && !(f.omitNull() && f.value().apply(record) == null)) {
         String label = f.label();
-        lines.add(label + " ".repeat(width - label.length()) + "  " + f.tableText(record));
+        lines.add(
+            label.isEmpty()
+                ? f.tableText(record)
+                : (label + " ".repeat(width - label.length()) + "  " + f.tableText(record))
+                    .stripTrailing());
       }
     }
     return lines;

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.render;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -8,37 +9,56 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * What a field's value is, and so how each format prints it. JSON and CSV get the exact value
- * (bytes, milliseconds, UTC ISO-8601 instants); a table gets the short form a person reads.
+ * What a field's value is, and so how each format prints it: the one number style of every command.
+ * JSON and CSV get the exact value (plain numbers, bytes, milliseconds, UTC ISO-8601 instants); a
+ * table gets the form a person reads (thousands separators, binary units, local time).
  */
 public enum Unit {
   /** Free text, left-aligned. */
-  TEXT(false),
-  /** A whole number. */
-  COUNT(true),
-  /** A byte count: {@code 12.3M} in a table. */
-  BYTES(true),
+  TEXT(false, 0),
+  /** A whole number: {@code 5,048,666} in a table. */
+  COUNT(true, 0),
+  /** A number that names something (a process, a thread, a GC): no separators. */
+  ID(true, 0),
+  /** A byte count: {@code 12.3 MiB} in a table. */
+  BYTES(true, ByteSize.WIDTH),
   /** Milliseconds: three decimals in a table. */
-  MILLIS(true),
-  /** A percentage, printed as it comes. */
-  PERCENT(true),
+  MILLIS(true, 0),
+  /** Seconds: three decimals in a table. */
+  SECONDS(true, 0),
+  /** A percentage: two decimals in a table. */
+  PERCENT(true, 0),
+  /** A number with decimals, printed as it comes (a rate, a ratio). */
+  DECIMAL(true, 0),
   /** An {@link Instant}: local {@code HH:mm:ss.SSS} in a table, UTC ISO-8601 elsewhere. */
-  TIME(false),
+  TIME(false, 12),
   /** A list of words: a JSON array, space-separated in CSV, comma-separated in a table. */
-  WORDS(false);
+  WORDS(false, 0),
+  /** A memory address or handle: {@code 0x7f12a0} in every format (a string in JSON). */
+  ADDRESS(true, 0);
 
-  private static final DateTimeFormatter LOCAL_TIME =
-      DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneId.systemDefault());
+  /** Made on first use: the time zone's rules are read from disk, a cost no listing should pay. */
+  private static final class LocalTime {
+    static final DateTimeFormatter FORMAT =
+        DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT).withZone(ZoneId.systemDefault());
+  }
 
   private final boolean rightAligned;
+  private final int minWidth;
 
-  Unit(boolean rightAligned) {
+  Unit(boolean rightAligned, int minWidth) {
     this.rightAligned = rightAligned;
+    this.minWidth = minWidth;
   }
 
   /** Whether table cells of this unit align right. */
   public boolean rightAligned() {
     return rightAligned;
+  }
+
+  /** The narrowest table column that holds any value of this unit in its short form. */
+  public int minWidth() {
+    return minWidth;
   }
 
   /** The table cell of a value; {@code -} for none. */
@@ -47,17 +67,29 @@ public enum Unit {
       return "-";
     }
     return switch (this) {
+      case COUNT ->
+          value instanceof Long || value instanceof Integer || value instanceof Short
+              ? String.format(Locale.ROOT, "%,d", ((Number) value).longValue())
+              : value.toString();
       case BYTES -> ByteSize.of(((Number) value).longValue());
-      case MILLIS -> String.format(Locale.ROOT, "%.3f", ((Number) value).doubleValue());
-      case TIME -> LOCAL_TIME.format((Instant) value);
+      case MILLIS, SECONDS -> decimals(value, 3);
+      case PERCENT -> decimals(value, 2);
+      case TIME -> LocalTime.FORMAT.format((Instant) value);
       case WORDS -> words((Collection<?>) value, ",");
+      case ADDRESS -> address(value);
       default -> value.toString();
     };
   }
 
   /** The value as JSON carries it. */
   public Object json(Object value) {
-    return value instanceof Instant ? value.toString() : value;
+    if (value instanceof Instant) {
+      return value.toString();
+    }
+    if (this == ADDRESS && value != null) {
+      return address(value);
+    }
+    return value;
   }
 
   /** The CSV field of a value, before quoting. */
@@ -66,6 +98,27 @@ public enum Unit {
       return words(c, " ");
     }
     return value;
+  }
+
+  /** {@code part} as a percentage of {@code whole}, two decimals: a {@link #PERCENT} value. */
+  public static BigDecimal percent(long part, long whole) {
+    return whole == 0
+        ? BigDecimal.ZERO.setScale(2)
+        : BigDecimal.valueOf(part * 100.0 / whole).setScale(2, java.math.RoundingMode.HALF_UP);
+  }
+
+  private static String decimals(Object value, int places) {
+    if (value instanceof BigDecimal b) {
+      return b.toPlainString();
+    }
+    if (value instanceof Number n) {
+      return String.format(Locale.ROOT, "%,." + places + "f", n.doubleValue());
+    }
+    return value.toString();
+  }
+
+  private static String address(Object value) {
+    return value instanceof Number n ? "0x" + Long.toHexString(n.longValue()) : value.toString();
   }
 
   private static String words(Collection<?> c, String separator) {

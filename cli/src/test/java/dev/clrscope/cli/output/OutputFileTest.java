@@ -100,7 +100,10 @@ class OutputFileTest {
     CliRun directory = CliRun.of("trace", "stats", dir.toString());
     assertThat(directory.exit()).isEqualTo(1);
     assertThat(directory.err())
-        .isEqualTo("clrscope trace stats: " + dir + " is a directory: give a .nettrace file\n");
+        .isEqualTo(
+            "clrscope trace stats: "
+                + dir
+                + " is a directory, not a regular file: give a saved .nettrace file\n");
 
     CliRun device = CliRun.of("trace", "events", full.toString());
     assertThat(device.exit()).isEqualTo(1);
@@ -108,8 +111,7 @@ class OutputFileTest {
         .isEqualTo(
             "clrscope trace events: "
                 + full
-                + " is not a regular file (a device, FIFO or socket): save the trace to a file"
-                + " first\n");
+                + " is a character device, not a regular file: give a saved .nettrace file\n");
 
     CliRun missing = CliRun.of("trace", "convert", dir.resolve("nope.nettrace").toString());
     assertThat(missing.exit()).isEqualTo(1);

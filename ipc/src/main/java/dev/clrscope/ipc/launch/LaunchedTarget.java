@@ -6,7 +6,10 @@ import dev.clrscope.ipc.client.DiagnosticsClient;
 import dev.clrscope.ipc.reverse.AdvertisedConnection;
 import dev.clrscope.ipc.reverse.DiagnosticPortListener;
 import dev.clrscope.ipc.reverse.ReverseConnectionSource;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,17 +74,43 @@ public final class LaunchedTarget implements AutoCloseable {
   }
 
   /**
+   * Copies a launched child's stdout to clrscope's stderr, as it comes, on a daemon thread: raw
+   * bytes, through the process's own descriptor, so that nothing clrscope buffers for its data
+   * mixes with it.
+   */
+  private static void copyToStderr(InputStream childOut) {
+    Thread copier =
+        new Thread(
+            () -> {
+              FileOutputStream err = new FileOutputStream(FileDescriptor.err);
+              byte[] buffer = new byte[8192];
+              try {
+                int n;
+                while ((n = childOut.read(buffer)) >= 0) {
+                  err.write(buffer, 0, n);
+                }
+              } catch (IOException e) {
+                // The child closed its stdout or clrscope's stderr went away: nothing to copy.
+              }
+            },
+            "clrscope-child-stdout");
+    copier.setDaemon(true);
+    copier.start();
+  }
+
+  /**
    * Starts {@code command} suspended and waits for its runtime to connect.
    *
    * @param command the program and its arguments
    * @param connectTimeout how long the runtime may take to connect
    * @param replyTimeout the client's per-reply timeout
-   * @param inheritIo whether the child shares clrscope's standard streams; if not, it still reads
-   *     clrscope's stdin but its stdout and stderr are discarded
+   * @param showIo whether the child's stdout and stderr go to clrscope's stderr (never its stdout,
+   *     which holds clrscope's data); if not, they are discarded. Either way it reads clrscope's
+   *     stdin
    * @throws DiagnosticsException if the command cannot start, exits first, or never connects
    */
   public static LaunchedTarget start(
-      List<String> command, Duration connectTimeout, Duration replyTimeout, boolean inheritIo) {
+      List<String> command, Duration connectTimeout, Duration replyTimeout, boolean showIo) {
     if (!findable(command.get(0))) {
       throw new DiagnosticsException(
           "could not start " + command.get(0) + ": no such program (searched PATH)");
@@ -90,10 +119,11 @@ public final class LaunchedTarget implements AutoCloseable {
     Process process = null;
     try {
       ProcessBuilder pb = new ProcessBuilder(withParentDeathSignal(command));
-      if (inheritIo) {
-        pb.inheritIO();
+      pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
+      if (showIo) {
+        // The child's stdout comes through a pipe that is copied to clrscope's stderr.
+        pb.redirectError(ProcessBuilder.Redirect.INHERIT);
       } else {
-        pb.redirectInput(ProcessBuilder.Redirect.INHERIT);
         pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.redirectError(ProcessBuilder.Redirect.DISCARD);
       }
@@ -104,6 +134,9 @@ public final class LaunchedTarget implements AutoCloseable {
       try {
         process = pb.start();
         log.debug("started {} as pid {}: waiting for its runtime", command.get(0), process.pid());
+        if (showIo) {
+          copyToStderr(process.getInputStream());
+        }
       } catch (IOException e) {
         throw new DiagnosticsException(
             "could not start " + command.get(0) + ": " + e.getMessage(), e);

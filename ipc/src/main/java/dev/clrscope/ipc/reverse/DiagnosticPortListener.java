@@ -2,11 +2,10 @@ package dev.clrscope.ipc.reverse;
 
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.IpcTimeoutException;
-import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.launch.RunDirectory;
 import dev.clrscope.ipc.transport.IpcConnection;
 import dev.clrscope.ipc.transport.UnixSocketConnection;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SelectionKey;
@@ -14,7 +13,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -23,7 +21,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -44,15 +41,6 @@ public final class DiagnosticPortListener implements AutoCloseable {
 
   /** Where private ports are made. */
   private static final Path TMP = Path.of("/tmp");
-
-  /** The name of a private port directory: this, then random digits. */
-  private static final String PRIVATE_PREFIX = "clrscope-";
-
-  /**
-   * How old a private directory must be before a sweep may take it for a killed run's: a live run
-   * binds its socket within milliseconds of making the directory.
-   */
-  private static final Duration STALE_AFTER = Duration.ofMinutes(1);
 
   /** Numbers the private directories sockets are bound in, unique within this process. */
   private static final AtomicLong STAGING = new AtomicLong();
@@ -78,91 +66,13 @@ public final class DiagnosticPortListener implements AutoCloseable {
    * or replace it.
    */
   public static DiagnosticPortListener createPrivate() {
-    sweepStale(TMP, new EndpointLocator());
     try {
-      Path dir =
-          Files.createTempDirectory(
-              TMP, PRIVATE_PREFIX, PosixFilePermissions.asFileAttribute(OWNER_ONLY_DIR));
+      Path dir = RunDirectory.create(TMP, RunDirectory.Kind.PORT);
       Path socket = dir.resolve("port");
       return new DiagnosticPortListener(socket, dir, bindChannel(socket));
     } catch (IOException e) {
       throw new DiagnosticsException(
           "could not create a diagnostic port in /tmp: " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Removes the private port directories that clrscope runs killed by SIGKILL (or the OOM killer)
-   * could not remove themselves: this user's {@code clrscope-*} directories in {@code tmp}, older
-   * than {@link #STALE_AFTER}, that hold nothing but a {@code port} socket nobody listens on. A
-   * socket bound in this network namespace is live and never probed; another is probed without
-   * blocking, and only a refused connection makes it stale (a full backlog, or any other answer, is
-   * taken for a live listener, which drops the probe as a connection that is not a runtime's).
-   *
-   * @param tmp where the directories are
-   * @param sockets tells which sockets are bound
-   * @return how many were removed
-   */
-  static int sweepStale(Path tmp, EndpointLocator sockets) {
-    int removed = 0;
-    Object ownUid;
-    try {
-      ownUid = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-    } catch (IOException | RuntimeException e) {
-      return 0; // No uid to compare owners with: nothing is taken.
-    }
-    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PRIVATE_PREFIX + "*")) {
-      for (Path dir : dirs) {
-        try {
-          if (isStalePort(dir, ownUid, sockets)) {
-            Files.delete(dir.resolve("port"));
-            Files.delete(dir);
-            log.debug("removed {}, the port of a clrscope run that was killed", dir);
-            removed++;
-          }
-        } catch (IOException | RuntimeException e) {
-          // Gone meanwhile (another run swept it), or unreadable: left as it is.
-          log.debug("left {}: {}", dir, e.toString());
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      // Leftovers are untidy, not harmful: the run goes on without sweeping.
-      log.debug("could not sweep stale ports in {}: {}", tmp, e.toString());
-    }
-    return removed;
-  }
-
-  private static boolean isStalePort(Path dir, Object ownUid, EndpointLocator sockets)
-      throws IOException {
-    BasicFileAttributes a =
-        Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    if (!a.isDirectory()
-        || !ownUid.equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))
-        || a.lastModifiedTime().toInstant().isAfter(Instant.now().minus(STALE_AFTER))) {
-      return false;
-    }
-    Path port = dir.resolve("port");
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-      for (Path e : entries) {
-        if (!e.equals(port)
-            || !Files.readAttributes(e, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
-                .isOther()) {
-          return false;
-        }
-      }
-    }
-    if (!Files.exists(port, LinkOption.NOFOLLOW_LINKS)
-        || Boolean.TRUE.equals(sockets.isBound(port))) {
-      return false;
-    }
-    try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-      probe.configureBlocking(false);
-      probe.connect(UnixDomainSocketAddress.of(port));
-      return false;
-    } catch (ConnectException e) {
-      return String.valueOf(e.getMessage()).contains("Connection refused");
-    } catch (IOException e) {
-      return false;
     }
   }
 

@@ -326,7 +326,8 @@ class DiagnosticPortListenerTest {
       Files.setLastModifiedTime(dir.resolve("clrscope-5"), FileTime.from(Instant.now().minus(old)));
       port("other-6", false, old);
 
-      assertThat(DiagnosticPortListener.sweepStale(dir, new EndpointLocator())).isEqualTo(2);
+      assertThat(dev.clrscope.ipc.launch.RunDirectory.sweep(dir, new EndpointLocator()))
+          .isEqualTo(2);
 
       try (var left = Files.list(dir)) {
         assertThat(left.map(p -> p.getFileName().toString()))
@@ -354,7 +355,7 @@ class DiagnosticPortListenerTest {
           LIMIT,
           () -> {
             for (int i = 0; i < 20; i++) {
-              assertThat(DiagnosticPortListener.sweepStale(dir, noTable)).isZero();
+              assertThat(dev.clrscope.ipc.launch.RunDirectory.sweep(dir, noTable)).isZero();
             }
           });
       assertThat(d.resolve("port")).exists();

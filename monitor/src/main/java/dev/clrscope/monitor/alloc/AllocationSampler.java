@@ -6,6 +6,7 @@ import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import dev.clrscope.symbols.FrameResolver;
@@ -29,7 +30,7 @@ import java.util.Optional;
  * <p>Not thread-safe: feed it from one thread.
  */
 public final class AllocationSampler implements EventConsumer {
-  private static final int ALLOCATION_TICK = 10;
+  private static final int ALLOCATION_TICK = RuntimeEvent.Runtime.GC_ALLOCATION_TICK;
 
   /** AllocationKind: 0 small, 1 large (LOH), 2 pinned (POH, .NET 5+). */
   private static final long KIND_LARGE = 1;

@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.contention;
 
+import dev.clrscope.monitor.HeldRecords;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
@@ -7,6 +8,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import java.time.Duration;
@@ -32,10 +34,10 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: feed it from one thread.
  */
 public final class ContentionAssembler implements EventConsumer {
-  private static final int CONTENTION_START = 81;
-  private static final int CONTENTION_STOP = 91;
-  private static final int WAIT_START = 301;
-  private static final int WAIT_STOP = 302;
+  private static final int CONTENTION_START = RuntimeEvent.Runtime.CONTENTION_START;
+  private static final int CONTENTION_STOP = RuntimeEvent.Runtime.CONTENTION_STOP;
+  private static final int WAIT_START = RuntimeEvent.Runtime.WAIT_HANDLE_WAIT_START;
+  private static final int WAIT_STOP = RuntimeEvent.Runtime.WAIT_HANDLE_WAIT_STOP;
 
   /** The runtime's own frames above the waiting method. */
   static final List<String> RUNTIME_NAMESPACES =
@@ -45,6 +47,7 @@ public final class ContentionAssembler implements EventConsumer {
   private final long minNanos;
   private final boolean keepStacks;
   private final Consumer<BlockedRecord> sink;
+  private final HeldRecords held = new HeldRecords();
   private final Map<Long, Start> contending = new HashMap<>();
   private final Map<Long, Start> waiting = new HashMap<>();
   private final BlockedSummary.Accumulator summary = new BlockedSummary.Accumulator();
@@ -166,8 +169,12 @@ public final class ContentionAssembler implements EventConsumer {
     if (nanos < minNanos) {
       return;
     }
-    String method = methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES);
     summary.add(kind, s.stack(), nanos);
+    held.handOut(() -> named(kind, thread, s, nanos));
+  }
+
+  private void named(String kind, long thread, Start s, long nanos) {
+    String method = methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES);
     sink.accept(
         new BlockedRecord(
             kind,
@@ -181,6 +188,21 @@ public final class ContentionAssembler implements EventConsumer {
             s.source(),
             method,
             keepStacks ? methods.names(s.stack()) : List.of()));
+  }
+
+  /**
+   * Holds every record until the stream ends, and names its frames then: a saved trace's rundown,
+   * at its end, names the methods compiled before the recording, so its rows are named as its
+   * summary is, in one pass over the file.
+   */
+  public ContentionAssembler namesAtEnd() {
+    held.holdUntilEnd();
+    return this;
+  }
+
+  @Override
+  public void streamEnded() {
+    held.release();
   }
 
   /**

@@ -142,8 +142,9 @@ public final class CounterEventDecoder {
       {"expectedMaxTimeSeries", "actualMaxTimeSeries", "max time series"}
     };
     for (String[] pair : pairs) {
-      String mine = text(p, pair[0]);
-      String theirs = text(p, pair[1]);
+      // "Expected" is the shared session's setting, "actual" the one this session asked for.
+      String theirs = text(p, pair[0]);
+      String mine = text(p, pair[1]);
       if (mine != null && theirs != null && !mine.equals(theirs)) {
         sb.append(sb.length() == 0 ? " (" : ", ")
             .append(pair[2])

@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.exceptions;
 
+import dev.clrscope.monitor.HeldRecords;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.EventConsumer;
@@ -7,6 +8,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import java.time.Instant;
@@ -43,9 +45,9 @@ import java.util.function.Predicate;
  */
 public final class ExceptionAssembler implements EventConsumer {
   /** ExceptionThrown_V1 and ExceptionCatchStart. */
-  private static final int EXCEPTION_THROWN = 80;
+  private static final int EXCEPTION_THROWN = RuntimeEvent.Runtime.EXCEPTION_THROWN;
 
-  private static final int CATCH_START = 250;
+  private static final int CATCH_START = RuntimeEvent.Runtime.EXCEPTION_CATCH_START;
 
   /** The runtime's managed exception dispatch (.NET 9+), above the throwing method. */
   static final List<String> DISPATCH_NAMESPACES = List.of("System.Runtime.EH.");
@@ -57,6 +59,7 @@ public final class ExceptionAssembler implements EventConsumer {
   private final Predicate<String> typeFilter;
   private final boolean keepStacks;
   private final Consumer<ExceptionRecord> sink;
+  private final HeldRecords held = new HeldRecords();
   private final Map<Long, Deque<Thrown>> inFlight = new HashMap<>();
   private final Map<SiteKey, Long> bySite = new LinkedHashMap<>();
   private long count;
@@ -160,6 +163,17 @@ public final class ExceptionAssembler implements EventConsumer {
     inFlight.clear();
     left.sort(Comparator.comparingLong(Thrown::relativeNanos));
     left.forEach(t -> emit(t, null, endedByItself));
+    held.release();
+  }
+
+  /**
+   * Holds every record until the stream ends, and names its frames then: a saved trace's rundown,
+   * at its end, names the methods compiled before the recording, so its rows are named as its
+   * summary is, in one pass over the file.
+   */
+  public ExceptionAssembler namesAtEnd() {
+    held.holdUntilEnd();
+    return this;
   }
 
   private void emit(Thrown t, String catchingMethod) {
@@ -180,6 +194,12 @@ public final class ExceptionAssembler implements EventConsumer {
       }
     }
     bySite.merge(new SiteKey(type, t.stack()), 1L, Long::sum);
+    held.handOut(() -> named(t, catchingMethod, unhandled));
+  }
+
+  private void named(Thrown t, String catchingMethod, boolean unhandled) {
+    RuntimePayload.ExceptionThrown x = t.payload();
+    String type = x.exceptionType();
     String site =
         x.exceptionEip() != 0 && methods.nameOrNull(x.exceptionEip()) != null
             ? methods.name(x.exceptionEip())

@@ -9,6 +9,7 @@ import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
 import dev.clrscope.nettrace.events.RuntimePayload.GcEnd;
@@ -57,13 +58,13 @@ public final class GcAssembler implements EventConsumer {
 
   private static final long SUSPEND_FOR_GC_PREP = 6;
 
-  private static final int GC_START = 1;
-  private static final int GC_END = 2;
-  private static final int RESTART_EE_END = 3;
-  private static final int HEAP_STATS = 4;
-  private static final int SUSPEND_EE_END = 8;
-  private static final int SUSPEND_EE_BEGIN = 9;
-  private static final int PER_HEAP_HISTORY = 204;
+  private static final int GC_START = RuntimeEvent.Runtime.GC_START;
+  private static final int GC_END = RuntimeEvent.Runtime.GC_END;
+  private static final int RESTART_EE_END = RuntimeEvent.Runtime.GC_RESTART_EE_END;
+  private static final int HEAP_STATS = RuntimeEvent.Runtime.GC_HEAP_STATS;
+  private static final int SUSPEND_EE_END = RuntimeEvent.Runtime.GC_SUSPEND_EE_END;
+  private static final int SUSPEND_EE_BEGIN = RuntimeEvent.Runtime.GC_SUSPEND_EE_BEGIN;
+  private static final int PER_HEAP_HISTORY = RuntimeEvent.Runtime.GC_PER_HEAP_HISTORY;
   private static final int GLOBAL_HEAP_HISTORY = 205;
 
   private final Consumer<GcRecord> sink;

@@ -102,8 +102,8 @@ public final class HeapWalk {
   }
 
   private final SessionStarter starter;
-
   private final Listener listener;
+  private final long pid;
   private final String target;
   private final Duration limit;
   private int bufferMb;
@@ -112,18 +112,31 @@ public final class HeapWalk {
   private boolean moduleRundown = true;
 
   /**
+   * Whether the last walk's session was stopped by the time limit before the walk was whole: the
+   * events drained after the stop may still complete it, but the limit was not kept.
+   */
+  private boolean overLimit;
+
+  /**
    * A walk of one process.
    *
    * @param starter how a session runs
    * @param listener who hears how it goes
+   * @param pid the process, or 0 when unknown (a runtime reached through a port)
    * @param target the process as messages name it ({@code process 42 (App)})
    * @param bufferMb the session's buffer
    * @param limit how long the whole snapshot may take
    */
   public HeapWalk(
-      SessionStarter starter, Listener listener, String target, int bufferMb, Duration limit) {
+      SessionStarter starter,
+      Listener listener,
+      long pid,
+      String target,
+      int bufferMb,
+      Duration limit) {
     this.starter = starter;
     this.listener = listener;
+    this.pid = pid;
     this.target = target;
     this.bufferMb = bufferMb;
     this.limit = limit;
@@ -171,6 +184,19 @@ public final class HeapWalk {
    * @throws InterruptedException if interrupted
    */
   public HeapSnapshot take(WhileEnding whileEnding) throws InterruptedException {
+    try (WalkLock lock = WalkLock.acquire(pid, target, limit, listener)) {
+      return takeAlone(whileEnding);
+    }
+  }
+
+  /**
+   * The share of objects whose type the runtime may leave unnamed before the snapshot is refused:
+   * when another session keeps the Type keyword on (another tool walking the same heap), the
+   * runtime names no type again, and every row would read {@code UNKNOWN 0x...}.
+   */
+  private static final double MOST_UNNAMED = 0.1;
+
+  private HeapSnapshot takeAlone(WhileEnding whileEnding) throws InterruptedException {
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
     Walked walked = walk(builder, whileEnding);
     SessionResult result = walked.result();
@@ -201,6 +227,12 @@ public final class HeapWalk {
               + " MB (the target holds up to that much memory while the walk's events wait)");
     }
     SessionResult ended = result;
+    if (overLimit) {
+      throw new WalkFailure(
+          "the runtime did not finish walking its heap within "
+              + limitText()
+              + " (--duration): nothing was written or reported; try a longer --duration");
+    }
     HeapSnapshot graph =
         (walked.graph() != null ? Optional.of(walked.graph()) : builder.graph())
             .orElseThrow(
@@ -211,8 +243,8 @@ public final class HeapWalk {
                                 + " ended the session before its runtime walked the heap; a heap"
                                 + " snapshot needs a process that keeps running"
                             : "the runtime did not walk its heap within "
-                                + limit.toSeconds()
-                                + " s of being asked: the target may be too busy or too old"
+                                + limitText()
+                                + " of being asked: the target may be too busy or too old"
                                 + " (.NET 5+ is needed); try a longer --duration"));
     if (!builder.isComplete()) {
       // A walk cut off is not a smaller heap: its missing objects would read as freed.
@@ -220,11 +252,23 @@ public final class HeapWalk {
           (ended.endedByItself()
                   ? target + " ended during the heap walk"
                   : "the runtime did not finish walking its heap within "
-                      + limit.toSeconds()
-                      + " s (try a longer --duration)")
+                      + limitText()
+                      + " (try a longer --duration)")
               + ": the snapshot is incomplete, nothing was written or reported");
     }
     HeapSnapshot snapshot = builder.complete(graph);
+    long unnamed = builder.unnamedObjects();
+    if (unnamed > 0 && unnamed >= MOST_UNNAMED * snapshot.objectCount()) {
+      throw new WalkFailure(
+          String.format(
+              Locale.ROOT,
+              "the runtime of %s did not name the types of %,d of its %,d objects: another tool"
+                  + " is walking its heap (or keeps the runtime's Type events on), and the runtime"
+                  + " names each type once for all of them; try again when it is done",
+              target,
+              unnamed,
+              snapshot.objectCount()));
+    }
     snapshot.problems().forEach(listener::warn);
     return snapshot;
   }
@@ -270,6 +314,12 @@ public final class HeapWalk {
         false);
   }
 
+  /** The limit as a message says it: {@code 500 ms}, {@code 60 s}, {@code 1.5 s}. */
+  private String limitText() {
+    long ms = limit.toMillis();
+    return ms < 1000 ? ms + " ms" : ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
+  }
+
   /**
    * One session: the events read in the order of each block as it comes (the walk's events all come
    * from the thread that walks, in order; waiting for a global order held them until the stream
@@ -280,6 +330,7 @@ public final class HeapWalk {
       HeapSnapshotBuilder builder, EventPipeSessionConfig config, WhileEnding whileEnding)
       throws InterruptedException {
     StopSwitch stop = new StopSwitch();
+    boolean[] completeInTime = {false};
     HeapTimeline.mark("starting the session");
     boolean[] marked = new boolean[3];
     HeapSnapshot[] graph = new HeapSnapshot[1];
@@ -323,7 +374,8 @@ public final class HeapWalk {
                 marked[1] = true;
                 HeapTimeline.mark("the walk's GCStart, written " + lag(event) + " ms before");
               }
-              if (builder.isComplete()) {
+              if (builder.isComplete() && !completeInTime[0]) {
+                completeInTime[0] = !stop.stoppedByDuration();
                 if (!marked[2]) {
                   marked[2] = true;
                   HeapTimeline.mark("the walk's GCEnd, written " + lag(event) + " ms before");
@@ -331,6 +383,7 @@ public final class HeapWalk {
                 stop.request("the heap walk is complete");
               }
             });
+    overLimit = stop.stoppedByDuration() && !completeInTime[0];
     return new Walked(result, graph[0]);
   }
 

@@ -82,6 +82,17 @@ public final class HttpAssembler implements EventConsumer {
   private final Consumer<HttpRecord> sink;
   private final Map<Guid, Request> requests = bounded();
   private final Map<Guid, Phase> phases = bounded();
+
+  /**
+   * The phases that have stopped, while their request is open: a phase may still start under one.
+   * When a name resolution's stop is written on another thread than its start (the lookup completes
+   * on a thread of its own), the start's thread keeps the resolution as its current activity, and
+   * the connect that follows there names the stopped resolution as its related activity (seen in 2
+   * of 6 fresh processes' first requests here, every time from the runtime's own events). It is
+   * still that request's connect.
+   */
+  private final Map<Guid, Request> stoppedPhases = bounded();
+
   private final Map<Long, String> connectionVersions = bounded();
   private final HttpSummary.Accumulator summary = new HttpSummary.Accumulator();
   private final PriorityQueue<Held> held = new PriorityQueue<>();
@@ -309,6 +320,7 @@ public final class HttpAssembler implements EventConsumer {
       return null;
     }
     p.request().add(p.phase(), e.relativeNanos() - p.startNanos());
+    stoppedPhases.put(e.activityId(), p.request());
     return p.request();
   }
 
@@ -319,7 +331,7 @@ public final class HttpAssembler implements EventConsumer {
       return r;
     }
     Phase p = phases.get(activity);
-    return p == null ? null : p.request();
+    return p != null ? p.request() : stoppedPhases.get(activity);
   }
 
   private void emit(Request r, Integer status, long stopNanos) {
@@ -339,6 +351,7 @@ public final class HttpAssembler implements EventConsumer {
             r.failure);
     // A request's phases that never stopped (it failed meanwhile) are not kept.
     phases.values().removeIf(p -> p.request() == r);
+    stoppedPhases.values().removeIf(q -> q == r);
     summary.add(record);
     sink.accept(record);
   }

@@ -1,22 +1,26 @@
 package dev.clrscope.monitor.methods;
 
+import dev.clrscope.ipc.DiagnosticsException;
+import dev.clrscope.ipc.client.DiagnosticsClient;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SessionRequest;
-import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.monitor.session.SessionRunner;
+import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
 import dev.clrscope.symbols.ProcessMaps;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The method names of a live session's stacks: an {@link EventConsumer} that feeds the method load
@@ -25,12 +29,16 @@ import java.util.Map;
  * it (the namespace being the full type name); an address no method covers stays a hex address.
  *
  * <p>Fed live (it is an {@link EventConsumer}), it names what the session has seen so far: methods
- * compiled while it ran, and, once the rundown at the end has arrived, every method with code. Code
- * compiled ahead of time (the framework's ReadyToRun images) and methods compiled before the
- * session started have no name until that rundown. Not thread-safe: feed and read it from the
- * session's reader thread, or read it once the session is over.
+ * compiled while it ran, and, once the rundown at the end has arrived, every method with code. The
+ * methods that had code when a live session started (compiled before it, or ahead of time in the
+ * framework's ReadyToRun images and already run) are named from the start when the session runs
+ * {@link #namesFirst} before it is read: a short session of its own whose rundown, sent as it
+ * stops, lists them, as dotnet-monitor gets them. Not thread-safe: feed and read it from one thread
+ * at a time (the rundown session's reader, then the session's), or once the session is over.
  */
 public final class MethodAddressMap implements EventConsumer {
+  private static final Logger log = LoggerFactory.getLogger(MethodAddressMap.class);
+
   /**
    * A live session of runtime events whose stacks are to be named: the runtime provider with {@code
    * keywords} and Jit (for the methods compiled while it runs) at Verbose (the runtime sends
@@ -64,6 +72,47 @@ public final class MethodAddressMap implements EventConsumer {
         .withOrdering(SessionRequest.Ordering.LIVE);
   }
 
+  /**
+   * What a live session runs before its stream is read ({@link SessionRequest#withBeforeReading}):
+   * a session of its own with no events but the rundown the runtime sends as it stops, whose method
+   * events are fed to this map, so that code compiled before the session is named from its first
+   * row. The session's own events wait in the runtime's buffer meanwhile: none is lost, and no
+   * method compiled in between goes unnamed (its MethodLoad comes in the session).
+   */
+  public SessionRequest.BeforeReading namesFirst(DiagnosticsClient client) {
+    return () -> {
+      StopSwitch stop = new StopSwitch();
+      stop.request("the rundown names the methods compiled so far");
+      SessionRequest rundown =
+          SessionRequest.of(
+              new EventPipeSessionConfig(
+                  RUNDOWN_BUFFER_MB,
+                  // Something must be enabled: the runtime's critical events without keywords,
+                  // which a healthy process does not send.
+                  List.of(
+                      new EventPipeProvider(
+                          RuntimeEvents.RUNTIME_PROVIDER,
+                          0,
+                          EventLevel.CRITICAL.value(),
+                          Map.of(),
+                          List.of())),
+                  EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD,
+                  false,
+                  false),
+              "clrscope-method-rundown");
+      try (SessionRunner session = SessionRunner.start(client, rundown, stop, this)) {
+        session.finish();
+      } catch (DiagnosticsException e) {
+        // A runtime that refuses a second session (or went away) costs the early names only:
+        // the session's own rundown names everything at its end, as before.
+        log.debug("the first rundown failed: {}", e.getMessage());
+      }
+    };
+  }
+
+  /** The rundown of a process of 100,000 methods is some 25 MB: room for it. */
+  private static final int RUNDOWN_BUFFER_MB = 64;
+
   private final ManagedCodeMap code = new ManagedCodeMap();
 
   /** Names what no method covers: the target's native modules, when known. */
@@ -80,18 +129,6 @@ public final class MethodAddressMap implements EventConsumer {
    */
   public MethodAddressMap(ProcessMaps maps) {
     this.frames = new FrameResolver(code, null, maps, false);
-  }
-
-  /** Reads every method event of a trace (leniently: a truncated trace gives what it has). */
-  public static MethodAddressMap read(Path trace) {
-    MethodAddressMap map = new MethodAddressMap();
-    try (NetTraceReader r = NetTraceReader.open(trace, true)) {
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        map.accept(e);
-      }
-    }
-    return map;
   }
 
   /** Takes the method range from {@code e} if it is a method load or rundown event. */

@@ -16,6 +16,9 @@ import java.util.Objects;
  * @param recording every byte of the stream is also written here, as it arrives; {@code null} for
  *     none. The caller owns (and closes) it.
  * @param threadName the reader thread's name, for thread dumps and logs
+ * @param beforeReading what runs once the session is started and before its stream is read (the
+ *     events wait in the runtime's buffer meanwhile), or {@code null}: the method names of the code
+ *     compiled before the session, from a short rundown session of their own
  */
 public record SessionRequest(
     EventPipeSessionConfig config,
@@ -23,7 +26,15 @@ public record SessionRequest(
     Duration duration,
     Duration drainTimeout,
     OutputStream recording,
-    String threadName) {
+    String threadName,
+    BeforeReading beforeReading) {
+
+  /** Work between a session's start and the first read of its stream. */
+  @FunctionalInterface
+  public interface BeforeReading {
+    /** Runs on the thread that starts the session. */
+    void run() throws InterruptedException;
+  }
 
   /** How the reader orders events. */
   public enum Ordering {
@@ -51,26 +62,35 @@ public record SessionRequest(
 
   /** Global ordering, no duration, a short drain, no recording. */
   public static SessionRequest of(EventPipeSessionConfig config, String threadName) {
-    return new SessionRequest(config, Ordering.GLOBAL, null, SHORT_DRAIN, null, threadName);
+    return new SessionRequest(config, Ordering.GLOBAL, null, SHORT_DRAIN, null, threadName, null);
   }
 
   /** This request with another ordering. */
   public SessionRequest withOrdering(Ordering o) {
-    return new SessionRequest(config, o, duration, drainTimeout, recording, threadName);
+    return new SessionRequest(
+        config, o, duration, drainTimeout, recording, threadName, beforeReading);
   }
 
   /** This request with a duration ({@code null}: none). */
   public SessionRequest withDuration(Duration d) {
-    return new SessionRequest(config, ordering, d, drainTimeout, recording, threadName);
+    return new SessionRequest(
+        config, ordering, d, drainTimeout, recording, threadName, beforeReading);
   }
 
   /** This request with another drain timeout ({@code null}: until the end or an abandon). */
   public SessionRequest withDrainTimeout(Duration d) {
-    return new SessionRequest(config, ordering, duration, d, recording, threadName);
+    return new SessionRequest(config, ordering, duration, d, recording, threadName, beforeReading);
   }
 
   /** This request, recording the stream's bytes to {@code out}. */
   public SessionRequest withRecording(OutputStream out) {
-    return new SessionRequest(config, ordering, duration, drainTimeout, out, threadName);
+    return new SessionRequest(
+        config, ordering, duration, drainTimeout, out, threadName, beforeReading);
+  }
+
+  /** This request, with {@code work} run between the session's start and its first read. */
+  public SessionRequest withBeforeReading(BeforeReading work) {
+    return new SessionRequest(
+        config, ordering, duration, drainTimeout, recording, threadName, work);
   }
 }

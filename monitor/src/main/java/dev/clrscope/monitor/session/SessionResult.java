@@ -24,6 +24,8 @@ import java.io.IOException;
  *     null}
  * @param streamError why reading the connection failed (rather than ended), or {@code null}
  * @param recordingError why writing the recording failed, or {@code null}
+ * @param trailingBytes bytes after the stream's end marker (a saved trace something was appended
+ *     to); 0 live
  */
 public record SessionResult(
     String stopReason,
@@ -39,7 +41,11 @@ public record SessionResult(
     NetTraceFormatException truncation,
     RuntimeException failure,
     IOException streamError,
-    IOException recordingError) {
+    IOException recordingError,
+    long trailingBytes) {
+
+  /** The stop reason of a saved trace read to its end. */
+  public static final String END_OF_TRACE = "the end of the trace";
 
   /** The stop reason when the stream ended by itself. */
   public static final String TARGET_EXITED = "the target exited";

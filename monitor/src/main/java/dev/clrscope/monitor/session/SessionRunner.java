@@ -109,6 +109,18 @@ public final class SessionRunner implements AutoCloseable {
         request.config().providers().size(),
         request.ordering());
     SessionRunner r = new SessionRunner(session, request, stop, List.of(consumers));
+    if (request.beforeReading() != null) {
+      try {
+        request.beforeReading().run();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        session.close();
+        throw new IllegalStateException("interrupted before the session was read", e);
+      } catch (RuntimeException e) {
+        session.close();
+        throw e;
+      }
+    }
     stop.stopAfter(request.duration());
     r.reader.start();
     return r;
@@ -302,7 +314,8 @@ public final class SessionRunner implements AutoCloseable {
         truncation,
         failure,
         stream == null ? null : stream.sessionError(),
-        stream == null ? null : stream.fileError());
+        stream == null ? null : stream.fileError(),
+        0);
   }
 
   /**

@@ -1,6 +1,8 @@
 package dev.clrscope.monitor.session;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +19,7 @@ public final class StopSwitch {
   private volatile String reason;
   private volatile String abandonReason;
   private volatile boolean durationReached;
+  private final List<StopSwitch> followers = new CopyOnWriteArrayList<>();
 
   /** Asks for a clean stop; the first reason given is kept. */
   public void request(String why) {
@@ -26,6 +29,9 @@ public final class StopSwitch {
       }
     }
     stop.countDown();
+    for (StopSwitch f : followers) {
+      f.request(why);
+    }
   }
 
   /** Asks to abandon the rest of a stopping session; also asks for a stop if none was asked yet. */
@@ -35,6 +41,22 @@ public final class StopSwitch {
       abandonReason = why;
     }
     abandon.countDown();
+    for (StopSwitch f : followers) {
+      f.abandon(why);
+    }
+  }
+
+  /**
+   * Passes every stop and abandon asked of this switch, now and later, on to {@code other} too: a
+   * second session of the same command (one the user's Ctrl+C must stop as well) follows the first.
+   */
+  public void alsoStops(StopSwitch other) {
+    followers.add(other);
+    if (isAbandoned()) {
+      other.abandon(abandonReason);
+    } else if (isStopRequested()) {
+      other.request(reason);
+    }
   }
 
   /** Why abandoning was asked for, or {@code null}. */

@@ -11,6 +11,7 @@ import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.nettrace.DecodedPayload;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -41,14 +42,14 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: feed it from one thread.
  */
 public final class StartupAssembler implements EventConsumer {
-  private static final int GC_START = 1;
-  private static final int GC_END = 2;
-  private static final int TYPE_LOAD_START = 73;
-  private static final int TYPE_LOAD_STOP = 74;
-  private static final int METHOD_LOAD_VERBOSE = 143;
-  private static final int JITTING_STARTED = 145;
-  private static final int ASSEMBLY_LOAD_START = 290;
-  private static final int ASSEMBLY_LOAD_STOP = 291;
+  private static final int GC_START = RuntimeEvent.Runtime.GC_START;
+  private static final int GC_END = RuntimeEvent.Runtime.GC_END;
+  private static final int TYPE_LOAD_START = RuntimeEvent.Runtime.TYPE_LOAD_START;
+  private static final int TYPE_LOAD_STOP = RuntimeEvent.Runtime.TYPE_LOAD_STOP;
+  private static final int METHOD_LOAD_VERBOSE = RuntimeEvent.Runtime.METHOD_LOAD_VERBOSE;
+  private static final int JITTING_STARTED = RuntimeEvent.Runtime.METHOD_JITTING_STARTED;
+  private static final int ASSEMBLY_LOAD_START = RuntimeEvent.Runtime.ASSEMBLY_LOAD_START;
+  private static final int ASSEMBLY_LOAD_STOP = RuntimeEvent.Runtime.ASSEMBLY_LOAD_STOP;
 
   /** Starts left open beyond which the oldest are dropped (a stop that never came). */
   private static final int MAX_OPEN = 10_000;

@@ -36,6 +36,13 @@ public record TraceProfile(
   /** The SampleProfiler provider: a stack of every managed thread about every millisecond. */
   public static final String SAMPLE_PROFILER = RuntimeEvents.SAMPLE_PROFILER_PROVIDER;
 
+  /**
+   * The keywords dotnet-trace asks SampleProfiler for: none are named, so it sends its client
+   * library's default for a provider given without keywords, 0xF00000000000 (the event-source
+   * keywords every EventSource reserves).
+   */
+  public static final long SAMPLE_PROFILER_KEYWORDS = 0xF00000000000L;
+
   /** dotnet-trace's FilterAndPayloadSpecs for the database profile: ADO.NET and EF Core. */
   private static final String DATABASE_SPECS =
       "SqlClientDiagnosticListener/System.Data.SqlClient.WriteCommandBefore@Activity1Start:-Command;"
@@ -75,13 +82,14 @@ public record TraceProfile(
           new TraceProfile(
               "dotnet-sampled-thread-time",
               "Samples every managed thread's stack about every millisecond (thread time).",
-              List.of(new EventPipeProvider(SAMPLE_PROFILER, 0, INFORMATIONAL)),
+              List.of(
+                  new EventPipeProvider(SAMPLE_PROFILER, SAMPLE_PROFILER_KEYWORDS, INFORMATIONAL)),
               null),
           new TraceProfile(
               "cpu-sampling",
               "dotnet-trace's former default: thread samples and the runtime's default keywords.",
               List.of(
-                  new EventPipeProvider(SAMPLE_PROFILER, 0, INFORMATIONAL),
+                  new EventPipeProvider(SAMPLE_PROFILER, SAMPLE_PROFILER_KEYWORDS, INFORMATIONAL),
                   new EventPipeProvider(
                       RuntimeEvents.RUNTIME_PROVIDER,
                       // The runtime's default keywords, as dotnet-trace writes them: 20 bits.

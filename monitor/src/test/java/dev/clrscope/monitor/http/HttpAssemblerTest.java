@@ -116,4 +116,40 @@ class HttpAssemblerTest {
     a.streamEnded();
     assertThat(live).isEqualTo(global);
   }
+
+  /**
+   * A fresh process's first request (TargetApp {@code http 6}, recorded as above) whose name
+   * resolution stopped on another thread than it started on: the connect that follows names the
+   * stopped resolution's activity as its related one (ConnectStart 00101113 under ResolutionStart
+   * 00001113, itself under RequestStart 00001013). It is the request's connect all the same, in
+   * global and in live order.
+   */
+  @Test
+  void aConnectUnderAStoppedResolutionIsTheRequestsConnect() throws IOException {
+    for (boolean live : List.of(false, true)) {
+      List<HttpRecord> records = new ArrayList<>();
+      HttpAssembler a = new HttpAssembler(false, records::add);
+      try (InputStream in =
+              HttpAssemblerTest.class.getResourceAsStream(
+                  "/dev/clrscope/monitor/http/net10-http-connect-under-stopped-resolution.nettrace");
+          NetTraceReader r = live ? NetTraceReader.openLive(in, false) : NetTraceReader.open(in)) {
+        TraceEvent e;
+        while ((e = r.next()) != null) {
+          a.accept(e);
+        }
+      }
+      a.streamEnded();
+      HttpRecord first = records.get(0);
+      // ResolutionStart 13:19:06.563815 .. Stop .565840; ConnectStart .566640 .. Stop .582164.
+      assertThat(first.phases().get(HttpPhase.DNS))
+          .as("live %s", live)
+          .isBetween(2_020_000L, 2_030_000L);
+      assertThat(first.phases().get(HttpPhase.CONNECT))
+          .as("live %s", live)
+          .isBetween(15_520_000L, 15_530_000L);
+      assertThat(records.subList(1, records.size()))
+          .allSatisfy(
+              rec -> assertThat(rec.phases()).doesNotContainKeys(HttpPhase.DNS, HttpPhase.CONNECT));
+    }
+  }
 }

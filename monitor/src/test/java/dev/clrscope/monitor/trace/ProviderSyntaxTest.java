@@ -109,7 +109,7 @@ class ProviderSyntaxTest {
     assertThat(plan.providers())
         .containsExactly(
             new EventPipeProvider("Microsoft-Windows-DotNETRuntime", 0x100003801DL, 4),
-            new EventPipeProvider("Microsoft-DotNETCore-SampleProfiler", 0, 4));
+            new EventPipeProvider("Microsoft-DotNETCore-SampleProfiler", 0xF00000000000L, 4));
     assertThat(plan.rundownKeyword()).isEqualTo(EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD);
     assertThat(plan.notes()).singleElement().asString().contains("dotnet-common");
   }
@@ -125,7 +125,7 @@ class ProviderSyntaxTest {
             0L);
     assertThat(plan.providers())
         .containsExactly(
-            new EventPipeProvider("Microsoft-DotNETCore-SampleProfiler", 0, 4),
+            new EventPipeProvider("Microsoft-DotNETCore-SampleProfiler", 0xF00000000000L, 4),
             new EventPipeProvider("microsoft-windows-dotnetruntime", 0x1L, 2),
             new EventPipeProvider("My-Source", 0L, 4));
     assertThat(plan.rundownKeyword()).isZero();

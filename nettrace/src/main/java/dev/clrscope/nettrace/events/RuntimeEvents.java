@@ -39,42 +39,56 @@ public final class RuntimeEvents {
 
   /** Names of the events of providers the runtime's manifest does not declare. */
   private static final Map<String, Map<Integer, String>> UNDECLARED_NAMES =
-      Map.of(SAMPLE_PROFILER_PROVIDER, Map.of(0, "Thread/Sample"));
+      Map.of(
+          SAMPLE_PROFILER_PROVIDER,
+          Map.of(RuntimeEvent.SampleProfiler.THREAD_SAMPLE, "Thread/Sample"));
 
   static {
     Map<Integer, Known> rt = new HashMap<>();
-    rt.put(1, RuntimeEvents::gcStart);
-    rt.put(2, r -> new GcEnd(r.u32("Count"), r.u32("Depth"), r.u16("ClrInstanceID")));
-    rt.put(3, RuntimeEvents::clrInstance);
-    rt.put(4, RuntimeEvents::heapStats);
-    rt.put(7, RuntimeEvents::clrInstance);
-    rt.put(8, RuntimeEvents::clrInstance);
-    rt.put(9, r -> new SuspendEeBegin(r.u32("Reason"), r.u32("Count"), r.u16("ClrInstanceID")));
-    rt.put(10, RuntimeEvents::allocationTick);
-    rt.put(15, RuntimeEvents::bulkType);
-    rt.put(16, RuntimeEvents::bulkRootEdge);
-    rt.put(17, RuntimeEvents::bulkRootCwt);
-    rt.put(18, RuntimeEvents::bulkNode);
-    rt.put(19, RuntimeEvents::bulkEdge);
-    rt.put(38, RuntimeEvents::bulkRootStaticVar);
-    rt.put(35, r -> new GcTriggered(r.u32("Reason"), r.u16("ClrInstanceID")));
-    rt.put(50, RuntimeEvents::worker);
-    rt.put(51, RuntimeEvents::worker);
-    rt.put(52, RuntimeEvents::worker);
-    rt.put(53, RuntimeEvents::worker);
-    rt.put(54, r -> new ThreadPoolAdjustmentSample(r.f64("Throughput"), r.u16("ClrInstanceID")));
+    rt.put(RuntimeEvent.Runtime.GC_START, RuntimeEvents::gcStart);
     rt.put(
-        55,
+        RuntimeEvent.Runtime.GC_END,
+        r -> new GcEnd(r.u32("Count"), r.u32("Depth"), r.u16("ClrInstanceID")));
+    rt.put(RuntimeEvent.Runtime.GC_RESTART_EE_END, RuntimeEvents::clrInstance);
+    rt.put(RuntimeEvent.Runtime.GC_HEAP_STATS, RuntimeEvents::heapStats);
+    rt.put(RuntimeEvent.Runtime.GC_RESTART_EE_BEGIN, RuntimeEvents::clrInstance);
+    rt.put(RuntimeEvent.Runtime.GC_SUSPEND_EE_END, RuntimeEvents::clrInstance);
+    rt.put(
+        RuntimeEvent.Runtime.GC_SUSPEND_EE_BEGIN,
+        r -> new SuspendEeBegin(r.u32("Reason"), r.u32("Count"), r.u16("ClrInstanceID")));
+    rt.put(RuntimeEvent.Runtime.GC_ALLOCATION_TICK, RuntimeEvents::allocationTick);
+    rt.put(RuntimeEvent.Runtime.BULK_TYPE, RuntimeEvents::bulkType);
+    rt.put(RuntimeEvent.Runtime.GC_BULK_ROOT_EDGE, RuntimeEvents::bulkRootEdge);
+    rt.put(
+        RuntimeEvent.Runtime.GC_BULK_ROOT_CONDITIONAL_WEAK_TABLE_ELEMENT_EDGE,
+        RuntimeEvents::bulkRootCwt);
+    rt.put(RuntimeEvent.Runtime.GC_BULK_NODE, RuntimeEvents::bulkNode);
+    rt.put(RuntimeEvent.Runtime.GC_BULK_EDGE, RuntimeEvents::bulkEdge);
+    rt.put(RuntimeEvent.Runtime.GC_BULK_ROOT_STATIC_VAR, RuntimeEvents::bulkRootStaticVar);
+    rt.put(
+        RuntimeEvent.Runtime.GC_TRIGGERED,
+        r -> new GcTriggered(r.u32("Reason"), r.u16("ClrInstanceID")));
+    rt.put(RuntimeEvent.Runtime.THREAD_POOL_WORKER_THREAD_START, RuntimeEvents::worker);
+    rt.put(RuntimeEvent.Runtime.THREAD_POOL_WORKER_THREAD_STOP, RuntimeEvents::worker);
+    rt.put(
+        RuntimeEvent.Undeclared.THREAD_POOL_WORKER_THREAD_RETIREMENT_START, RuntimeEvents::worker);
+    rt.put(
+        RuntimeEvent.Undeclared.THREAD_POOL_WORKER_THREAD_RETIREMENT_STOP, RuntimeEvents::worker);
+    rt.put(
+        RuntimeEvent.Runtime.THREAD_POOL_WORKER_THREAD_ADJUSTMENT_SAMPLE,
+        r -> new ThreadPoolAdjustmentSample(r.f64("Throughput"), r.u16("ClrInstanceID")));
+    rt.put(
+        RuntimeEvent.Runtime.THREAD_POOL_WORKER_THREAD_ADJUSTMENT_ADJUSTMENT,
         r ->
             new ThreadPoolAdjustment(
                 r.f64("AverageThroughput"),
                 r.u32("NewWorkerThreadCount"),
                 r.u32("Reason"),
                 r.u16("ClrInstanceID")));
-    rt.put(57, RuntimeEvents::worker);
-    rt.put(80, RuntimeEvents::exceptionThrown);
+    rt.put(RuntimeEvent.Runtime.THREAD_POOL_WORKER_THREAD_WAIT, RuntimeEvents::worker);
+    rt.put(RuntimeEvent.Runtime.EXCEPTION_THROWN, RuntimeEvents::exceptionThrown);
     rt.put(
-        81,
+        RuntimeEvent.Runtime.CONTENTION_START,
         r ->
             new ContentionStart(
                 r.u8("ContentionFlags"),
@@ -83,47 +97,47 @@ public final class RuntimeEvents {
                 r.u64("AssociatedObjectID"),
                 r.u64("LockOwnerThreadID")));
     rt.put(
-        91,
+        RuntimeEvent.Runtime.CONTENTION_STOP,
         r ->
             new ContentionStop(
                 r.u8("ContentionFlags"), r.u16("ClrInstanceID"), r.f64("DurationNs")));
-    rt.put(143, RuntimeEvents::methodVerbose);
-    rt.put(144, RuntimeEvents::methodVerbose);
-    rt.put(151, RuntimeEvents::domainModule);
-    rt.put(152, RuntimeEvents::module);
-    rt.put(153, RuntimeEvents::module);
-    rt.put(154, RuntimeEvents::assembly);
-    rt.put(155, RuntimeEvents::assembly);
-    rt.put(156, RuntimeEvents::appDomain);
-    rt.put(157, RuntimeEvents::appDomain);
-    rt.put(187, RuntimeEvents::runtimeInformation);
-    rt.put(204, RuntimeEvents::perHeapHistory);
-    rt.put(205, RuntimeEvents::globalHeapHistory);
+    rt.put(RuntimeEvent.Runtime.METHOD_LOAD_VERBOSE, RuntimeEvents::methodVerbose);
+    rt.put(RuntimeEvent.Runtime.METHOD_UNLOAD_VERBOSE, RuntimeEvents::methodVerbose);
+    rt.put(RuntimeEvent.Runtime.DOMAIN_MODULE_LOAD, RuntimeEvents::domainModule);
+    rt.put(RuntimeEvent.Runtime.MODULE_LOAD, RuntimeEvents::module);
+    rt.put(RuntimeEvent.Runtime.MODULE_UNLOAD, RuntimeEvents::module);
+    rt.put(RuntimeEvent.Runtime.ASSEMBLY_LOAD, RuntimeEvents::assembly);
+    rt.put(RuntimeEvent.Runtime.ASSEMBLY_UNLOAD, RuntimeEvents::assembly);
+    rt.put(RuntimeEvent.Runtime.APP_DOMAIN_LOAD, RuntimeEvents::appDomain);
+    rt.put(RuntimeEvent.Runtime.APP_DOMAIN_UNLOAD, RuntimeEvents::appDomain);
+    rt.put(RuntimeEvent.Runtime.RUNTIME_INFORMATION_START, RuntimeEvents::runtimeInformation);
+    rt.put(RuntimeEvent.Runtime.GC_PER_HEAP_HISTORY, RuntimeEvents::perHeapHistory);
+    rt.put(RuntimeEvent.Runtime.GC_GLOBAL_HEAP_HISTORY, RuntimeEvents::globalHeapHistory);
     KNOWN.put(RUNTIME_PROVIDER, rt);
 
     Map<Integer, Known> rd = new HashMap<>();
-    rd.put(143, RuntimeEvents::methodVerbose);
-    rd.put(144, RuntimeEvents::methodVerbose);
-    rd.put(145, RuntimeEvents::clrInstance);
-    rd.put(146, RuntimeEvents::clrInstance);
-    rd.put(147, RuntimeEvents::clrInstance);
-    rd.put(148, RuntimeEvents::clrInstance);
-    rd.put(151, RuntimeEvents::domainModule);
-    rd.put(152, RuntimeEvents::domainModule);
-    rd.put(153, RuntimeEvents::module);
-    rd.put(154, RuntimeEvents::module);
-    rd.put(155, RuntimeEvents::assembly);
-    rd.put(156, RuntimeEvents::assembly);
-    rd.put(157, RuntimeEvents::appDomain);
-    rd.put(158, RuntimeEvents::appDomain);
-    rd.put(187, RuntimeEvents::runtimeInformation);
+    rd.put(RuntimeEvent.Rundown.METHOD_DC_START_VERBOSE, RuntimeEvents::methodVerbose);
+    rd.put(RuntimeEvent.Rundown.METHOD_DC_END_VERBOSE, RuntimeEvents::methodVerbose);
+    rd.put(RuntimeEvent.Rundown.DC_START_COMPLETE, RuntimeEvents::clrInstance);
+    rd.put(RuntimeEvent.Rundown.DC_END_COMPLETE, RuntimeEvents::clrInstance);
+    rd.put(RuntimeEvent.Rundown.DC_START_INIT, RuntimeEvents::clrInstance);
+    rd.put(RuntimeEvent.Rundown.DC_END_INIT, RuntimeEvents::clrInstance);
+    rd.put(RuntimeEvent.Rundown.DOMAIN_MODULE_DC_START, RuntimeEvents::domainModule);
+    rd.put(RuntimeEvent.Rundown.DOMAIN_MODULE_DC_END, RuntimeEvents::domainModule);
+    rd.put(RuntimeEvent.Rundown.MODULE_DC_START, RuntimeEvents::module);
+    rd.put(RuntimeEvent.Rundown.MODULE_DC_END, RuntimeEvents::module);
+    rd.put(RuntimeEvent.Rundown.ASSEMBLY_DC_START, RuntimeEvents::assembly);
+    rd.put(RuntimeEvent.Rundown.ASSEMBLY_DC_END, RuntimeEvents::assembly);
+    rd.put(RuntimeEvent.Rundown.APP_DOMAIN_DC_START, RuntimeEvents::appDomain);
+    rd.put(RuntimeEvent.Rundown.APP_DOMAIN_DC_END, RuntimeEvents::appDomain);
+    rd.put(RuntimeEvent.Rundown.RUNTIME_INFORMATION_DC_START, RuntimeEvents::runtimeInformation);
     rd.put(
-        300,
+        RuntimeEvent.Rundown.EXECUTION_CHECKPOINT_DC_END,
         r -> new ExecutionCheckpoint(r.u16("ClrInstanceID"), r.string("Name"), r.u64("Timestamp")));
     KNOWN.put(RUNDOWN_PROVIDER, rd);
 
     Map<Integer, Known> sp = new HashMap<>();
-    sp.put(0, r -> new ThreadSample(r.u32("Type")));
+    sp.put(RuntimeEvent.SampleProfiler.THREAD_SAMPLE, r -> new ThreadSample(r.u32("Type")));
     KNOWN.put(SAMPLE_PROFILER_PROVIDER, sp);
   }
 
@@ -296,7 +310,7 @@ public final class RuntimeEvents {
      *     count of rows
      */
     public void read(TraceEvent e) {
-      read(reader(e, 18, "GCBulkNode"));
+      read(reader(e, RuntimeEvent.Runtime.GC_BULK_NODE, "GCBulkNode"));
     }
 
     private void read(PayloadFieldReader r) {
@@ -370,7 +384,7 @@ public final class RuntimeEvents {
      *     count of rows
      */
     public void read(TraceEvent e) {
-      read(reader(e, 19, "GCBulkEdge"));
+      read(reader(e, RuntimeEvent.Runtime.GC_BULK_EDGE, "GCBulkEdge"));
     }
 
     private void read(PayloadFieldReader r) {

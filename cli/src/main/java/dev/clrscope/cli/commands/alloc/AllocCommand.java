@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.alloc;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.trace.StackSample;
@@ -8,14 +7,16 @@ import dev.clrscope.cli.commands.trace.TraceConversion;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
 import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.FrameResolver;
+import dev.clrscope.symbols.ManagedCodeMap;
 import dev.clrscope.symbols.PerfMap;
 import dev.clrscope.symbols.ProcessMaps;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -65,30 +66,32 @@ public final class AllocCommand extends AttachingCommand {
     }
     // Said before the session, not after minutes of watching.
     if (flame != null) {
-      Path parent = flame.toAbsolutePath().getParent();
-      if (Files.isDirectory(flame)) {
-        throw new CommandFailure("could not write " + flame + ": it is a directory");
-      }
-      if (parent != null && !Files.isDirectory(parent)) {
-        throw new CommandFailure(
-            "the directory " + parent + " does not exist: create it or choose another --flame");
-      }
+      OutputFile.check(flame, "--flame");
     }
   }
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   @Override
-  protected int runWithoutTarget() {
-    Path file = target.traceFile();
-    FrameResolver frames = FrameResolver.forTrace(file, false);
+  protected int readFile(Path file) {
+    ManagedCodeMap methods = new ManagedCodeMap();
     AllocationSampler sampler = new AllocationSampler();
-    TraceFileInput.Fed fed = TraceFileInput.feed(file, sampler);
-    fed.ending().warnings("analysed").forEach(this::warn);
-    return report(sampler, frames, file.getFileName().toString());
+    FrameResolver[] frames = new FrameResolver[1];
+    SessionResult read =
+        TraceFileInput.read(
+            file,
+            trace -> {
+              frames[0] = FrameResolver.forTrace(file, trace.header().processId(), methods, false);
+              return trace.feed(methods::accept, sampler);
+            });
+    TraceFileInput.warnings(read, "analysed").forEach(this::warn);
+    int code = report(sampler, frames[0], file.getFileName().toString());
+    // Said once the frames were named: a library is read when a frame first needs it.
+    frames[0].problems().forEach(this::warn);
+    return code;
   }
 
   @Override
@@ -113,12 +116,13 @@ public final class AllocCommand extends AttachingCommand {
 
   private int report(AllocationSampler sampler, FrameResolver frames, String name) {
     AllocationSummary s = sampler.summary(frames, top);
+    frames.problems().forEach(this::warn);
     if (s.ticks() == 0) {
       warn(
           "no allocation ticks were seen: the process allocated less than about 100 KB, or the"
               + " trace was not recorded with the GC keyword at verbose level");
     }
-    new AllocOutput(out(), format.format()).print(s);
+    format.renderer(out(), err()).report(AllocOutput.report(s));
     if (flame != null) {
       List<StackSample> samples = new ArrayList<>();
       for (StackAllocations st : sampler.allStacks(frames)) {

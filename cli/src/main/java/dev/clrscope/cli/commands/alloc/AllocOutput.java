@@ -1,127 +1,119 @@
 package dev.clrscope.cli.commands.alloc;
 
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.ByteSize;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.JsonText;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
 import dev.clrscope.monitor.alloc.TypeAllocations;
-import java.io.PrintStream;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
-/** How {@code alloc} prints its summary: a table and stacks, one JSON document, or CSV rows. */
+/** What {@code alloc} returns: the totals, the top types, and the top allocating stacks. */
 final class AllocOutput {
-  private final PrintStream out;
-  private final OutputFormat format;
+  private AllocOutput() {}
 
-  AllocOutput(PrintStream out, OutputFormat format) {
-    this.out = out;
-    this.format = format;
-  }
+  private static final RecordSchema<AllocationSummary> TOTALS =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.data("ticks", Unit.COUNT, AllocationSummary::ticks),
+              Field.data("estimatedBytes", Unit.COUNT, AllocationSummary::estimatedBytes),
+              Field.data("ticksWithoutStack", Unit.COUNT, AllocationSummary::ticksWithoutStack),
+              Field.of("summary", "", 0, Unit.TEXT, (AllocationSummary s) -> null)
+                  .cell(
+                      s ->
+                          String.format(
+                              Locale.ROOT,
+                              "%,d allocation ticks, standing for about %s allocated%s",
+                              s.ticks(),
+                              ByteSize.of(s.estimatedBytes()),
+                              s.ticksWithoutStack() > 0
+                                  ? String.format(
+                                      Locale.ROOT, " (%,d without a stack)", s.ticksWithoutStack())
+                                  : ""))
+                  .only(Field.Shown.TABLE)));
 
-  void print(AllocationSummary s) {
-    Table types =
-        new Table(
-            List.of(
-                Column.text("type", "TYPE"),
-                Column.text("heap", "HEAP"),
-                Column.number("ticks", "TICKS"),
-                Column.number("sampledBytes", "SAMPLED"),
-                Column.number("estimatedBytes", "EST. BYTES"),
-                Column.number("estimatedPercent", "EST. %")));
-    boolean table = format == OutputFormat.table;
+  /** A row of the types table: the type's share of everything estimated. */
+  private record TypeRow(TypeAllocations t, long allBytes) {}
+
+  private static final RecordSchema<TypeRow> TYPES =
+      new RecordSchema<TypeRow>(
+              null,
+              List.of(
+                  Field.of("type", "TYPE", 0, Unit.TEXT, (TypeRow r) -> r.t().type()),
+                  Field.of("heap", "HEAP", 0, Unit.TEXT, (TypeRow r) -> heap(r.t().large())),
+                  Field.of("ticks", "TICKS", 0, Unit.COUNT, (TypeRow r) -> r.t().ticks()),
+                  Field.of(
+                      "sampledBytes",
+                      "SAMPLED",
+                      0,
+                      Unit.BYTES,
+                      (TypeRow r) -> r.t().sampledBytes()),
+                  Field.of(
+                      "estimatedBytes",
+                      "EST. BYTES",
+                      0,
+                      Unit.BYTES,
+                      (TypeRow r) -> r.t().estimatedBytes()),
+                  Field.of(
+                      "estimatedPercent",
+                      "EST. %",
+                      0,
+                      Unit.PERCENT,
+                      (TypeRow r) -> Unit.percent(r.t().estimatedBytes(), r.allBytes()))))
+          .withPriority(List.of("type", "estimatedBytes", "estimatedPercent", "ticks", "heap"));
+
+  /** A row of the stacks table, ranked. */
+  private record StackRow(int rank, StackAllocations s, long allBytes) {}
+
+  private static final RecordSchema<StackRow> STACKS =
+      new RecordSchema<StackRow>(
+              null,
+              List.of(
+                  Field.of("rank", "#", 0, Unit.COUNT, StackRow::rank).only(Field.Shown.TABLE),
+                  Field.of("heap", "HEAP", 0, Unit.TEXT, (StackRow r) -> heap(r.s().large())),
+                  Field.of("topType", "MOSTLY", 0, Unit.TEXT, (StackRow r) -> r.s().topType()),
+                  Field.of("ticks", "TICKS", 0, Unit.COUNT, (StackRow r) -> r.s().ticks()),
+                  Field.of(
+                      "estimatedBytes",
+                      "EST. BYTES",
+                      0,
+                      Unit.BYTES,
+                      (StackRow r) -> r.s().estimatedBytes()),
+                  Field.of(
+                          "estimatedPercent",
+                          "EST. %",
+                          0,
+                          Unit.PERCENT,
+                          (StackRow r) -> Unit.percent(r.s().estimatedBytes(), r.allBytes()))
+                      .only(Field.Shown.TABLE),
+                  Field.data("frames", Unit.WORDS, (StackRow r) -> r.s().frames())
+                      .only(Field.Shown.JSON)))
+          .withPriority(List.of("rank", "topType", "estimatedBytes", "heap", "ticks"));
+
+  /** The report of an allocation summary. */
+  static Report report(AllocationSummary s) {
+    List<TypeRow> types = new ArrayList<>();
     for (TypeAllocations t : s.types()) {
-      types.add(
-          t.type(),
-          heap(t.large()),
-          t.ticks(),
-          table ? ByteSize.of(t.sampledBytes()) : t.sampledBytes(),
-          table ? ByteSize.of(t.estimatedBytes()) : t.estimatedBytes(),
-          percent(t.estimatedBytes(), s.estimatedBytes()));
+      types.add(new TypeRow(t, s.estimatedBytes()));
     }
-    TableRenderer renderer = new TableRenderer(out);
-    switch (format) {
-      case csv -> renderer.list(types, format);
-      case json -> {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("ticks", s.ticks());
-        doc.put("estimatedBytes", s.estimatedBytes());
-        doc.put("ticksWithoutStack", s.ticksWithoutStack());
-        doc.put("types", types.objects());
-        doc.put(
-            "stacks",
-            s.stacks().stream()
-                .map(
-                    st -> {
-                      Map<String, Object> m = new LinkedHashMap<>();
-                      m.put("heap", heap(st.large()));
-                      m.put("topType", st.topType());
-                      m.put("ticks", st.ticks());
-                      m.put("estimatedBytes", st.estimatedBytes());
-                      m.put("frames", st.frames());
-                      return m;
-                    })
-                .toList());
-        out.println(JsonText.of(doc));
-        out.flush();
-      }
-      default -> {
-        out.println(
-            String.format(
-                Locale.ROOT,
-                "%,d allocation ticks, standing for about %s allocated%s",
-                s.ticks(),
-                ByteSize.of(s.estimatedBytes()),
-                s.ticksWithoutStack() > 0
-                    ? String.format(Locale.ROOT, " (%,d without a stack)", s.ticksWithoutStack())
-                    : ""));
-        out.println();
-        renderer.list(types, format);
-        for (boolean large : new boolean[] {false, true}) {
-          List<StackAllocations> stacks =
-              s.stacks().stream().filter(st -> st.large() == large).toList();
-          if (stacks.isEmpty()) {
-            continue;
-          }
-          out.println();
-          out.println(
-              "Top allocating stacks, " + (large ? "large object heap" : "small objects") + ":");
-          int rank = 1;
-          for (StackAllocations st : stacks) {
-            out.println(
-                String.format(
-                    Locale.ROOT,
-                    "#%d  %s  %,d ticks  %s  mostly %s",
-                    rank++,
-                    ByteSize.of(st.estimatedBytes()),
-                    st.ticks(),
-                    percent(st.estimatedBytes(), s.estimatedBytes()) + " %",
-                    st.topType()));
-            for (String f : st.frames()) {
-              out.println("      " + f);
-            }
-          }
-        }
-        out.flush();
-      }
+    List<StackRow> stacks = new ArrayList<>();
+    for (StackAllocations st : s.stacks()) {
+      stacks.add(new StackRow(stacks.size() + 1, st, s.estimatedBytes()));
     }
+    return Report.builder()
+        .values(TOTALS, s)
+        .rows("types", null, TYPES, types)
+        .primary()
+        .rows("stacks", "Top allocating stacks", STACKS, stacks, r -> r.s().frames())
+        .build();
   }
 
   private static String heap(boolean large) {
     return large ? "large" : "small";
-  }
-
-  private static BigDecimal percent(long part, long whole) {
-    return whole == 0
-        ? BigDecimal.ZERO.setScale(2)
-        : BigDecimal.valueOf(part * 100.0 / whole).setScale(2, RoundingMode.HALF_UP);
   }
 }

@@ -2,10 +2,11 @@ package dev.clrscope.cli.commands.contention;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.render.MonitorOutput;
+import dev.clrscope.monitor.contention.BlockedRecord;
 import dev.clrscope.monitor.contention.BlockedSummary;
 import dev.clrscope.monitor.contention.ContentionAssembler;
 import dev.clrscope.monitor.methods.MethodAddressMap;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Option;
           + " target to read a saved trace (recorded with the Contention and WaitHandle keywords)."
     })
 public final class ContentionCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -48,36 +49,37 @@ public final class ContentionCommand extends AttachingCommand {
   boolean stacks;
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
-  /** A saved trace: its methods first, so every row is named as the summary is. */
+  /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
-  protected int runWithoutTarget() {
-    Path file = target.traceFile();
+  protected int readFile(Path file) {
+    // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
-    TraceFileInput.feed(file, methods);
-    ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
-    output.header();
+    MonitorOutput<BlockedRecord, BlockedSummary> output =
+        ContentionOutput.output(format.renderer(out(), err()), stacks);
     ContentionAssembler assembler =
-        new ContentionAssembler(methods, minDuration, stacks, output::blocked);
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+        new ContentionAssembler(methods, minDuration, stacks, output::write).namesAtEnd();
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    ContentionOutput output = new ContentionOutput(out(), err(), format.format(), stacks);
+    MonitorOutput<BlockedRecord, BlockedSummary> output =
+        ContentionOutput.output(format.renderer(out(), err()), stacks);
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
     ContentionAssembler assembler =
-        new ContentionAssembler(
-            new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())),
-            minDuration,
-            stacks,
-            output::blocked);
+        new ContentionAssembler(methods, minDuration, stacks, output::write);
     SessionResult result =
         watchMonitor(
             attached,
-            ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            namedFromTheStart(
+                ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                methods,
+                attached),
             "the locks and waits",
             output::header,
             "some waits are missing",

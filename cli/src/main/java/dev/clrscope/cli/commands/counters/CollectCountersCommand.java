@@ -2,9 +2,12 @@ package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.output.CheckedOutputStream;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.monitor.counters.CounterBoard;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterUpdate;
@@ -36,12 +39,58 @@ public final class CollectCountersCommand extends CounterSessionCommand {
       names = "--format",
       paramLabel = "FORMAT",
       defaultValue = "csv",
-      converter = CounterRecordWriter.Format.Converter.class,
+      converter = Formats.class,
+      completionCandidates = Formats.class,
       description =
-          "csv or json as dotnet-counters writes them, json-full (clrscope's document of whole"
-              + " measurements: tags, unit, type, min, max, count, percentiles) or jsonl (those"
-              + " objects one a line) (default: ${DEFAULT-VALUE}).")
-  CounterRecordWriter.Format format = CounterRecordWriter.Format.csv;
+          "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}): csv and json as dotnet-counters"
+              + " writes them; jsonl one object per measurement as it comes. The live table is"
+              + " `counters monitor`.")
+  OutputFormat format = OutputFormat.csv;
+
+  @Option(
+      names = "--layout",
+      paramLabel = "dotnet-counters|full",
+      converter = CounterRecordWriter.Layout.Converter.class,
+      description =
+          "The records: dotnet-counters' (a line per value, as its readers expect; csv and json)"
+              + " or full (clrscope's whole measurements: tags, unit, type, min, max, count,"
+              + " percentiles). Default: dotnet-counters for csv and json, full for jsonl.")
+  CounterRecordWriter.Layout layout;
+
+  /** The formats {@code counters collect} offers: no table ({@code counters monitor} is one). */
+  static final class Formats
+      implements picocli.CommandLine.ITypeConverter<OutputFormat>, Iterable<String> {
+    private static final List<OutputFormat> OFFERED =
+        List.of(OutputFormat.csv, OutputFormat.json, OutputFormat.jsonl);
+
+    @Override
+    public OutputFormat convert(String value) {
+      if (value.strip().equalsIgnoreCase("json-full")) {
+        throw new picocli.CommandLine.TypeConversionException(
+            "json-full is now --format json --layout full");
+      }
+      return FormatOption.parse(value, OFFERED);
+    }
+
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return OFFERED.stream().map(Enum::name).iterator();
+    }
+  }
+
+  @Override
+  protected void validate() {
+    super.validate();
+    if (!output.equals("-")) {
+      OutputFile.check(Path.of(output), "-o");
+    }
+    if (format == OutputFormat.jsonl && layout == CounterRecordWriter.Layout.dotnetCounters) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--layout dotnet-counters has no JSON Lines form: choose --format csv or json, or"
+              + " --layout full");
+    }
+  }
 
   @Option(
       names = {"-o", "--output"},
@@ -64,10 +113,6 @@ public final class CollectCountersCommand extends CounterSessionCommand {
       sink = out();
     } else {
       Path file = Path.of(output);
-      Path dir = file.toAbsolutePath().getParent();
-      if (dir != null && !Files.isDirectory(dir)) {
-        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
-      }
       try {
         checked = new CheckedOutputStream(Files.newOutputStream(file));
         sink = new PrintStream(checked, false, StandardCharsets.UTF_8);
@@ -75,7 +120,15 @@ public final class CollectCountersCommand extends CounterSessionCommand {
         throw OutputFile.failure(file, e);
       }
     }
-    writer = new CounterRecordWriter(sink, format, plan.refreshSeconds());
+    writer =
+        new CounterRecordWriter(
+            Renderer.of(format, sink, err(), 0),
+            layout != null
+                ? layout
+                : format == OutputFormat.jsonl
+                    ? CounterRecordWriter.Layout.full
+                    : CounterRecordWriter.Layout.dotnetCounters,
+            plan.refreshSeconds());
     Map<String, Object> about = new LinkedHashMap<>();
     about.put("target", attached.describe());
     about.put("pid", attached.pid() > 0 ? attached.pid() : null);

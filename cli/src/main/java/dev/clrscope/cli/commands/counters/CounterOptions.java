@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.monitor.counters.CounterRequest;
 import java.util.List;
 import picocli.CommandLine.Mixin;
@@ -43,7 +44,8 @@ public final class CounterOptions {
     if (!(value > 0) || value > 86_400) {
       throw new ParameterException(
           mixee.commandLine(),
-          "--refresh-interval must be a positive number of seconds, got " + value);
+          "--refresh-interval takes seconds, more than 0 and at most 86400 (a day), got "
+              + Numbers.plain(value));
     }
     refreshSeconds = value;
   }
@@ -73,11 +75,9 @@ public final class CounterOptions {
     return requests;
   }
 
-  /** {@code --refresh-interval}, or {@code otherwise} when the command line does not give it. */
-  public double refreshSecondsOr(double otherwise) {
-    return mixee.commandLine().getParseResult().hasMatchedOption("--refresh-interval")
-        ? refreshSeconds
-        : otherwise;
+  /** {@code --refresh-interval}, or the command's default. */
+  public double refreshSeconds() {
+    return refreshSeconds;
   }
 
   /** {@code --maxHistograms}. */

@@ -1,13 +1,14 @@
 package dev.clrscope.cli.commands.counters;
 
+import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.InstrumentType;
 import dev.clrscope.monitor.counters.Measurement;
-import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,111 +115,130 @@ final class CounterRecordWriter {
               number("intervalSeconds", Measurement::intervalSeconds)));
 
   /**
-   * The output formats of {@code counters collect}: {@code csv} and {@code json} as dotnet-counters
-   * writes them, {@code json-full} clrscope's document of whole measurements, {@code jsonl} the
-   * same objects a line each.
+   * The layouts of {@code counters collect}'s records: dotnet-counters' lines (a line per value, as
+   * its CSV and JSON readers expect), or clrscope's whole measurements (tags, unit, type, min, max,
+   * count, percentiles).
    */
-  enum Format {
-    csv,
-    json,
-    jsonFull,
-    jsonl;
+  enum Layout {
+    dotnetCounters("dotnet-counters"),
+    full("full");
 
-    /** Reads a format as a user types it ({@code json-full}), ignoring case. */
-    static final class Converter implements picocli.CommandLine.ITypeConverter<Format> {
+    private final String label;
+
+    Layout(String label) {
+      this.label = label;
+    }
+
+    @Override
+    public String toString() {
+      return label;
+    }
+
+    /** Reads a layout as a user types it ({@code dotnet-counters}). */
+    static final class Converter
+        implements picocli.CommandLine.ITypeConverter<Layout>, Iterable<String> {
       @Override
-      public Format convert(String value) {
-        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
-          case "csv" -> csv;
-          case "json" -> json;
-          case "json-full" -> jsonFull;
-          case "jsonl" -> jsonl;
-          default ->
-              throw new picocli.CommandLine.TypeConversionException(
-                  "'" + value + "' is not a format: csv, json, json-full or jsonl");
-        };
+      public Layout convert(String value) {
+        for (Layout l : values()) {
+          if (l.label.equalsIgnoreCase(value.strip())) {
+            return l;
+          }
+        }
+        throw new picocli.CommandLine.TypeConversionException(
+            "expected dotnet-counters or full, got " + value);
+      }
+
+      @Override
+      public java.util.Iterator<String> iterator() {
+        return List.of("dotnet-counters", "full").iterator();
       }
     }
   }
 
-  private final Format format;
+  private final Renderer renderer;
+  private final Layout layout;
   private final double intervalSeconds;
-  private final RecordStream<CsvLine> csv;
-  private final RecordStream<Measurement> json;
+  private Renderer.RecordSink<CsvLine> lines;
+  private Renderer.RecordSink<Measurement> measurements;
 
-  CounterRecordWriter(PrintStream out, Format format, double intervalSeconds) {
-    this.format = format;
+  /** A writer of {@code layout} records, drawn by {@code renderer}. */
+  CounterRecordWriter(Renderer renderer, Layout layout, double intervalSeconds) {
+    this.renderer = renderer;
+    this.layout = layout;
     this.intervalSeconds = intervalSeconds;
-    this.csv =
-        format == Format.json
-            ? new RecordStream<>(out, REFERENCE_JSON, RecordStream.Form.JSON_DOCUMENT)
-            : new RecordStream<>(out, CSV, RecordStream.Form.CSV);
-    this.json =
-        new RecordStream<>(
-            out,
-            JSON,
-            format == Format.jsonFull
-                ? RecordStream.Form.JSON_DOCUMENT
-                : RecordStream.Form.JSON_LINES);
-  }
-
-  /** Whether this format writes dotnet-counters' lines rather than whole measurements. */
-  private boolean referenceLines() {
-    return format == Format.csv || format == Format.json;
   }
 
   /**
-   * Writes what comes before the first measurement: the CSV header, or the JSON document's head.
+   * Writes what comes before the first measurement: the CSV header, or the JSON document's head
+   * ({@code about} the session, or dotnet-counters' TargetProcess and StartTime).
    */
   void start(Map<String, Object> about) {
-    if (format == Format.csv) {
-      csv.start();
-    } else if (format == Format.json) {
+    if (layout == Layout.dotnetCounters) {
+      boolean json = renderer.format() == OutputFormat.json;
       Map<String, Object> head = new LinkedHashMap<>();
-      head.put("TargetProcess", about.get("processName"));
-      head.put("StartTime", REFERENCE_START.format(java.time.Instant.now()));
-      csv.start(head, "Events");
+      if (json) {
+        head.put("TargetProcess", about.get("processName"));
+        head.put("StartTime", REFERENCE_START.format(java.time.Instant.now()));
+      }
+      lines =
+          renderer.records(
+              Renderer.Stream.live(json ? REFERENCE_JSON : CSV).inDocument(head, "Events"));
+      lines.start();
     } else {
-      json.start(about, "measurements");
+      measurements = renderer.records(Renderer.Stream.live(JSON).inDocument(about, "measurements"));
+      measurements.start();
     }
   }
 
-  /** Writes one measurement (a line per number it carries, in dotnet-counters' formats). */
+  /** Writes one measurement (a line per number it carries, in dotnet-counters' layout). */
   void write(Measurement m) {
-    if (referenceLines()) {
+    if (lines != null) {
       referenceLines(m);
     } else {
-      json.write(m);
+      measurements.write(m);
     }
   }
+
+  /** Why the session stopped and what it never saw, after clrscope's JSON document's records. */
+  private record Tail(String stopReason, List<String> notes) {}
+
+  private static final RecordSchema<Tail> TAIL =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.data("stopReason", Unit.TEXT, Tail::stopReason),
+              Field.data("notes", Unit.WORDS, Tail::notes)));
 
   /**
    * Ends the output: closes a JSON document, clrscope's with what is worth knowing about the
-   * session (dotnet-counters' has nothing after its events).
+   * session (dotnet-counters' has nothing after its events; the command says the rest on stderr).
    */
   void finish(List<String> notes, String stopReason) {
-    Map<String, Object> tail = new LinkedHashMap<>();
-    tail.put("stopReason", stopReason);
-    tail.put("notes", notes);
-    if (referenceLines()) {
-      csv.finish(format == Format.json ? Map.of() : tail);
+    if (lines != null) {
+      lines.finish(null);
     } else {
-      json.finish(tail);
+      measurements.finish(
+          renderer.format() == OutputFormat.json
+              ? Report.record(TAIL, new Tail(stopReason, notes))
+              : null);
     }
   }
 
   /** How many records (rows or objects) were written. */
   long written() {
-    return csv.written() + json.written();
+    return lines != null ? lines.written() : measurements.written();
   }
 
   private void referenceLines(Measurement m) {
-    String time = format == Format.json ? REFERENCE_TIME.format(m.time()) : m.time().toString();
+    String time =
+        renderer.format() == OutputFormat.json
+            ? REFERENCE_TIME.format(m.time())
+            : m.time().toString();
     String name = CounterText.nameWithUnit(m, intervalSeconds);
     if (m.type() == InstrumentType.HISTOGRAM) {
       for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
         String pct = "Percentile=" + CounterText.percentile(q.getKey()).substring(1);
-        csv.write(
+        lines.write(
             new CsvLine(
                 time, m.provider(), name, CounterText.csvTags(m, pct), "Metric", q.getValue()));
       }
@@ -229,7 +249,7 @@ final class CounterRecordWriter {
       // A first interval of an observable counter has no rate yet: nothing to report.
       return;
     }
-    csv.write(
+    lines.write(
         new CsvLine(
             time,
             m.provider(),

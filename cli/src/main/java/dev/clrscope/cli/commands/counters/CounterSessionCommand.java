@@ -49,8 +49,12 @@ abstract class CounterSessionCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected void validate() {
     options.validate();
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
     CounterPlan plan =
         CounterPlan.of(
             options.requests(),

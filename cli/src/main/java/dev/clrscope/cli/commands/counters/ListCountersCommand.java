@@ -4,9 +4,10 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterSource;
@@ -87,47 +88,71 @@ public final class ListCountersCommand extends AttachingCommand {
 
   @Override
   protected int runWithoutTarget() {
-    Table table = table();
+    List<Listed> rows = new ArrayList<>();
     for (WellKnownCounters.Provider p : WellKnownCounters.providers()) {
       for (Instrument i : p.instruments()) {
-        add(table, i, p.since());
+        rows.add(new Listed(i, p.since()));
       }
     }
-    new TableRenderer(out()).list(table, format.format());
+    format.renderer(out(), err()).report(Report.table(SCHEMA, rows));
     return 0;
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    Table table = table();
-    discover(attached, table);
-    new TableRenderer(out()).list(table, format.format());
+    List<Listed> rows = new ArrayList<>();
+    for (Instrument i : discover(attached)) {
+      rows.add(new Listed(i, null));
+    }
+    format.renderer(out(), err()).report(Report.table(SCHEMA, rows));
     return 0;
   }
 
-  private static Table table() {
-    return new Table(
-        List.of(
-            Column.text("provider", "PROVIDER"),
-            Column.text("source", "SOURCE"),
-            Column.text("name", "NAME"),
-            Column.text("type", "TYPE"),
-            Column.text("unit", "UNIT"),
-            Column.text("description", "DESCRIPTION")));
+  /** An instrument as listed, with the runtime version that brought it, if known. */
+  private record Listed(Instrument instrument, String since) {
+    String source() {
+      String source = instrument.source() == CounterSource.METER ? "Meter" : "EventCounters";
+      return since == null ? source : source + " (" + since + ")";
+    }
   }
 
-  private static void add(Table table, Instrument i, String since) {
-    String source = i.source() == CounterSource.METER ? "Meter" : "EventCounters";
-    table.add(
-        i.provider(),
-        since == null ? source : source + " (" + since + ")",
-        i.name(),
-        i.type() == null ? null : i.type().label(),
-        i.unit().isEmpty() ? null : i.unit(),
-        i.description().isEmpty() ? null : i.description());
-  }
+  private static final RecordSchema<Listed> SCHEMA =
+      new RecordSchema<Listed>(
+              null,
+              List.of(
+                  Field.of(
+                      "provider",
+                      "PROVIDER",
+                      0,
+                      Unit.TEXT,
+                      (Listed l) -> l.instrument().provider()),
+                  Field.of("source", "SOURCE", 0, Unit.TEXT, Listed::source),
+                  Field.of("name", "NAME", 0, Unit.TEXT, (Listed l) -> l.instrument().name()),
+                  Field.of(
+                      "type",
+                      "TYPE",
+                      0,
+                      Unit.TEXT,
+                      (Listed l) ->
+                          l.instrument().type() == null ? null : l.instrument().type().label()),
+                  Field.of(
+                      "unit",
+                      "UNIT",
+                      0,
+                      Unit.TEXT,
+                      (Listed l) -> l.instrument().unit().isEmpty() ? null : l.instrument().unit()),
+                  Field.of(
+                      "description",
+                      "DESCRIPTION",
+                      0,
+                      Unit.TEXT,
+                      (Listed l) ->
+                          l.instrument().description().isEmpty()
+                              ? null
+                              : l.instrument().description())))
+          .withPriority(List.of("name", "provider", "type", "unit", "description", "source"));
 
-  private void discover(AttachedTarget attached, Table table) {
+  private List<Instrument> discover(AttachedTarget attached) {
     Set<String> sources = new LinkedHashSet<>(KNOWN_EVENT_SOURCES);
     sources.addAll(eventSources);
     CounterPlan plan = CounterPlan.discovery(List.copyOf(sources), 1);
@@ -181,11 +206,9 @@ public final class ListCountersCommand extends AttachingCommand {
         Comparator.comparing(Instrument::provider)
             .thenComparing(Instrument::source)
             .thenComparing(Instrument::name));
-    for (Instrument i : sorted) {
-      add(table, i, null);
-    }
     if (sorted.isEmpty()) {
       warn("the process published no instruments while clrscope listened");
     }
+    return sorted;
   }
 }

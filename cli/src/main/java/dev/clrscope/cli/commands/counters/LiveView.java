@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.counters;
 
+import dev.clrscope.cli.render.TextRenderer;
 import dev.clrscope.monitor.counters.CounterBoard;
 import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.InstrumentType;
@@ -19,18 +20,29 @@ import java.util.Objects;
 final class LiveView {
   static final String WAITING = "waiting for first value";
 
+  /** A name is never cut narrower than this. */
+  private static final int MIN_LABEL = 20;
+
   private LiveView() {}
 
   private record Line(String label, String value, String rate, String delta) {}
 
   /** The view's lines for these rows. */
   static List<String> render(List<CounterBoard.Row> rows, double intervalSeconds, boolean deltas) {
-    return render(rows, intervalSeconds, deltas, false);
+    return render(rows, intervalSeconds, deltas, false, 0);
   }
 
-  /** As above; {@code abbreviate}: values of a thousand and more with a K/M/G/T suffix. */
+  /**
+   * As above; {@code abbreviate}: values of a thousand and more with a K/M/G/T suffix. No line is
+   * wider than {@code columns} (0: any width): the names are cut first, with {@code ...}, so the
+   * values stay whole and a redraw in place never wraps.
+   */
   static List<String> render(
-      List<CounterBoard.Row> rows, double intervalSeconds, boolean deltas, boolean abbreviate) {
+      List<CounterBoard.Row> rows,
+      double intervalSeconds,
+      boolean deltas,
+      boolean abbreviate,
+      int columns) {
     java.util.function.Function<Double, String> number =
         abbreviate ? CounterText::abbreviated : CounterText::display;
     List<Object> items = new ArrayList<>();
@@ -104,6 +116,16 @@ final class LiveView {
     if (rateWidth > 0) {
       rateWidth = Math.max(rateWidth, rateTitle.length());
     }
+    if (columns > 0) {
+      int deltaWidth = deltas ? "  Delta".length() : 0;
+      for (Object o : items) {
+        if (o instanceof Line l && !l.delta().isEmpty()) {
+          deltaWidth = Math.max(deltaWidth, 2 + l.delta().length());
+        }
+      }
+      int rest = 2 + valueWidth + (rateWidth > 0 ? 2 + rateWidth : 0) + deltaWidth;
+      labelWidth = Math.min(labelWidth, Math.max(MIN_LABEL, columns - rest));
+    }
     List<String> out = new ArrayList<>();
     if (deltas || rateWidth > 0) {
       out.add(
@@ -113,20 +135,21 @@ final class LiveView {
                   + (rateWidth > 0 ? "  " + left(rateTitle, rateWidth) : "")
                   + (deltas ? "  Delta" : ""))
               .stripTrailing());
+      out.set(0, TextRenderer.cut(out.get(0), columns));
     }
     for (Object o : items) {
       if (o instanceof Line l) {
         String value = l.value().equals(WAITING) ? l.value() : left(l.value(), valueWidth);
-        String line = pad(l.label(), labelWidth) + "  " + value;
+        String line = pad(TextRenderer.cut(l.label(), labelWidth), labelWidth) + "  " + value;
         if (rateWidth > 0) {
           line += "  " + left(l.rate(), rateWidth);
         }
         if (!l.delta().isEmpty()) {
           line += "  " + l.delta();
         }
-        out.add(line.stripTrailing());
+        out.add(TextRenderer.cut(line.stripTrailing(), columns));
       } else {
-        out.add((String) o);
+        out.add(TextRenderer.cut((String) o, columns));
       }
     }
     return out;

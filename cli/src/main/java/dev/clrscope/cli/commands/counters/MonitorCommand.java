@@ -2,6 +2,8 @@ package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.cli.render.Terminal;
+import dev.clrscope.cli.render.TextRenderer;
 import dev.clrscope.monitor.counters.CounterBoard;
 import dev.clrscope.monitor.counters.CounterPlan;
 import dev.clrscope.monitor.counters.CounterUpdate;
@@ -49,6 +51,7 @@ public final class MonitorCommand extends CounterSessionCommand {
   private volatile boolean paused;
   private volatile String problem;
   private long printedMeasured;
+  private int columns;
 
   @Override
   protected boolean stopOnEnter() {
@@ -60,6 +63,8 @@ public final class MonitorCommand extends CounterSessionCommand {
     this.attached = attached;
     board = new CounterBoard(plan);
     terminal = TerminalKeys.isTerminal(1);
+    // The board is redrawn in place: a line that wrapped would push it down the screen.
+    columns = terminal ? Terminal.stdoutColumns() : 0;
     err()
         .println(
             "Monitoring counters of "
@@ -173,7 +178,8 @@ public final class MonitorCommand extends CounterSessionCommand {
             + (pausedNow ? "Status: Paused" : "Status: Running")
             + (newest == null ? "" : "  " + newest));
     line(sb, "");
-    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate)) {
+    for (String l :
+        LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate, columns)) {
       line(sb, l);
     }
     String p = problem;
@@ -186,8 +192,8 @@ public final class MonitorCommand extends CounterSessionCommand {
     out().flush();
   }
 
-  private static void line(StringBuilder sb, String text) {
-    sb.append(text).append(CSI).append('K').append('\n');
+  private void line(StringBuilder sb, String text) {
+    sb.append(TextRenderer.cut(text, columns)).append(CSI).append('K').append('\n');
   }
 
   private void printBlock() {
@@ -195,7 +201,7 @@ public final class MonitorCommand extends CounterSessionCommand {
     Instant newest = LiveView.newest(rows);
     StringBuilder sb = new StringBuilder();
     sb.append(newest == null ? "-" : newest.toString()).append('\n');
-    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate)) {
+    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate, 0)) {
       sb.append(l).append('\n');
     }
     sb.append('\n');

@@ -2,17 +2,17 @@ package dev.clrscope.cli.commands.exceptions;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
-import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TypeRegex;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
+import dev.clrscope.monitor.exceptions.ExceptionRecord;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
 import java.nio.file.Path;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
           + " collect --clrevents exception+jit`)."
     })
 public final class ExceptionsCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -45,7 +45,7 @@ public final class ExceptionsCommand extends AttachingCommand {
   @Option(names = "--stacks", description = "Print each exception's call stack.")
   boolean stacks;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
 
   @Override
   protected void validate() {
@@ -53,39 +53,41 @@ public final class ExceptionsCommand extends AttachingCommand {
   }
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
-  private ExceptionAssembler assembler(MethodAddressMap methods, ExceptionsOutput output) {
+  private ExceptionAssembler assembler(
+      MethodAddressMap methods, MonitorOutput<ExceptionRecord, ExceptionSummary> output) {
     return new ExceptionAssembler(
-        methods,
-        t -> typePattern == null || typePattern.matcher(t).find(),
-        stacks,
-        output::exception);
+        methods, t -> typePattern == null || typePattern.test(t), stacks, output::write);
   }
 
-  /** A saved trace: its methods first, so every row is named as the summary is. */
+  /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
-  protected int runWithoutTarget() {
-    Path file = target.traceFile();
+  protected int readFile(Path file) {
+    // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
     MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
-    TraceFileInput.feed(file, methods);
-    ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
-    output.header();
-    ExceptionAssembler assembler = assembler(methods, output);
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+    MonitorOutput<ExceptionRecord, ExceptionSummary> output =
+        ExceptionsOutput.output(format.renderer(out(), err()), stacks);
+    ExceptionAssembler assembler = assembler(methods, output).namesAtEnd();
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    ExceptionsOutput output = new ExceptionsOutput(out(), err(), format.format(), stacks);
-    ExceptionAssembler assembler =
-        assembler(new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())), output);
+    MonitorOutput<ExceptionRecord, ExceptionSummary> output =
+        ExceptionsOutput.output(format.renderer(out(), err()), stacks);
+    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
+    ExceptionAssembler assembler = assembler(methods, output);
     SessionResult result =
         watchMonitor(
             attached,
-            ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+            namedFromTheStart(
+                ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                methods,
+                attached),
             "the exceptions",
             output::header,
             "some exceptions are missing",

@@ -1,15 +1,16 @@
 package dev.clrscope.cli.commands.exceptions;
 
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.StackedRecords;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.exceptions.ExceptionRecord;
 import dev.clrscope.monitor.exceptions.ExceptionSummary;
-import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +26,7 @@ final class ExceptionsOutput {
   static RecordSchema<ExceptionRecord> schema(boolean stacks) {
     List<Field<ExceptionRecord>> f = new ArrayList<>();
     f.add(Field.of("time", "TIME", 12, Unit.TIME, ExceptionRecord::time));
-    f.add(Field.of("threadId", "THREAD", 7, Unit.COUNT, ExceptionRecord::threadId));
+    f.add(Field.of("threadId", "THREAD", 7, Unit.ID, ExceptionRecord::threadId));
     f.add(Field.of("type", "TYPE", 32, Unit.TEXT, ExceptionRecord::type));
     f.add(Field.of("throwSite", "THROW SITE", 40, Unit.TEXT, ExceptionRecord::throwSite));
     f.add(Field.of("handling", "HANDLING", 9, Unit.TEXT, ExceptionRecord::handling));
@@ -44,67 +45,74 @@ final class ExceptionsOutput {
     return new RecordSchema<>("exception", f);
   }
 
-  private final StackedRecords<ExceptionRecord> records;
-
-  ExceptionsOutput(PrintStream out, PrintStream err, OutputFormat format, boolean stacks) {
-    this.records =
-        new StackedRecords<>(out, err, format, schema(stacks), stacks, ExceptionRecord::stack);
+  /** The output: records as they come in {@code renderer}'s format, then the summary. */
+  static MonitorOutput<ExceptionRecord, ExceptionSummary> output(
+      Renderer renderer, boolean stacks) {
+    Renderer.Stream<ExceptionRecord> stream = Renderer.Stream.live(schema(stacks));
+    return new MonitorOutput<>(
+        renderer,
+        stacks ? stream.withDetails(ExceptionsOutput::frames) : stream,
+        ExceptionsOutput::summaryReport,
+        ExceptionSummary::observedNanos);
   }
 
-  /** Prints the header now, so a watcher sees the columns before the first row. */
-  void header() {
-    records.header();
+  private static List<String> frames(ExceptionRecord r) {
+    return r.stack().stream().map(f -> "at " + f).toList();
   }
 
-  /** Prints one record. */
-  void exception(ExceptionRecord r) {
-    records.write(r);
+  private static final RecordSchema<Summarized<ExceptionSummary>> SUMMARY =
+      new RecordSchema<>(
+          "summary",
+          Watched.fieldsThen(
+              Summarized::watched,
+              List.of(
+                  Field.of(
+                          "exceptions",
+                          "Exceptions",
+                          0,
+                          Unit.COUNT,
+                          (Summarized<ExceptionSummary> x) -> x.s().exceptions())
+                      .cell(x -> counts(x.s())),
+                  Field.data(
+                      "uncaught", Unit.COUNT, (Summarized<ExceptionSummary> x) -> x.s().uncaught()),
+                  Field.data(
+                      "unhandled",
+                      Unit.COUNT,
+                      (Summarized<ExceptionSummary> x) -> x.s().unhandled()),
+                  Field.data(
+                      "perSecond",
+                      Unit.DECIMAL,
+                      (Summarized<ExceptionSummary> x) -> x.s().perSecond()))));
+
+  private static final RecordSchema<Map.Entry<String, Long>> BY_TYPE =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("type", "TYPE", 0, Unit.TEXT, Map.Entry::getKey),
+              Field.of("count", "COUNT", 0, Unit.COUNT, Map.Entry::getValue)));
+
+  private static final RecordSchema<ExceptionSummary.SiteCount> BY_SITE =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("count", "COUNT", 0, Unit.COUNT, ExceptionSummary.SiteCount::count),
+              Field.of("type", "TYPE", 0, Unit.TEXT, ExceptionSummary.SiteCount::type),
+              Field.of(
+                  "throwSite", "THROW SITE", 0, Unit.TEXT, ExceptionSummary.SiteCount::throwSite)));
+
+  static Report summaryReport(ExceptionSummary s, Watched watched) {
+    Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
+    return r.mapRows("byType", "By type", BY_TYPE, List.copyOf(s.byType().entrySet()))
+        .rows("byThrowSite", "By throw site", BY_SITE, s.byThrowSite())
+        .build();
   }
 
-  /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
-  void summary(ExceptionSummary s, String stoppedBecause) {
-    records.summary(summaryObject(s), stoppedBecause, p -> summaryLines(p, s, stoppedBecause));
-  }
-
-  static Map<String, Object> summaryObject(ExceptionSummary s) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    o.put("kind", "summary");
-    o.put("exceptions", s.exceptions());
-    o.put("uncaught", s.uncaught());
-    o.put("unhandled", s.unhandled());
-    o.put("observedSeconds", s.observedNanos() / 1e9);
-    o.put("perSecond", s.perSecond());
-    o.put("byType", s.byType());
-    List<Object> sites = new ArrayList<>();
-    for (ExceptionSummary.SiteCount c : s.byThrowSite()) {
-      Map<String, Object> site = new LinkedHashMap<>();
-      site.put("type", c.type());
-      site.put("throwSite", c.throwSite());
-      site.put("count", c.count());
-      sites.add(site);
-    }
-    o.put("byThrowSite", sites);
-    return o;
-  }
-
-  private static void summaryLines(PrintStream p, ExceptionSummary s, String stoppedBecause) {
-    p.println(StackedRecords.watchedLine(12, s.observedNanos(), stoppedBecause));
-    p.println(
-        "Exceptions  "
-            + s.exceptions()
-            + (s.perSecond() == null ? "" : String.format(Locale.ROOT, " (%.2f/s)", s.perSecond()))
-            + ", "
-            + s.uncaught()
-            + " uncaught"
-            + (s.unhandled() == 0 ? "" : " (" + s.unhandled() + " unhandled: the target died)"));
-    if (!s.byType().isEmpty()) {
-      p.println("By type");
-      s.byType().forEach((type, n) -> p.println(String.format(Locale.ROOT, "%8d  %s", n, type)));
-      p.println("By throw site");
-      for (ExceptionSummary.SiteCount c : s.byThrowSite()) {
-        p.println(String.format(Locale.ROOT, "%8d  %s  at %s", c.count(), c.type(), c.throwSite()));
-      }
-    }
-    p.flush();
+  private static String counts(ExceptionSummary s) {
+    return s.exceptions()
+        + (s.perSecond() == null ? "" : String.format(Locale.ROOT, " (%.2f/s)", s.perSecond()))
+        + ", "
+        + s.uncaught()
+        + " uncaught"
+        + (s.unhandled() == 0 ? "" : " (" + s.unhandled() + " unhandled: the target died)");
   }
 }

@@ -10,7 +10,7 @@ import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.gc.GcAssembler;
@@ -92,75 +92,87 @@ public final class FullGcCommand extends AttachingCommand {
     // The watching session opens first: a session enabled while GCHeapCollect is on re-applies
     // the keyword and induces another GC, so opening it later would cause the GC it looks for.
     StopSwitch watchStop = new StopSwitch();
-    try (SessionRunner watcher =
-        SessionRunner.start(
-            attached.client(),
-            GcAssembler.sessionRequest(0, Map.of()),
-            watchStop,
-            new GcAssembler(
-                r -> {
-                  synchronized (watched) {
-                    watched.add(r);
-                  }
-                }))) {
-      err().println("Inducing a full GC in " + attached.describe() + " (Id=" + id + ") ...");
-      StopSwitch inducingStop = new StopSwitch();
-      SessionResult induced;
-      try (SessionRunner inducing =
-          SessionRunner.start(
-              attached.client(),
-              GcAssembler.sessionRequest(
-                      RuntimeKeyword.MANAGED_HEAP_COLLECT.mask(), Map.of("Id", Long.toString(id)))
-                  .withDuration(wait),
-              inducingStop,
-              new GcAssembler(
-                  r -> {
-                    if (matcher.offer(r)) {
-                      inducingStop.request("the induced GC was seen");
-                    }
-                  }))) {
-        induced = inducing.finish();
-      }
-      // What the stopped session delivered is final: the tail of a live stream can lag.
-      GcRecord ours = matcher.match();
-      if (ours == null && induced.endedByItself()) {
-        throw new CommandFailure(
-            "no GC was seen: "
-                + attached.describe()
-                + " ended the session before it ran one ("
-                + induced.stopReason()
-                + "); fullgc needs a process that keeps running");
-      }
-      if (ours == null) {
-        throw new CommandFailure(
-            "no GC was seen within "
-                + wait.toSeconds()
-                + " s of enabling the GCHeapCollect keyword in "
-                + attached.describe()
-                + (induced.failure() != null
-                    ? " (the trace stream broke off: " + induced.failure().getMessage() + ")"
-                    : "")
-                + ": the target may be too busy or too old (.NET 5+ is needed); try a longer"
-                + " --wait");
-      }
-      boolean watchedToTheEnd = !watcher.hasEnded();
-      Thread.sleep(SECOND_GC_WATCH.toMillis());
-      watchStop.request("done");
-      watcher.finish();
-      List<GcRecord> second = new ArrayList<>();
-      synchronized (watched) {
-        for (GcRecord r : watched) {
-          if (r.number() > ours.number() && r.isInduced()) {
-            second.add(r);
+    GcRecord[] ours = new GcRecord[1];
+    boolean[] watchedToTheEnd = new boolean[1];
+    watch(
+        attached,
+        GcAssembler.sessionRequest(0, Map.of()),
+        watchStop,
+        false,
+        watcher -> {
+          err().println("Inducing a full GC in " + attached.describe() + " (Id=" + id + ") ...");
+          // The user's Ctrl+C stops the inducing session too.
+          StopSwitch inducingStop = new StopSwitch();
+          watchStop.alsoStops(inducingStop);
+          SessionResult induced;
+          try (SessionRunner inducing =
+              SessionRunner.start(
+                  attached.client(),
+                  GcAssembler.sessionRequest(
+                          RuntimeKeyword.MANAGED_HEAP_COLLECT.mask(),
+                          Map.of("Id", Long.toString(id)))
+                      .withDuration(wait),
+                  inducingStop,
+                  new GcAssembler(
+                      r -> {
+                        if (matcher.offer(r)) {
+                          inducingStop.request("the induced GC was seen");
+                        }
+                      }))) {
+            induced = inducing.finish();
           }
+          // What the stopped session delivered is final: the tail of a live stream can lag.
+          ours[0] = matcher.match();
+          if (ours[0] == null) {
+            throw noGc(attached, induced, watchStop);
+          }
+          watchedToTheEnd[0] = !watcher.hasEnded();
+          // Watched a moment longer (or until the user stops) for the GC older runtimes run
+          // when a session closes.
+          watchStop.awaitStop(SECOND_GC_WATCH);
+          watchStop.request("done");
+          return watcher.finish();
+        },
+        new GcAssembler(
+            r -> {
+              synchronized (watched) {
+                watched.add(r);
+              }
+            }));
+    List<GcRecord> second = new ArrayList<>();
+    synchronized (watched) {
+      for (GcRecord r : watched) {
+        if (r.number() > ours[0].number() && r.isInduced()) {
+          second.add(r);
         }
       }
-      report(new Report(ours, id, watchedToTheEnd, second.isEmpty() ? null : second.get(0)));
-      return 0;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CommandFailure("interrupted", e);
     }
+    report(new Induced(ours[0], id, watchedToTheEnd[0], second.isEmpty() ? null : second.get(0)));
+    return 0;
+  }
+
+  private CommandFailure noGc(AttachedTarget attached, SessionResult induced, StopSwitch user) {
+    if (user.isStopRequested()) {
+      return new CommandFailure("stopped (" + user.reason() + ") before the GC was seen");
+    }
+    if (induced.endedByItself()) {
+      return new CommandFailure(
+          "no GC was seen: "
+              + attached.describe()
+              + " ended the session before it ran one ("
+              + induced.stopReason()
+              + "); fullgc needs a process that keeps running");
+    }
+    return new CommandFailure(
+        "no GC was seen within "
+            + wait.toSeconds()
+            + " s of enabling the GCHeapCollect keyword in "
+            + attached.describe()
+            + (induced.failure() != null
+                ? " (the trace stream broke off: " + induced.failure().getMessage() + ")"
+                : "")
+            + ": the target may be too busy or too old (.NET 5+ is needed); try a longer"
+            + " --wait");
   }
 
   /**
@@ -172,7 +184,7 @@ public final class FullGcCommand extends AttachingCommand {
    * @param watched whether the watching session lasted long enough to tell about a second GC
    * @param second the second induced GC, or {@code null}
    */
-  record Report(GcRecord gc, long requested, boolean watched, GcRecord second) {
+  record Induced(GcRecord gc, long requested, boolean watched, GcRecord second) {
     boolean clientSequenceNumberMatched() {
       return gc.clientSequenceNumber() == requested;
     }
@@ -202,32 +214,33 @@ public final class FullGcCommand extends AttachingCommand {
    * The report's fields: JSON carries every field of the GC and the report's own; the table and CSV
    * show the GC's main figures, a line each in the table.
    */
-  static final RecordSchema<Report> REPORT = reportSchema();
+  static final RecordSchema<Induced> REPORT = reportSchema();
 
-  private static RecordSchema<Report> reportSchema() {
-    List<Field<Report>> f = new ArrayList<>();
+  private static RecordSchema<Induced> reportSchema() {
+    List<Field<Induced>> f = new ArrayList<>();
     Map<String, Field<GcRecord>> gcFields = new LinkedHashMap<>();
     for (Field<GcRecord> g : GcOutput.schema(false).fields()) {
       gcFields.put(g.key(), g);
       if (g.in().json()) {
-        f.add(g.<Report>from(Report::gc).only(Shown.JSON));
+        f.add(g.<Induced>from(Induced::gc).only(Shown.JSON));
       }
     }
     f.add(
-        Field.<Report>data("requestedClientSequenceNumber", Unit.COUNT, Report::requested)
+        Field.<Induced>data("requestedClientSequenceNumber", Unit.ID, Induced::requested)
             .only(Shown.JSON));
     f.add(
-        Field.<Report>data(
-                "clientSequenceNumberMatched", Unit.TEXT, Report::clientSequenceNumberMatched)
+        Field.<Induced>data(
+                "clientSequenceNumberMatched", Unit.TEXT, Induced::clientSequenceNumberMatched)
             .only(Shown.JSON));
     f.add(
-        Field.<Report>data("secondGcOnClose", Unit.TEXT, Report::secondGcOnClose).only(Shown.JSON));
+        Field.<Induced>data("secondGcOnClose", Unit.TEXT, Induced::secondGcOnClose)
+            .only(Shown.JSON));
     f.add(
-        Field.<Report>data(
-                "secondGc", Unit.COUNT, r -> r.second() == null ? null : r.second().number())
+        Field.<Induced>data(
+                "secondGc", Unit.ID, r -> r.second() == null ? null : r.second().number())
             .only(Shown.JSON));
     // The table and CSV: the GC's own fields under longer headings; sizes exact and short.
-    Function<Report, String> notReported =
+    Function<Induced, String> notReported =
         r ->
             r.gc().clientSequenceNumber() == 0
                 ? "0 (not reported by this runtime)"
@@ -244,24 +257,25 @@ public final class FullGcCommand extends AttachingCommand {
     f.add(flat(gcFields, "heapSizeAfterBytes", "Heap after", r -> bytes(r.gc().heapSizeAfter())));
     f.add(flat(gcFields, "promotedBytes", "Promoted", r -> bytes(r.gc().promoted())));
     f.add(
-        Field.<Report>of(
-                "secondGcOnClose", "Second GC on close", 0, Unit.TEXT, Report::secondGcOnClose)
-            .cell(Report::secondText)
+        Field.<Induced>of(
+                "secondGcOnClose", "Second GC on close", 0, Unit.TEXT, Induced::secondGcOnClose)
+            .cell(Induced::secondText)
             .only(Shown.FLAT));
     return new RecordSchema<>(null, f);
   }
 
-  private static Field<Report> flat(
+  private static Field<Induced> flat(
       Map<String, Field<GcRecord>> gcFields,
       String key,
       String heading,
-      Function<Report, String> cell) {
-    Field<Report> f = gcFields.get(key).labelled(heading).<Report>from(Report::gc).only(Shown.FLAT);
+      Function<Induced, String> cell) {
+    Field<Induced> f =
+        gcFields.get(key).labelled(heading).<Induced>from(Induced::gc).only(Shown.FLAT);
     return cell == null ? f : f.cell(cell);
   }
 
-  private void report(Report report) {
-    RecordStream.single(out(), REPORT, format.format(), report);
+  private void report(Induced report) {
+    format.renderer(out(), err()).report(Report.record(REPORT, report));
     GcRecord gc = report.gc();
     if (!report.clientSequenceNumberMatched() && gc.clientSequenceNumber() != 0) {
       warn(
@@ -277,7 +291,7 @@ public final class FullGcCommand extends AttachingCommand {
   }
 
   private static String bytes(Long v) {
-    return v == null ? "-" : v + " (" + ByteSize.of(v) + ")";
+    return v == null ? "-" : Unit.COUNT.text(v) + " (" + ByteSize.of(v) + ")";
   }
 
   /**

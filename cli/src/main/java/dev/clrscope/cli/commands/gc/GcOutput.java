@@ -1,18 +1,20 @@
 package dev.clrscope.cli.commands.gc;
 
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.gc.CondemnReasons;
 import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.gc.GenerationSizes;
 import dev.clrscope.monitor.gc.HeapHistory;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,19 +23,13 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Prints GC records as they complete, and the summary at the end, in the three formats.
- *
- * <ul>
- *   <li>table: a header, then one fixed-width row per GC, so rows line up as they arrive; sizes in
- *       binary units; {@code -v} adds each heap's generations under the row; the summary follows as
- *       {@code Label value} lines.
- *   <li>json: JSON Lines, one object per GC ({@code "kind":"gc"}), then one summary object ({@code
- *       "kind":"summary"}); sizes in bytes, times in milliseconds.
- *   <li>csv: a header of keys, one row per GC, sizes in bytes; the summary goes to stderr so stdout
- *       stays one CSV table.
- * </ul>
+ * The fields of a GC record and of the GC summary, declared once for every format: one row per GC
+ * as it completes ({@code --per-heap} adds each heap's generations under it in a table, and a
+ * {@code perHeap} member in JSON), then the summary.
  */
 public final class GcOutput {
+  private GcOutput() {}
+
   /**
    * The fields of a GC record, once for every format. JSON nests the generation sizes and condemn
    * reasons that CSV and the table spread over flat columns.
@@ -41,13 +37,13 @@ public final class GcOutput {
   static RecordSchema<GcRecord> schema(boolean perHeap) {
     List<Field<GcRecord>> f = new ArrayList<>();
     f.add(Field.of("startUtc", "TIME", 12, Unit.TIME, GcRecord::startUtc));
-    f.add(Field.of("gc", "GC#", 6, Unit.COUNT, GcRecord::number));
-    f.add(Field.of("generation", "GEN", 3, Unit.COUNT, GcRecord::generation));
+    f.add(Field.of("gc", "GC#", 6, Unit.ID, GcRecord::number));
+    f.add(Field.of("generation", "GEN", 3, Unit.ID, GcRecord::generation));
     f.add(Field.of("type", "TYPE", 13, Unit.TEXT, GcRecord::type));
     f.add(Field.of("reason", "REASON", 17, Unit.TEXT, GcRecord::reason));
     f.add(
         Field.<GcRecord>of(
-                "clientSequenceNumber", "CSN", 10, Unit.COUNT, GcRecord::clientSequenceNumber)
+                "clientSequenceNumber", "CSN", 10, Unit.ID, GcRecord::clientSequenceNumber)
             .cell(
                 r ->
                     r.clientSequenceNumber() == 0 ? "-" : Long.toString(r.clientSequenceNumber())));
@@ -67,7 +63,7 @@ public final class GcOutput {
     f.add(Field.of("promotedBytes", "PROMOTED", 8, Unit.BYTES, GcRecord::promoted));
     f.add(Field.of("fragmentationBytes", "FRAG", 7, Unit.BYTES, GcRecord::fragmentation));
     f.add(Field.of("pinnedObjects", "PINNED", 6, Unit.COUNT, GcRecord::pinnedObjects));
-    f.add(Field.of("condemnedGeneration", "COND", 4, Unit.COUNT, GcRecord::condemnedGeneration));
+    f.add(Field.of("condemnedGeneration", "COND", 4, Unit.ID, GcRecord::condemnedGeneration));
     f.add(
         Field.<GcRecord>data("condemnReasons", Unit.TEXT, r -> condemn(r.condemnReasons()))
             .only(Shown.JSON));
@@ -94,7 +90,7 @@ public final class GcOutput {
         Field.<GcRecord>of("condemnReasonsText", "CONDEMN REASONS", 0, Unit.TEXT, r -> null)
             .cell(r -> r.condemnReasons() == null ? "-" : r.condemnReasons().describe())
             .only(Shown.TABLE));
-    return new RecordSchema<>("gc", f);
+    return new RecordSchema<>("gc", f, TABLE_PRIORITY);
   }
 
   private static Field<GcRecord> afterSize(String gen, Function<GenerationSizes, Long> size) {
@@ -159,57 +155,29 @@ public final class GcOutput {
     if (columns != null) {
       return all.withTableColumns(List.of(columns.split(",", -1)));
     }
-    return terminalColumns > 0 ? all.fittingTable(terminalColumns, TABLE_PRIORITY) : all;
+    return terminalColumns > 0 ? all.fittingTable(terminalColumns) : all;
   }
 
-  private final PrintStream out;
-  private final PrintStream err;
-  private final OutputFormat format;
-  private final boolean perHeap;
-  private final RecordStream<GcRecord> records;
+  /** The output of every field: see {@link #output(Renderer, boolean, RecordSchema, boolean)}. */
+  public static MonitorOutput<GcRecord, GcSummary> output(Renderer renderer, boolean perHeap) {
+    return output(renderer, perHeap, schema(perHeap), true);
+  }
 
   /**
-   * An output.
+   * The output of these fields (see {@link #schema(boolean, String, int)}): a row per GC, with each
+   * heap's history under it in a table with {@code perHeap}, then the summary.
    *
-   * @param out stdout
-   * @param err stderr, for the CSV summary
-   * @param perHeap print each heap's history ({@code --per-heap})
+   * @param fitted a table may leave out columns to fit the terminal (not when the user chose them)
    */
-  public GcOutput(PrintStream out, PrintStream err, OutputFormat format, boolean perHeap) {
-    this(out, err, format, perHeap, schema(perHeap));
-  }
-
-  /** An output of these fields (see {@link #schema(boolean, String, int)}). */
-  GcOutput(
-      PrintStream out,
-      PrintStream err,
-      OutputFormat format,
-      boolean perHeap,
-      RecordSchema<GcRecord> fields) {
-    this.out = out;
-    this.err = err;
-    this.format = format;
-    this.perHeap = perHeap;
-    this.records = new RecordStream<>(out, fields, RecordStream.streaming(format));
-  }
-
-  /** Prints the header now, so a watcher sees the columns before the first GC. */
-  public void header() {
-    records.start();
-  }
-
-  /** Prints one GC. */
-  public void gc(GcRecord r) {
-    records.write(r);
-    if (perHeap && format == OutputFormat.table) {
-      heapTable(r);
-      out.flush();
-    }
-  }
-
-  /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
-  public void summary(GcSummary s, String stoppedBecause) {
-    records.summary(summaryObject(s), stoppedBecause, err, p -> summaryLines(p, s, stoppedBecause));
+  static MonitorOutput<GcRecord, GcSummary> output(
+      Renderer renderer, boolean perHeap, RecordSchema<GcRecord> fields, boolean fitted) {
+    Renderer.Stream<GcRecord> live = Renderer.Stream.live(fields).allColumnsWith("--columns all");
+    Renderer.Stream<GcRecord> stream = fitted ? live : live.unfitted();
+    return new MonitorOutput<>(
+        renderer,
+        perHeap ? stream.withDetails(GcOutput::heapLines) : stream,
+        (s, watched) -> Report.record(SUMMARY, new Summarized<>(s, watched)),
+        GcSummary::observedNanos);
   }
 
   /** Short names, so all six fit the column: Conc, Compact, Promote, Demote, Cards, Elev. */
@@ -230,28 +198,22 @@ public final class GcOutput {
     return String.join(",", shorter);
   }
 
-  private void heapTable(GcRecord r) {
+  private static List<String> heapLines(GcRecord r) {
+    List<String> lines = new ArrayList<>();
     if (r.heaps().isEmpty()) {
-      out.println("    (no per-heap history)");
-      return;
+      lines.add("(no per-heap history)");
+      return lines;
     }
-    out.println(
+    String row = "%4s  %-4s  %8s  %8s  %8s  %8s  %8s";
+    lines.add(
         String.format(
-            Locale.ROOT,
-            "    %4s  %-4s  %8s  %8s  %8s  %8s  %8s",
-            "HEAP",
-            "GEN",
-            "BUDGET",
-            "BEFORE",
-            "AFTER",
-            "SURVIVED",
-            "FRAG"));
+            Locale.ROOT, row, "HEAP", "GEN", "BUDGET", "BEFORE", "AFTER", "SURVIVED", "FRAG"));
     for (HeapHistory h : r.heaps()) {
       for (int g = 0; g < 5; g++) {
-        out.println(
+        lines.add(
             String.format(
                 Locale.ROOT,
-                "    %4d  %-4s  %8s  %8s  %8s  %8s  %8s",
+                row,
                 h.heapIndex(),
                 HeapHistory.GENERATION_NAMES.get(g),
                 ByteSize.of(h.budget().get(g)),
@@ -260,8 +222,8 @@ public final class GcOutput {
                 ByteSize.of(h.survived().get(g)),
                 ByteSize.of(h.fragmentationAfter().get(g))));
       }
-      out.println(
-          "    heap "
+      lines.add(
+          "heap "
               + h.heapIndex()
               + ": "
               + (h.compactReason() == null ? "swept" : "compacted (" + h.compactReason() + ")")
@@ -269,6 +231,7 @@ public final class GcOutput {
               + "; condemn reasons "
               + h.condemnReasons().describe());
     }
+    return lines;
   }
 
   // ---- json
@@ -322,82 +285,110 @@ public final class GcOutput {
     return o;
   }
 
-  /** The JSON object of a summary. */
-  public static Map<String, Object> summaryObject(GcSummary s) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    o.put("kind", "summary");
-    o.put("gcs", s.gcs());
-    o.put("observedSeconds", s.observedNanos() / 1e9);
-    o.put("perGeneration", s.perGeneration());
-    o.put("perType", s.perType());
-    o.put("perReason", s.perReason());
-    o.put("totalPauseMs", s.totalPauseMillis());
-    o.put("meanPauseMs", s.meanPauseMillis());
-    o.put("maxPauseMs", s.maxPauseMillis());
-    o.put("p95PauseMs", s.p95PauseMillis());
-    o.put("p99PauseMs", s.p99PauseMillis());
-    o.put("pausedPercent", s.pausedPercent());
-    o.put("allocatedBytes", s.allocatedBytes());
-    o.put("allocationBytesPerSecond", s.allocationBytesPerSecond());
-    o.put("unfinishedGcs", s.unfinishedGcs());
-    return o;
+  /** The summary's fields: {@code Label value} lines in a table, one object in JSON. */
+  private static final RecordSchema<Summarized<GcSummary>> SUMMARY = summarySchema();
+
+  private static RecordSchema<Summarized<GcSummary>> summarySchema() {
+    List<Field<Summarized<GcSummary>>> f = new ArrayList<>();
+    f.addAll(Watched.fields(Summarized::watched));
+    f.add(Field.of("gcs", "GCs", 0, Unit.COUNT, (Summarized<GcSummary> x) -> x.s().gcs()));
+    f.add(
+        Field.of(
+                "perGeneration",
+                "Per generation",
+                0,
+                Unit.TEXT,
+                (Summarized<GcSummary> x) -> x.s().perGeneration())
+            .cell(x -> counts(x.s().perGeneration())));
+    f.add(
+        Field.of("perType", "Per type", 0, Unit.TEXT, (Summarized<GcSummary> x) -> x.s().perType())
+            .cell(x -> counts(x.s().perType())));
+    f.add(
+        Field.of(
+                "perReason",
+                "Per reason",
+                0,
+                Unit.TEXT,
+                (Summarized<GcSummary> x) -> x.s().perReason())
+            .cell(x -> counts(x.s().perReason())));
+    f.add(
+        Field.of(
+                "totalPauseMs",
+                "Pause",
+                0,
+                Unit.MILLIS,
+                (Summarized<GcSummary> x) -> x.s().totalPauseMillis())
+            .cell(x -> pause(x.s())));
+    f.add(
+        Field.data(
+            "meanPauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().meanPauseMillis()));
+    f.add(
+        Field.data("maxPauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().maxPauseMillis()));
+    f.add(
+        Field.data("p95PauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().p95PauseMillis()));
+    f.add(
+        Field.data("p99PauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().p99PauseMillis()));
+    f.add(
+        Field.of(
+                "pausedPercent",
+                "Time paused",
+                0,
+                Unit.PERCENT,
+                (Summarized<GcSummary> x) -> x.s().pausedPercent())
+            .cell(
+                x ->
+                    x.s().pausedPercent() == null
+                        ? "-"
+                        : String.format(Locale.ROOT, "%.3f %%", x.s().pausedPercent())));
+    f.add(
+        Field.of(
+                "allocatedBytes",
+                "Allocated",
+                0,
+                Unit.BYTES,
+                (Summarized<GcSummary> x) -> x.s().allocatedBytes())
+            .cell(x -> allocated(x.s())));
+    f.add(
+        Field.data(
+            "allocationBytesPerSecond",
+            Unit.DECIMAL,
+            (Summarized<GcSummary> x) -> x.s().allocationBytesPerSecond()));
+    f.add(
+        Field.data(
+            "unfinishedGcs", Unit.COUNT, (Summarized<GcSummary> x) -> x.s().unfinishedGcs()));
+    f.add(
+        Field.<Summarized<GcSummary>>of(
+                "unfinished",
+                "Unfinished GCs",
+                0,
+                Unit.COUNT,
+                x -> x.s().unfinishedGcs() > 0 ? x.s().unfinishedGcs() : null)
+            .only(Shown.TABLE)
+            .optional());
+    return new RecordSchema<>("summary", f);
   }
 
-  // ---- summary as text
+  private static String pause(GcSummary s) {
+    return String.format(Locale.ROOT, "total %.3f ms", s.totalPauseMillis())
+        + (s.meanPauseMillis() == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                ", mean %.3f ms, max %.3f ms, p95 %.3f ms, p99 %.3f ms",
+                s.meanPauseMillis(),
+                s.maxPauseMillis(),
+                s.p95PauseMillis(),
+                s.p99PauseMillis()));
+  }
 
-  private static void summaryLines(PrintStream p, GcSummary s, String stoppedBecause) {
-    List<String[]> rows = new ArrayList<>();
-    rows.add(
-        new String[] {
-          "Watched",
-          String.format(Locale.ROOT, "%.1f s", s.observedNanos() / 1e9)
-              + (stoppedBecause == null ? "" : " (stopped: " + stoppedBecause + ")")
-        });
-    rows.add(new String[] {"GCs", Long.toString(s.gcs())});
-    rows.add(new String[] {"Per generation", counts(s.perGeneration())});
-    rows.add(new String[] {"Per type", counts(s.perType())});
-    rows.add(new String[] {"Per reason", counts(s.perReason())});
-    rows.add(
-        new String[] {
-          "Pause",
-          String.format(Locale.ROOT, "total %.3f ms", s.totalPauseMillis())
-              + (s.meanPauseMillis() == null
-                  ? ""
-                  : String.format(
-                      Locale.ROOT,
-                      ", mean %.3f ms, max %.3f ms, p95 %.3f ms, p99 %.3f ms",
-                      s.meanPauseMillis(),
-                      s.maxPauseMillis(),
-                      s.p95PauseMillis(),
-                      s.p99PauseMillis()))
-        });
-    rows.add(
-        new String[] {
-          "Time paused",
-          s.pausedPercent() == null ? "-" : String.format(Locale.ROOT, "%.3f %%", s.pausedPercent())
-        });
-    rows.add(
-        new String[] {
-          "Allocated",
-          s.allocatedBytes() == null
-              ? "- (needs two GCs)"
-              : ByteSize.of(s.allocatedBytes())
-                  + " between the first and last GC"
-                  + (s.allocationBytesPerSecond() == null
-                      ? ""
-                      : ", " + ByteSize.of(Math.round(s.allocationBytesPerSecond())) + "/s")
-        });
-    if (s.unfinishedGcs() > 0) {
-      rows.add(new String[] {"Unfinished GCs", Long.toString(s.unfinishedGcs())});
-    }
-    int width = 0;
-    for (String[] r : rows) {
-      width = Math.max(width, r[0].length());
-    }
-    for (String[] r : rows) {
-      p.println(r[0] + " ".repeat(width - r[0].length()) + "  " + r[1]);
-    }
-    p.flush();
+  private static String allocated(GcSummary s) {
+    return s.allocatedBytes() == null
+        ? "- (needs two GCs)"
+        : ByteSize.of(s.allocatedBytes())
+            + " between the first and last GC"
+            + (s.allocationBytesPerSecond() == null
+                ? ""
+                : ", " + ByteSize.of(Math.round(s.allocationBytesPerSecond())) + "/s");
   }
 
   private static String counts(Map<String, Long> m) {

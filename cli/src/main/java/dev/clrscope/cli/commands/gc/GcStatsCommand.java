@@ -1,19 +1,17 @@
 package dev.clrscope.cli.commands.gc;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Command;
@@ -29,10 +27,12 @@ import picocli.CommandLine.ParameterException;
       "Watch a process's GCs: one row per GC as it completes (number, generation, type, reason,"
           + " pause, sizes before and after, per-generation sizes, promoted, fragmentation, pinned"
           + " objects, condemn reasons, pause mode, mechanisms), and a summary when it stops"
-          + " (Ctrl+C, Enter, --duration, or the target exiting)."
+          + " (Ctrl+C, Enter, --duration, or the target exiting). Give FILE.nettrace instead of a"
+          + " target to read a saved trace recorded with the GC keyword (such as `trace collect"
+          + " --profile gc-verbose`)."
     })
 public final class GcStatsCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Option(
       names = "--per-heap",
@@ -55,57 +55,71 @@ public final class GcStatsCommand extends AttachingCommand {
       description = "Also draw heap size per generation and pauses over time into FILE.")
   Path chart;
 
-  /** The fields to print, and a note on stderr when the terminal's width left columns out. */
+  /** The fields to print: every one, or the columns {@code --columns} names. */
   private RecordSchema<GcRecord> fields() {
-    int width = format.format() == OutputFormat.table ? Terminal.stdoutColumns() : 0;
-    RecordSchema<GcRecord> fields;
     try {
-      fields = GcOutput.schema(perHeap, columns, width);
+      return GcOutput.schema(perHeap, columns, 0);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--columns: " + e.getMessage());
     }
-    int shown = fields.tableKeys().size();
-    int all = GcOutput.schema(perHeap).tableKeys().size();
-    if (columns == null && shown < all) {
-      err()
-          .println(
-              "Showing "
-                  + shown
-                  + " of "
-                  + all
-                  + " columns to fit "
-                  + width
-                  + " terminal columns: --columns all shows every one, as do csv, json and"
-                  + " redirected output.");
-    }
-    return fields;
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected void validate() {
     if (chart != null) {
       String n = chart.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
       if (!n.endsWith(".svg") && !n.endsWith(".png")) {
         throw new ParameterException(
             spec.commandLine(), "--chart takes a file ending in .svg or .png, got " + chart);
       }
-      Path dir = chart.toAbsolutePath().getParent();
-      if (dir != null && !Files.isDirectory(dir)) {
-        throw new CommandFailure("the directory " + dir + " does not exist: create it first");
-      }
+      OutputFile.check(chart, "--chart");
     }
-    GcOutput output = new GcOutput(out(), err(), format.format(), perHeap, fields());
-    GcSummary.Accumulator summary = new GcSummary.Accumulator();
-    GcChart.Series series = chart == null ? null : new GcChart.Series();
-    GcAssembler assembler =
+    fields();
+  }
+
+  /** What one run of gcstats gathers: the rows as they come, the summary and the chart. */
+  private final class Watch {
+    final MonitorOutput<GcRecord, GcSummary> output =
+        GcOutput.output(format.renderer(out(), err()), perHeap, fields(), columns == null);
+    final GcSummary.Accumulator summary = new GcSummary.Accumulator();
+    final GcChart.Series series = chart == null ? null : new GcChart.Series();
+    final GcAssembler assembler =
         new GcAssembler(
             r -> {
               summary.add(r);
               if (series != null) {
                 series.add(r);
               }
-              output.gc(r);
+              output.write(r);
             });
+
+    void end(long observedNanos, String stopReason, String source) {
+      GcSummary s =
+          summary.build(observedNanos, assembler.pausedNanos(), assembler.unfinishedGcs());
+      output.summary(s, stopReason);
+      if (series != null) {
+        GcChart.write(chart, series, source);
+        err().println("Chart written to " + chart.toAbsolutePath());
+      }
+    }
+  }
+
+  @Override
+  protected boolean readsFiles() {
+    return true;
+  }
+
+  /** A saved trace recorded with the GC keyword (such as `trace collect --profile gc-verbose`). */
+  @Override
+  protected int readFile(Path file) {
+    Watch w = new Watch();
+    return analyseSavedTrace(
+        file, w.assembler, span -> w.end(span, null, file.getFileName().toString()));
+  }
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    Watch w = new Watch();
     SessionResult result =
         watch(
             attached,
@@ -116,18 +130,12 @@ public final class GcStatsCommand extends AttachingCommand {
               // A launched child (or a runtime on a suspending port) starts only now, so its
               // first GC is already watched.
               announceWatching("the GCs", attached, durationOption.duration());
-              output.header();
+              w.output.header();
               return session.finish();
             },
-            assembler);
+            w.assembler);
     warnAboutStream(result, "some GCs may be incomplete");
-    GcSummary s =
-        summary.build(result.observedNanos(), assembler.pausedNanos(), assembler.unfinishedGcs());
-    output.summary(s, result.stopReason());
-    if (series != null) {
-      GcChart.write(chart, series, attached.describe());
-      err().println("Chart written to " + chart.toAbsolutePath());
-    }
+    w.end(result.observedNanos(), result.stopReason(), attached.describe());
     return 0;
   }
 }

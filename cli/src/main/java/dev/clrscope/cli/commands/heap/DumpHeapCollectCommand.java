@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
@@ -30,8 +31,25 @@ public final class DumpHeapCollectCommand extends HeapCommand {
   Path output;
 
   @Override
+  protected void validate() {
+    super.validate();
+    // The default name is made in the current directory.
+    OutputFile.check(output != null ? output : Path.of("x.gcdump"), "-o");
+  }
+
+  @Override
+  protected boolean readsFiles() {
+    return false;
+  }
+
+  @Override
   protected boolean writesFile() {
     return true;
+  }
+
+  @Override
+  protected int show(HeapSnapshot snapshot, String source) {
+    throw new UnsupportedOperationException("collect writes a live snapshot");
   }
 
   @Override

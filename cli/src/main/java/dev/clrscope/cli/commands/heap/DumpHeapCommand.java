@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"
-          + " and print, per type, how many objects it holds and their total size."
+          + " and print, per type, how many objects it holds, their total size and what they"
+          + " retain; or the same of a saved heap FILE (a .gcdump)."
     })
 public final class DumpHeapCommand extends HeapCommand {
   /**
@@ -50,6 +52,9 @@ public final class DumpHeapCommand extends HeapCommand {
   protected void validate() {
     super.validate();
     report.validate();
+    if (output != null) {
+      OutputFile.check(output, "-o");
+    }
   }
 
   @Override
@@ -58,13 +63,16 @@ public final class DumpHeapCommand extends HeapCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot snapshot = snapshot(attached);
+  protected void written(HeapSnapshot snapshot, AttachedTarget attached) {
     if (output != null) {
       write(snapshot, attached, output);
       err().println("Wrote " + output);
     }
-    report.print(snapshot, "GC " + snapshot.gcNumber() + " walked", out(), err());
+  }
+
+  @Override
+  protected int show(HeapSnapshot snapshot, String source) {
+    report.print(snapshot, source, out(), err());
     HeapTimeline.mark("report printed");
     return 0;
   }

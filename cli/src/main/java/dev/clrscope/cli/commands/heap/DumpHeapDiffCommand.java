@@ -1,16 +1,14 @@
 package dev.clrscope.cli.commands.heap;
 
-import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.TypeDiff;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,16 +48,31 @@ public final class DumpHeapDiffCommand extends HeapCommand {
       new RecordSchema<>(
           null,
           List.of(
-              Field.of("countDelta", "+COUNT", 10, Unit.COUNT, TypeDiff::countDelta),
-              Field.of("sizeDelta", "+SIZE", 12, Unit.COUNT, TypeDiff::sizeDelta),
-              Field.of("retainedDelta", "+RETAINED", 12, Unit.COUNT, TypeDiff::retainedDelta),
-              Field.of("countAfter", "COUNT", 10, Unit.COUNT, TypeDiff::countAfter),
-              Field.of("sizeAfter", "SIZE", 12, Unit.COUNT, TypeDiff::sizeAfter),
-              Field.of("type", "TYPE", 4, Unit.TEXT, TypeDiff::type)));
+              Field.of("countDelta", "+COUNT", 0, Unit.COUNT, TypeDiff::countDelta),
+              Field.of("sizeDelta", "+SIZE", 0, Unit.COUNT, TypeDiff::sizeDelta),
+              Field.of("retainedDelta", "+RETAINED", 0, Unit.COUNT, TypeDiff::retainedDelta),
+              Field.of("countAfter", "COUNT", 0, Unit.COUNT, TypeDiff::countAfter),
+              Field.of("sizeAfter", "SIZE", 0, Unit.COUNT, TypeDiff::sizeAfter),
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeDiff::type)));
 
   @Override
   protected boolean needsTarget() {
     return after == null;
+  }
+
+  /** FILE is the later snapshot, as {@code --after} is. */
+  @Override
+  protected int readFile(Path file) {
+    if (after != null) {
+      throw new ParameterException(spec.commandLine(), "give the later file once: FILE or --after");
+    }
+    return show(HeapFile.read(file), file.getFileName().toString());
+  }
+
+  @Override
+  protected int show(HeapSnapshot later, String source) {
+    print(HeapFile.read(before), later, source);
+    return 0;
   }
 
   @Override
@@ -74,18 +87,7 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Override
   protected int runWithoutTarget() {
-    print(
-        DumpHeapReportCommand.read(before),
-        DumpHeapReportCommand.read(after),
-        after.getFileName().toString());
-    return 0;
-  }
-
-  @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot earlier = DumpHeapReportCommand.read(before);
-    print(earlier, snapshot(attached), attached.describe() + " now");
-    return 0;
+    return show(HeapFile.read(after), after.getFileName().toString());
   }
 
   private void print(HeapSnapshot earlier, HeapSnapshot later, String laterName) {
@@ -103,10 +105,8 @@ public final class DumpHeapDiffCommand extends HeapCommand {
                 before.getFileName(),
                 (long) later.objectCount() - earlier.objectCount(),
                 later.totalSize() - earlier.totalSize()));
-    RecordStream<TypeDiff> out =
-        new RecordStream<>(out(), SCHEMA, RecordStream.document(format.format()), false);
-    out.start(Map.of(), "types");
-    rows.forEach(out::write);
-    out.finish(Map.of());
+    format
+        .renderer(out(), err())
+        .report(Report.builder().rows("types", null, SCHEMA, rows).build());
   }
 }

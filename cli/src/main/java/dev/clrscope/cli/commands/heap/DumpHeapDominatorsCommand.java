@@ -1,16 +1,16 @@
 package dev.clrscope.cli.commands.heap;
 
-import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshot.Retainer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,16 +28,14 @@ import picocli.CommandLine.ParameterException;
     mixinStandardHelpOptions = true,
     description = {
       "The objects that retain the most, as a tree: each retains its own size and everything only"
-          + " reachable through it. Of a live process (-p, -n, ...) or a .gcdump (--file);"
+          + " reachable through it. Of a live process (-p, -n, ...) or a heap FILE (a .gcdump);"
           + " --flame writes the whole dominator tree as folded stacks for a flame graph."
     })
 public final class DumpHeapDominatorsCommand extends HeapCommand {
   @Mixin FormatOption format;
 
-  @Option(
-      names = "--file",
-      paramLabel = "FILE.gcdump",
-      description = "A .gcdump file instead of a live process.")
+  /** The file as earlier versions took it; FILE is now positional, as in every heap command. */
+  @Option(names = "--file", paramLabel = "FILE", hidden = true)
   Path file;
 
   @Option(
@@ -71,51 +69,49 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   Path flame;
 
   @Override
+  protected void validate() {
+    super.validate();
+    if (depth <= 0 || width <= 0 || !(minPercent >= 0 && minPercent <= 100)) {
+      throw new ParameterException(
+          spec.commandLine(), "--depth and --width take 1 or more, --min-percent 0 to 100");
+    }
+    if (file != null && (target.isChosen() || target.inputFile() != null)) {
+      throw new ParameterException(spec.commandLine(), "--file or a process, not both");
+    }
+    if (flame != null) {
+      OutputFile.check(flame, "--flame");
+    }
+  }
+
+  @Override
   protected boolean needsTarget() {
     return file == null;
   }
 
   @Override
-  protected void validate() {
-    super.validate();
-    if (depth <= 0 || width <= 0 || minPercent < 0 || minPercent > 100) {
-      throw new ParameterException(
-          spec.commandLine(), "--depth and --width take 1 or more, --min-percent 0 to 100");
-    }
-    if (file != null && target.isChosen()) {
-      throw new ParameterException(spec.commandLine(), "--file or a process, not both");
-    }
-  }
-
-  @Override
   protected int runWithoutTarget() {
-    return show(DumpHeapReportCommand.read(file), file.getFileName().toString());
+    return readFile(file);
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot s = snapshot(attached);
-    return show(s, "GC " + s.gcNumber());
-  }
-
-  private int show(HeapSnapshot s, String source) {
+  protected int show(HeapSnapshot s, String source) {
     List<Retainer> top = s.biggestRetainers(depth, minPercent / 100, width);
     long total = s.totalSize();
     err()
         .println(
             String.format(
                 Locale.ROOT,
-                "%s: %,d objects, %,d bytes; the biggest retainers, each retaining %s%% or more",
+                "%s %,d objects, %,d bytes; the biggest retainers, each retaining %s%% or more",
                 source,
                 s.objectCount(),
                 total,
-                minPercent));
-    if (format.format() == OutputFormat.json) {
-      out().println(JsonText.of(json(top)));
-    } else {
-      print(top, total, "");
-    }
-    out().flush();
+                Numbers.plain(minPercent)));
+    format
+        .renderer(out(), err())
+        .report(
+            Report.builder()
+                .tree(null, null, retainerSchema(total), top, Retainer::children, "type")
+                .build());
     if (flame != null) {
       Map<String, Long> folded = s.dominatorFlame(64);
       OutputFile.write(
@@ -134,32 +130,21 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
     return 0;
   }
 
-  private void print(List<Retainer> nodes, long total, String indent) {
-    for (Retainer r : nodes) {
-      out()
-          .println(
-              String.format(
-                  Locale.ROOT,
-                  "%s%,14d  %5.1f%%  %s (%,d B)",
-                  indent,
-                  r.retained(),
-                  total == 0 ? 0.0 : 100.0 * r.retained() / total,
-                  r.type(),
-                  r.size()));
-      print(r.children(), total, indent + "  ");
-    }
-  }
-
-  private static List<Object> json(List<Retainer> nodes) {
-    List<Object> out = new ArrayList<>();
-    for (Retainer r : nodes) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("type", r.type());
-      m.put("size", r.size());
-      m.put("retained", r.retained());
-      m.put("children", json(r.children()));
-      out.add(m);
-    }
-    return out;
+  /** A retainer's fields; its share is of {@code total}, the whole heap. */
+  private static RecordSchema<Retainer> retainerSchema(long total) {
+    return new RecordSchema<Retainer>(
+            null,
+            List.of(
+                Field.of("retained", "RETAINED", 0, Unit.COUNT, Retainer::retained),
+                Field.of(
+                        "retainedPercent",
+                        "%",
+                        0,
+                        Unit.PERCENT,
+                        (Retainer r) -> Unit.percent(r.retained(), total))
+                    .only(Field.Shown.TABLE),
+                Field.of("size", "SIZE", 0, Unit.COUNT, Retainer::size),
+                Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type)))
+        .withPriority(List.of("retained", "type", "retainedPercent", "size"));
   }
 }

@@ -1,16 +1,15 @@
 package dev.clrscope.cli.commands.heap;
 
-import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.options.TypeRegex;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshot.PathStep;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +23,8 @@ import picocli.CommandLine.ParameterException;
     name = "roots",
     mixinStandardHelpOptions = true,
     description = {
-      "Walk the managed heap (one forced full GC) and print, for objects of the types asked for,"
+      "Walk the managed heap (one forced full GC), or read a heap FILE (a .gcdump), and print, for"
+          + " objects of the types asked for,"
           + " the shortest path from a GC root to each: the root (a static field by name, a"
           + " stack, a handle, the finalizer queue), then every object on the way."
     })
@@ -45,7 +45,52 @@ public final class DumpHeapRootsCommand extends HeapCommand {
       description = "At most N paths, nearest objects first (default: ${DEFAULT-VALUE}).")
   int max = 5;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
+
+  /** A shortest path from a root: the root, then every object on the way, the last the target. */
+  private record RootPath(String root, List<PathStep> steps) {
+    PathStep target() {
+      return steps.get(steps.size() - 1);
+    }
+
+    List<String> lines() {
+      List<String> lines = new ArrayList<>();
+      for (PathStep s : steps) {
+        lines.add(
+            "-> " + s.type() + " 0x" + Long.toHexString(s.address()) + " (" + s.size() + " B)");
+      }
+      return lines;
+    }
+  }
+
+  private static final RecordSchema<PathStep> STEP =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("type", "TYPE", 0, Unit.TEXT, PathStep::type),
+              Field.of("address", "ADDRESS", 0, Unit.ADDRESS, PathStep::address),
+              Field.of("size", "SIZE", 0, Unit.COUNT, PathStep::size)));
+
+  private static final RecordSchema<RootPath> PATH =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("root", "ROOT", 0, Unit.TEXT, RootPath::root),
+              Field.of("type", "TYPE", 0, Unit.TEXT, (RootPath p) -> p.target().type())
+                  .only(Field.Shown.FLAT),
+              Field.of("address", "ADDRESS", 0, Unit.ADDRESS, (RootPath p) -> p.target().address())
+                  .only(Field.Shown.FLAT),
+              Field.of("steps", "STEPS", 0, Unit.COUNT, (RootPath p) -> p.steps().size())
+                  .only(Field.Shown.FLAT),
+              Field.<RootPath>data(
+                      "path",
+                      Unit.WORDS,
+                      p ->
+                          p.steps().stream()
+                              .map(s -> s.type() + "@0x" + Long.toHexString(s.address()))
+                              .toList())
+                  .only(Field.Shown.CSV),
+              Field.nested("path", STEP, RootPath::steps)));
 
   @Override
   protected void validate() {
@@ -57,49 +102,20 @@ public final class DumpHeapRootsCommand extends HeapCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    HeapSnapshot snapshot = snapshot(attached);
-    List<List<PathStep>> paths = snapshot.pathsTo(t -> typePattern.matcher(t).find(), max);
+  protected int show(HeapSnapshot snapshot, String source) {
+    List<List<PathStep>> paths = snapshot.pathsTo(typePattern, max);
     err()
         .println(
             paths.isEmpty()
                 ? "No object of a type matching " + typeFilter + " is alive."
                 : paths.size() + " shortest paths from a root, nearest objects first.");
-    if (format.format() == OutputFormat.json) {
-      List<Object> out = new ArrayList<>();
-      for (List<PathStep> path : paths) {
-        List<Object> steps = new ArrayList<>();
-        for (PathStep s : path.subList(1, path.size())) {
-          Map<String, Object> step = new LinkedHashMap<>();
-          step.put("type", s.type());
-          step.put("address", "0x" + Long.toHexString(s.address()));
-          step.put("size", s.size());
-          steps.add(step);
-        }
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("root", path.get(0).root());
-        p.put("path", steps);
-        out.add(p);
-      }
-      out().println(JsonText.of(out));
-    } else {
-      for (List<PathStep> path : paths) {
-        out().println(path.get(0).root());
-        for (PathStep s : path.subList(1, path.size())) {
-          out()
-              .println(
-                  "  -> "
-                      + s.type()
-                      + " 0x"
-                      + Long.toHexString(s.address())
-                      + " ("
-                      + s.size()
-                      + " B)");
-        }
-        out().println();
-      }
+    List<RootPath> rows = new ArrayList<>();
+    for (List<PathStep> path : paths) {
+      rows.add(new RootPath(path.get(0).root(), path.subList(1, path.size())));
     }
-    out().flush();
+    format
+        .renderer(out(), err())
+        .report(Report.builder().rows(null, null, PATH, rows, RootPath::lines).build());
     return 0;
   }
 }

@@ -4,9 +4,11 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.BufferSizeOption;
-import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
@@ -17,43 +19,87 @@ import dev.clrscope.monitor.heap.HeapWalk;
 import dev.clrscope.monitor.session.SessionRunner;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What every heap command shares: taking a snapshot of the managed heap from outside the process,
  * as dotnet-gcdump takes it (the runtime walks the heap during one GC it is asked to force).
  */
-abstract class HeapCommand extends AttachingCommand {
-  private static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
-
-  @Mixin DurationOption durationOption;
+abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Own {
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "60s",
+      description =
+          "How long the whole snapshot may take: the forced GC, the walk and reading its events"
+              + " (default: ${DEFAULT-VALUE}; without --duration, -t SECONDS sets it when given,"
+              + " as dotnet-gcdump's --timeout). 30s, 2m, 500ms, or hh:mm:ss.")
+  Duration walkLimit;
 
   @Mixin BufferSizeOption bufferSize;
+
+  /** dotnet-gcdump's buffer: a walk of millions of objects comes faster than it can be read. */
+  @Override
+  public String defaultFor(String option) {
+    return option.equals("--buffersize") ? Integer.toString(HeapWalk.DEFAULT_BUFFER_MB) : null;
+  }
 
   @Override
   protected void validate() {
     HeapTimeline.mark("options parsed");
-    bufferSize.megabytesOr(HeapWalk.DEFAULT_BUFFER_MB);
-    // Before the target is found: the sockets' first use (13-17 ms) on a second core meanwhile.
-    UnixSocketPreload.start();
+    bufferSize.megabytes();
+    if (target.isChosen()) {
+      // Before the target is found: the sockets' first use (13-17 ms) on a second core meanwhile.
+      UnixSocketPreload.start();
+    }
   }
 
+  @Override
+  protected boolean readsFiles() {
+    return true;
+  }
+
+  /** A heap file given instead of a target: {@link #show} what it holds. */
+  @Override
+  protected int readFile(Path file) {
+    return show(HeapFile.read(file), file.getFileName() + " holds");
+  }
+
+  /** A snapshot of the live target: {@link #show} what it holds. */
+  @Override
+  protected int run(AttachedTarget attached) {
+    HeapSnapshot s = snapshot(attached);
+    written(s, attached);
+    return show(s, "GC " + s.gcNumber() + " walked");
+  }
+
+  /** Writes a live snapshot where the command was asked to, before it is shown. */
+  protected void written(HeapSnapshot snapshot, AttachedTarget attached) {}
+
+  /**
+   * Shows what a snapshot holds.
+   *
+   * @param source where it came from, as a summary line starts ({@code GC 4 walked}, {@code
+   *     file.gcdump holds})
+   */
+  protected abstract int show(HeapSnapshot snapshot, String source);
+
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
-  protected Pattern typePattern(String regex) {
+  protected TypeRegex typePattern(String regex) {
     return TypeRegex.compile(spec, regex);
   }
 
   /**
    * How long the snapshot may take: {@code --duration}, else {@code -t/--timeout} when given (its
-   * meaning in dotnet-gcdump), else a minute.
+   * meaning in dotnet-gcdump), else {@code --duration}'s default.
    */
   Duration walkLimit() {
-    if (durationOption.duration() != null) {
-      return durationOption.duration();
-    }
     Duration timeout = target.timeoutGiven();
-    return timeout != null ? timeout : DEFAULT_WAIT;
+    return timeout != null && !spec.commandLine().getParseResult().hasMatchedOption("--duration")
+        ? timeout
+        : walkLimit;
   }
 
   /** The line that says the process's resident memory, or "" when it cannot be read. */
@@ -134,7 +180,7 @@ abstract class HeapCommand extends AttachingCommand {
                             "Walking: %,d objects, %,d references, %s received",
                             builder.objectsSoFar(),
                             builder.referencesSoFar(),
-                            ProgressLine.bytes(session.bytesRead())));
+                            ByteSize.of(session.bytesRead())));
               }
 
               @Override
@@ -142,8 +188,9 @@ abstract class HeapCommand extends AttachingCommand {
                 HeapCommand.this.warn(line);
               }
             },
+            attached.pid(),
             attached.describe(),
-            bufferSize.megabytesOr(HeapWalk.DEFAULT_BUFFER_MB),
+            bufferSize.megabytes(),
             walkLimit());
     HeapSnapshot snapshot;
     // What can be done while the session ends (the runtime takes about 0.1 s to stop it and send

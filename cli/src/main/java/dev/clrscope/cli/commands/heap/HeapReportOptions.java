@@ -3,13 +3,12 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.TypeStatistics;
 import java.io.PrintStream;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,22 +44,15 @@ public final class HeapReportOptions {
       description = "Biggest first by retained size (default), total size or count.")
   String sort = "retained";
 
-  /**
-   * One row of the report. In a class of its own, made when a report prints: every dump-heap run,
-   * {@code collect} too, builds these options' model, and the output layer's units cost start-up.
-   */
-  static final class Schema {
-    static final RecordSchema<TypeStatistics> SCHEMA =
-        new RecordSchema<>(
-            null,
-            List.of(
-                Field.of("count", "COUNT", 12, Unit.COUNT, TypeStatistics::count),
-                Field.of("totalSize", "TOTAL SIZE", 14, Unit.COUNT, TypeStatistics::totalSize),
-                Field.of("retainedSize", "RETAINED", 14, Unit.COUNT, TypeStatistics::retainedSize),
-                Field.of("type", "TYPE", 4, Unit.TEXT, TypeStatistics::type)));
-
-    private Schema() {}
-  }
+  /** One row of the report. */
+  static final RecordSchema<TypeStatistics> SCHEMA =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("count", "COUNT", 0, Unit.COUNT, TypeStatistics::count),
+              Field.of("totalSize", "TOTAL SIZE", 0, Unit.COUNT, TypeStatistics::totalSize),
+              Field.of("retainedSize", "RETAINED", 0, Unit.COUNT, TypeStatistics::retainedSize),
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
@@ -136,24 +128,36 @@ public final class HeapReportOptions {
                       g[4],
                       snapshot.totalSize()));
             });
-    RecordStream<TypeStatistics> records =
-        new RecordStream<>(out, Schema.SCHEMA, RecordStream.document(format.format()), false);
-    Map<String, Object> head = new LinkedHashMap<>();
-    if (snapshot.gcNumber() >= 0) {
-      head.put("gc", snapshot.gcNumber());
-    }
-    head.put("objects", snapshot.objectCount());
-    head.put("totalSize", snapshot.totalSize());
-    head.put("problems", snapshot.problems());
-    snapshot
-        .generationSizes()
-        .ifPresent(
-            g ->
-                head.put(
-                    "gcGenerationSizes",
-                    Map.of("gen0", g[0], "gen1", g[1], "gen2", g[2], "loh", g[3], "poh", g[4])));
-    records.start(head, "types");
-    shown.forEach(records::write);
-    records.finish(Map.of());
+    format
+        .renderer(out, err)
+        .report(
+            Report.builder()
+                .values(HEAD, snapshot)
+                .rows("types", null, SCHEMA, shown)
+                .primary()
+                .build());
   }
+
+  /** What the report says of the whole snapshot (JSON only: stderr says it to a person). */
+  private static final RecordSchema<HeapSnapshot> HEAD =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.<HeapSnapshot>data("gc", Unit.ID, s -> s.gcNumber() >= 0 ? s.gcNumber() : null)
+                  .optional(),
+              Field.data("objects", Unit.COUNT, HeapSnapshot::objectCount),
+              Field.data("totalSize", Unit.COUNT, HeapSnapshot::totalSize),
+              Field.data("problems", Unit.WORDS, HeapSnapshot::problems),
+              Field.<HeapSnapshot>data(
+                      "gcGenerationSizes",
+                      Unit.TEXT,
+                      s ->
+                          s.generationSizes()
+                              .map(
+                                  g ->
+                                      Map.of(
+                                          "gen0", g[0], "gen1", g[1], "gen2", g[2], "loh", g[3],
+                                          "poh", g[4]))
+                              .orElse(null))
+                  .optional()));
 }

@@ -1,7 +1,6 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.options.TypeRegex;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -25,7 +24,7 @@ public final class TypeSelection {
       description = "Only types whose name contains a match of REGEX.")
   String typeFilter;
 
-  private Pattern typePattern;
+  private TypeRegex typePattern;
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
@@ -39,7 +38,7 @@ public final class TypeSelection {
 
   /** Whether {@code type} is one {@code --type} asks for. */
   boolean matches(String type) {
-    return typePattern == null || typePattern.matcher(type).find();
+    return typePattern == null || typePattern.test(type);
   }
 
   /** How many rows at most. */

@@ -3,9 +3,13 @@ package dev.clrscope.cli.commands.http;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.http.HttpAssembler;
+import dev.clrscope.monitor.http.HttpRecord;
+import dev.clrscope.monitor.http.HttpSummary;
 import dev.clrscope.monitor.session.SessionResult;
+import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,7 +28,7 @@ import picocli.CommandLine.Option;
           + " (recorded with the System.Net.* providers and TplEventSource:0x80)."
     })
 public final class HttpCommand extends AttachingCommand {
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -37,22 +41,24 @@ public final class HttpCommand extends AttachingCommand {
   boolean showQuery;
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   @Override
-  protected int runWithoutTarget() {
-    HttpOutput output = new HttpOutput(out(), err(), format.format());
-    output.header();
-    HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+  protected int readFile(Path file) {
+    MonitorOutput<HttpRecord, HttpSummary> output =
+        HttpOutput.output(format.renderer(out(), err()));
+    HttpAssembler assembler = new HttpAssembler(showQuery, output::write);
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    HttpOutput output = new HttpOutput(out(), err(), format.format());
-    HttpAssembler assembler = new HttpAssembler(showQuery, output::request);
+    MonitorOutput<HttpRecord, HttpSummary> output =
+        HttpOutput.output(format.renderer(out(), err()));
+    HttpAssembler assembler = new HttpAssembler(showQuery, output::write);
     SessionResult result =
         watchMonitor(
             attached,

@@ -1,14 +1,16 @@
 package dev.clrscope.cli.commands.http;
 
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.StackedRecords;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.http.HttpPhase;
 import dev.clrscope.monitor.http.HttpRecord;
 import dev.clrscope.monitor.http.HttpSummary;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +45,7 @@ final class HttpOutput {
     }
     f.add(Field.of("version", "HTTP", 4, Unit.TEXT, HttpRecord::version));
     f.add(Field.<HttpRecord>data("host", Unit.TEXT, HttpRecord::host));
-    f.add(Field.<HttpRecord>data("connectionId", Unit.COUNT, HttpRecord::connectionId));
+    f.add(Field.<HttpRecord>data("connectionId", Unit.ID, HttpRecord::connectionId));
     f.add(
         Field.<HttpRecord>data("redirects", Unit.TEXT, HttpOutput::redirects)
             .only(Field.Shown.JSON));
@@ -94,82 +96,69 @@ final class HttpOutput {
     return s.toString();
   }
 
-  private final StackedRecords<HttpRecord> records;
-
-  HttpOutput(PrintStream out, PrintStream err, OutputFormat format) {
-    this.records = new StackedRecords<>(out, err, format, SCHEMA, false, r -> List.of());
+  /** The output: records as they come in {@code renderer}'s format, then the summary. */
+  static MonitorOutput<HttpRecord, HttpSummary> output(Renderer renderer) {
+    return new MonitorOutput<>(
+        renderer,
+        Renderer.Stream.live(SCHEMA),
+        HttpOutput::summaryReport,
+        HttpSummary::observedNanos);
   }
 
-  /** Prints the header now, so a watcher sees the columns before the first row. */
-  void header() {
-    records.header();
-  }
+  private static final RecordSchema<Summarized<HttpSummary>> SUMMARY =
+      new RecordSchema<>(
+          "summary",
+          Watched.fieldsThen(
+              Summarized::watched,
+              List.of(
+                  Field.<Summarized<HttpSummary>>of(
+                          "requests",
+                          "Requests",
+                          0,
+                          Unit.COUNT,
+                          x -> x.s().requests() == 0 ? null : x.s().requests())
+                      .cell(HttpOutput::requests)
+                      .only(Field.Shown.TABLE)
+                      .optional(),
+                  Field.data(
+                      "requests", Unit.COUNT, (Summarized<HttpSummary> x) -> x.s().requests()),
+                  Field.data(
+                      "perSecond", Unit.DECIMAL, (Summarized<HttpSummary> x) -> x.s().perSecond()),
+                  Field.data("failed", Unit.COUNT, (Summarized<HttpSummary> x) -> x.s().failed()),
+                  Field.data(
+                      "redirects", Unit.COUNT, (Summarized<HttpSummary> x) -> x.s().redirects()))));
 
-  /** Prints one record. */
-  void request(HttpRecord r) {
-    records.write(r);
-  }
+  private static final RecordSchema<HttpSummary.Group> BY_HOST_AND_STATUS =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("host", "HOST", 0, Unit.TEXT, HttpSummary.Group::host)
+                  .only(Field.Shown.DATA),
+              Field.of("status", "STATUS", 0, Unit.TEXT, HttpSummary.Group::status),
+              Field.of("count", "COUNT", 0, Unit.COUNT, HttpSummary.Group::count),
+              Field.of("p50Ms", "P50_MS", 0, Unit.MILLIS, HttpSummary.Group::p50Millis),
+              Field.of("p95Ms", "P95_MS", 0, Unit.MILLIS, HttpSummary.Group::p95Millis),
+              Field.of("maxMs", "MAX_MS", 0, Unit.MILLIS, HttpSummary.Group::maxMillis),
+              Field.of("hostText", "HOST", 0, Unit.TEXT, HttpSummary.Group::host)
+                  .only(Field.Shown.TABLE)));
 
-  /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
-  void summary(HttpSummary s, String stoppedBecause) {
-    records.summary(summaryObject(s), stoppedBecause, p -> summaryLines(p, s, stoppedBecause));
-  }
-
-  static Map<String, Object> summaryObject(HttpSummary s) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    o.put("kind", "summary");
-    o.put("observedSeconds", s.observedNanos() / 1e9);
-    o.put("requests", s.requests());
-    o.put("perSecond", s.perSecond());
-    o.put("failed", s.failed());
-    o.put("redirects", s.redirects());
-    List<Object> groups = new ArrayList<>();
-    for (HttpSummary.Group g : s.byHostAndStatus()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("host", g.host());
-      m.put("status", g.status());
-      m.put("count", g.count());
-      m.put("p50Ms", g.p50Millis());
-      m.put("p95Ms", g.p95Millis());
-      m.put("maxMs", g.maxMillis());
-      groups.add(m);
-    }
-    o.put("byHostAndStatus", groups);
-    return o;
-  }
-
-  private static void summaryLines(PrintStream p, HttpSummary s, String stoppedBecause) {
-    p.println(StackedRecords.watchedLine(10, s.observedNanos(), stoppedBecause));
+  static Report summaryReport(HttpSummary s, Watched watched) {
+    Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     if (s.requests() == 0) {
-      p.println("No HTTP request ended.");
-      p.flush();
-      return;
+      r.note("No HTTP request ended.");
     }
+    return r.rows("byHostAndStatus", null, BY_HOST_AND_STATUS, s.byHostAndStatus()).build();
+  }
+
+  private static String requests(Summarized<HttpSummary> x) {
+    HttpSummary s = x.s();
     Double rate = s.perSecond();
-    p.println(
-        String.format(
-            Locale.ROOT,
-            "Requests  %d (%s/s), %d failed, %d redirects followed",
-            s.requests(),
-            rate == null ? "-" : String.format(Locale.ROOT, "%.2f", rate),
-            s.failed(),
-            s.redirects()));
-    String heading = "%-6s  %6s  %9s  %9s  %9s  %s";
-    p.println(
-        String.format(
-            Locale.ROOT, heading, "STATUS", "COUNT", "P50_MS", "P95_MS", "MAX_MS", "HOST"));
-    for (HttpSummary.Group g : s.byHostAndStatus()) {
-      p.println(
-          String.format(
-              Locale.ROOT,
-              "%-6s  %6d  %9.3f  %9.3f  %9.3f  %s",
-              g.status(),
-              g.count(),
-              g.p50Millis(),
-              g.p95Millis(),
-              g.maxMillis(),
-              g.host()));
-    }
-    p.flush();
+    return String.format(
+        Locale.ROOT,
+        "%d (%s/s), %d failed, %d redirects followed",
+        s.requests(),
+        rate == null ? "-" : String.format(Locale.ROOT, "%.2f", rate),
+        s.failed(),
+        s.redirects());
   }
 }

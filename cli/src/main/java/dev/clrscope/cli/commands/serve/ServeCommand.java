@@ -3,10 +3,13 @@ package dev.clrscope.cli.commands.serve;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.counters.CounterOptions;
+import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.ProcessSelectionOptions;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.launch.RunDirectory;
 import dev.clrscope.monitor.counters.CounterRequest;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.serve.ArtifactCollector;
@@ -16,13 +19,13 @@ import dev.clrscope.serve.MetricsServer;
 import dev.clrscope.serve.ProcessSelection;
 import dev.clrscope.serve.RuleEngine;
 import dev.clrscope.serve.RulesFile;
+import dev.clrscope.serve.TokenFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -46,7 +49,13 @@ import picocli.CommandLine.ParameterException;
           + " those that exit are dropped with their series. Loopback only unless --token-file"
           + " is given; runs until Ctrl+C, SIGTERM or --duration."
     })
-public final class ServeCommand extends ClrscopeSubcommand {
+public final class ServeCommand extends ClrscopeSubcommand implements OptionDefaults.Own {
+  /** A fleet's refresh interval: Prometheus scrapes every 15 s or so. */
+  @Override
+  public String defaultFor(String option) {
+    return option.equals("--refresh-interval") ? "5" : null;
+  }
+
   @Option(
       names = "--listen",
       paramLabel = "HOST:PORT",
@@ -96,9 +105,6 @@ public final class ServeCommand extends ClrscopeSubcommand {
 
   @Mixin CounterOptions counters;
 
-  /** The refresh interval a fleet needs: Prometheus scrapes every 15 s or so. */
-  private static final double DEFAULT_REFRESH_SECONDS = 5;
-
   @Override
   public Integer call() throws IOException, InterruptedException {
     counters.validate();
@@ -106,7 +112,8 @@ public final class ServeCommand extends ClrscopeSubcommand {
     if (!(discoverySeconds >= 0.1) || discoverySeconds > 3600) {
       throw new ParameterException(
           spec.commandLine(),
-          "--discovery-interval must be from 0.1 to 3600 seconds, got " + discoverySeconds);
+          "--discovery-interval takes seconds from 0.1 to 3600, got "
+              + Numbers.plain(discoverySeconds));
     }
     InetSocketAddress address = address(listen);
     String token = token();
@@ -122,7 +129,7 @@ public final class ServeCommand extends ClrscopeSubcommand {
     FleetWatcher.Request request =
         new FleetWatcher.Request(
             withRuleCounters(counters.requests(), rules),
-            counters.refreshSecondsOr(DEFAULT_REFRESH_SECONDS),
+            counters.refreshSeconds(),
             counters.maxHistograms(),
             counters.maxTimeSeries(),
             Duration.ofMillis((long) (discoverySeconds * 1000)),
@@ -140,7 +147,8 @@ public final class ServeCommand extends ClrscopeSubcommand {
                 rules,
                 collector,
                 into -> collector(into, selection),
-                line -> say("clrscope serve: " + line));
+                line -> say("clrscope serve: " + line),
+                Duration.ofMillis(Math.round(counters.refreshSeconds() * 1000)));
         MetricsServer server =
             bind(address, watcher, token, collector, keep, rules.isEmpty() ? null : engine);
         StopSignals signals = StopSignals.install(stop, false, signal -> {})) {
@@ -229,9 +237,9 @@ public final class ServeCommand extends ClrscopeSubcommand {
   /** A fresh 0700 directory under the system's temporary one. */
   private static Path defaultArtifactDir() {
     try {
-      return Files.createTempDirectory(
-          "clrscope-serve-",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      // Named for this run, so that the next one removes it if this one is killed.
+      return RunDirectory.create(
+          Path.of(System.getProperty("java.io.tmpdir")), RunDirectory.Kind.SERVE);
     } catch (IOException e) {
       throw new CommandFailure(
           "cannot make an artifact directory under "
@@ -310,19 +318,10 @@ public final class ServeCommand extends ClrscopeSubcommand {
     if (tokenFile == null) {
       return null;
     }
-    String t;
     try {
-      t = Files.readString(tokenFile).strip();
-    } catch (IOException e) {
-      throw new CommandFailure("cannot read the token file " + tokenFile + ": " + e.getMessage());
+      return TokenFile.read(tokenFile);
+    } catch (TokenFile.Unusable e) {
+      throw new CommandFailure(e.getMessage());
     }
-    if (t.isEmpty() || t.contains("\n")) {
-      throw new CommandFailure(
-          "the token file "
-              + tokenFile
-              + " must hold one line, the token; it holds "
-              + (t.isEmpty() ? "nothing" : "several lines"));
-    }
-    return t;
   }
 }

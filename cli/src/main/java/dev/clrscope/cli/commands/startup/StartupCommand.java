@@ -3,10 +3,15 @@ package dev.clrscope.cli.commands.startup;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
-import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.OptionDefaults;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
+import dev.clrscope.monitor.startup.StartupRecord;
+import dev.clrscope.monitor.startup.StartupSummary;
+import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,17 +25,20 @@ import picocli.CommandLine.ParameterException;
     description = {
       "Watch a process start: launch it (-- COMMAND) or take a runtime that waits at startup"
           + " (--diagnostic-port), and print its time line from the start of the runtime to Main"
-          + " and on, until it exits or --duration (default 10 s; a launched app still running is"
+          + " and on, until it exits or --duration runs out (a launched app still running is"
           + " then ended): assembly loads (name, time, duration, path), GCs, the moment Main is"
           + " reached, with --all every method compiled and type loaded; and a summary: time to"
           + " Main, per kind the count and time spent, the slowest items. Exits with the launched"
           + " app's exit code. Give FILE.nettrace instead of a target to read a saved trace."
     })
-public final class StartupCommand extends AttachingCommand {
+public final class StartupCommand extends AttachingCommand implements OptionDefaults.Own {
   /** How long a start is watched when no --duration is given. */
-  static final Duration DEFAULT_WINDOW = Duration.ofSeconds(10);
+  @Override
+  public String defaultFor(String option) {
+    return option.equals("--duration") ? "10s" : null;
+  }
 
-  @Mixin FormatOption format;
+  @Mixin StreamFormatOption format;
 
   @Mixin DurationOption durationOption;
 
@@ -51,7 +59,7 @@ public final class StartupCommand extends AttachingCommand {
     if (top < 0 || top > 1000) {
       throw new ParameterException(spec.commandLine(), "--top takes 0 to 1000, got " + top);
     }
-    if (target.isChosen() && target.traceFile() == null) {
+    if (target.isChosen() && target.inputFile() == null) {
       TargetSpec chosen = target.spec();
       if (chosen instanceof TargetSpec.ByPid || chosen instanceof TargetSpec.ByName) {
         throw new ParameterException(
@@ -63,24 +71,25 @@ public final class StartupCommand extends AttachingCommand {
   }
 
   @Override
-  protected boolean needsTarget() {
-    return target.traceFile() == null;
+  protected boolean readsFiles() {
+    return true;
   }
 
   @Override
-  protected int runWithoutTarget() {
-    StartupOutput output = new StartupOutput(out(), err(), format.format());
-    output.header();
-    StartupAssembler assembler = new StartupAssembler(all, top, output::item);
-    return analyseSavedTrace(assembler, span -> output.summary(assembler.summary(span), null));
+  protected int readFile(Path file) {
+    MonitorOutput<StartupRecord, StartupSummary> output =
+        StartupOutput.output(format.renderer(out(), err()));
+    StartupAssembler assembler = new StartupAssembler(all, top, output::write);
+    return analyseSavedTrace(
+        file, assembler, span -> output.summary(assembler.summary(span), null));
   }
 
   @Override
   protected int run(AttachedTarget attached) {
-    Duration window =
-        durationOption.duration() == null ? DEFAULT_WINDOW : durationOption.duration();
-    StartupOutput output = new StartupOutput(out(), err(), format.format());
-    StartupAssembler assembler = new StartupAssembler(all, top, output::item);
+    Duration window = durationOption.duration();
+    MonitorOutput<StartupRecord, StartupSummary> output =
+        StartupOutput.output(format.renderer(out(), err()));
+    StartupAssembler assembler = new StartupAssembler(all, top, output::write);
     SessionResult result =
         watchMonitor(
             attached,

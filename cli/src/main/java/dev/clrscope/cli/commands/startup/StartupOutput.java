@@ -1,18 +1,18 @@
 package dev.clrscope.cli.commands.startup;
 
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.StackedRecords;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.startup.StartupRecord;
 import dev.clrscope.monitor.startup.StartupSummary;
-import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Prints a start's items as they come and the summary at the end: a table, JSON Lines (the item's
@@ -28,138 +28,134 @@ final class StartupOutput {
     f.add(Field.of("atMs", "AT_MS", 9, Unit.MILLIS, StartupRecord::offsetMillis));
     f.add(Field.of("kind", "KIND", 8, Unit.TEXT, StartupRecord::kind));
     f.add(Field.of("durationMs", "DURATION_MS", 11, Unit.MILLIS, StartupRecord::durationMillis));
-    f.add(Field.of("threadId", "THREAD", 7, Unit.COUNT, StartupRecord::threadId));
+    f.add(Field.of("threadId", "THREAD", 7, Unit.ID, StartupRecord::threadId));
     f.add(Field.of("name", "NAME", 40, Unit.TEXT, StartupRecord::name));
     f.add(Field.of("detail", "DETAIL", 0, Unit.TEXT, StartupRecord::detail));
     // The item's own kind (assembly, jit, type, gc, main) is the "kind" member.
     return new RecordSchema<>(null, f);
   }
 
-  private final StackedRecords<StartupRecord> records;
-
-  StartupOutput(PrintStream out, PrintStream err, OutputFormat format) {
-    this.records = new StackedRecords<>(out, err, format, SCHEMA, false, r -> List.of());
+  /** The output: records as they come in {@code renderer}'s format, then the summary. */
+  static MonitorOutput<StartupRecord, StartupSummary> output(Renderer renderer) {
+    return new MonitorOutput<>(
+        renderer,
+        Renderer.Stream.live(SCHEMA),
+        StartupOutput::summaryReport,
+        StartupSummary::observedNanos);
   }
 
-  /** Prints the header now, so a watcher sees the columns before the first row. */
-  void header() {
-    records.header();
-  }
+  private static final RecordSchema<StartupSummary.Launch> LAUNCH =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.data(
+                  "startToWaitMs",
+                  Unit.MILLIS,
+                  (StartupSummary.Launch l) -> l.startToWaitNanos() / 1e6),
+              Field.data("heldMs", Unit.MILLIS, (StartupSummary.Launch l) -> l.heldNanos() / 1e6),
+              Field.data(
+                  "resumeToMainMs",
+                  Unit.MILLIS,
+                  (StartupSummary.Launch l) -> millis(l.resumeToMainNanos())),
+              Field.data(
+                  "startToMainMs",
+                  Unit.MILLIS,
+                  (StartupSummary.Launch l) -> millis(l.startToMainNanos()))));
 
-  /** Prints one item. */
-  void item(StartupRecord r) {
-    records.write(r);
-  }
+  private static final RecordSchema<Summarized<StartupSummary>> SUMMARY =
+      new RecordSchema<>(
+          "summary",
+          Watched.fieldsThen(
+              Summarized::watched,
+              List.of(
+                  Field.of(
+                          "mainAtMs",
+                          "Main",
+                          0,
+                          Unit.MILLIS,
+                          (Summarized<StartupSummary> x) -> millis(x.s().mainOffsetNanos()))
+                      .cell(StartupOutput::mainText),
+                  Field.data(
+                      "mainMethod",
+                      Unit.TEXT,
+                      (Summarized<StartupSummary> x) -> x.s().mainMethod()),
+                  Field.<Summarized<StartupSummary>>data(
+                          "launch",
+                          Unit.TEXT,
+                          x -> x.s().launch() == null ? null : LAUNCH.jsonObject(x.s().launch()))
+                      .only(Field.Shown.JSON),
+                  Field.<Summarized<StartupSummary>>of(
+                          "launchText",
+                          "Launch",
+                          0,
+                          Unit.TEXT,
+                          x -> x.s().launch() == null ? null : "")
+                      .cell(x -> launchText(x.s().launch()))
+                      .only(Field.Shown.TABLE)
+                      .optional())));
 
-  /** Prints the summary: its lines (table), an object (json), or lines on stderr (csv). */
-  void summary(StartupSummary s, String stoppedBecause) {
-    records.summary(summaryObject(s), stoppedBecause, p -> summaryLines(p, s, stoppedBecause));
-  }
+  private static final RecordSchema<StartupRecord> SLOW_ITEM =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("name", "NAME", 0, Unit.TEXT, StartupRecord::name),
+              Field.of("atMs", "AT_MS", 0, Unit.MILLIS, StartupRecord::offsetMillis),
+              Field.of("durationMs", "DURATION_MS", 0, Unit.MILLIS, StartupRecord::durationMillis),
+              Field.of("detail", "DETAIL", 0, Unit.TEXT, StartupRecord::detail)));
 
-  static Map<String, Object> summaryObject(StartupSummary s) {
-    Map<String, Object> o = new LinkedHashMap<>();
-    o.put("kind", "summary");
-    o.put("observedSeconds", s.observedNanos() / 1e9);
-    o.put("mainAtMs", s.mainOffsetNanos() == null ? null : s.mainOffsetNanos() / 1e6);
-    o.put("mainMethod", s.mainMethod());
-    StartupSummary.Launch l = s.launch();
-    Map<String, Object> launch = null;
-    if (l != null) {
-      launch = new LinkedHashMap<>();
-      launch.put("startToWaitMs", l.startToWaitNanos() / 1e6);
-      launch.put("heldMs", l.heldNanos() / 1e6);
-      launch.put("resumeToMainMs", millis(l.resumeToMainNanos()));
-      launch.put("startToMainMs", millis(l.startToMainNanos()));
-    }
-    o.put("launch", launch);
-    List<Object> categories = new ArrayList<>();
+  private static final RecordSchema<StartupSummary.Category> BY_KIND =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("kind", "KIND", 0, Unit.TEXT, StartupSummary.Category::kind),
+              Field.of("count", "COUNT", 0, Unit.COUNT, StartupSummary.Category::count),
+              Field.of(
+                  "beforeMain", "BEFORE_MAIN", 0, Unit.COUNT, StartupSummary.Category::beforeMain),
+              Field.of(
+                  "totalMs",
+                  "TOTAL_MS",
+                  0,
+                  Unit.MILLIS,
+                  (StartupSummary.Category c) -> c.totalNanos() / 1e6),
+              Field.nested("slowest", SLOW_ITEM, StartupSummary.Category::slowest)));
+
+  static Report summaryReport(StartupSummary s, Watched watched) {
+    Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
+    r.rows("byKind", null, BY_KIND, s.categories());
     for (StartupSummary.Category c : s.categories()) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("kind", c.kind());
-      m.put("count", c.count());
-      m.put("beforeMain", c.beforeMain());
-      m.put("totalMs", c.totalNanos() / 1e6);
-      List<Object> slowest = new ArrayList<>();
-      for (StartupRecord r : c.slowest()) {
-        Map<String, Object> item = new LinkedHashMap<>();
-        item.put("name", r.name());
-        item.put("atMs", r.offsetMillis());
-        item.put("durationMs", r.durationMillis());
-        item.put("detail", r.detail());
-        slowest.add(item);
+      if (!c.slowest().isEmpty()) {
+        // The slowest items are in byKind's JSON; a person reads them as tables of their own.
+        r.part(new Report.Rows<>(null, "Slowest " + c.kind(), SLOW_ITEM, c.slowest(), null, false));
       }
-      m.put("slowest", slowest);
-      categories.add(m);
     }
-    o.put("byKind", categories);
-    return o;
+    return r.build();
+  }
+
+  private static String mainText(Summarized<StartupSummary> x) {
+    StartupSummary s = x.s();
+    return s.mainOffsetNanos() == null
+        ? "not seen (a ReadyToRun or AOT app's Main is not compiled)"
+        : String.format(Locale.ROOT, "at %.3f ms: %s", s.mainOffsetNanos() / 1e6, s.mainMethod());
+  }
+
+  private static String launchText(StartupSummary.Launch l) {
+    // The wait for clrscope is left out of the start: without a tool the runtime does not wait.
+    return String.format(
+        Locale.ROOT,
+        "%s: %.3f ms of host and native runtime start, then %s from the resume"
+            + " (the runtime waited %.3f ms for clrscope, left out)",
+        l.startToMainNanos() == null
+            ? "Main not seen"
+            : String.format(
+                Locale.ROOT, "Main %.3f ms after the start", l.startToMainNanos() / 1e6),
+        l.startToWaitNanos() / 1e6,
+        l.resumeToMainNanos() == null
+            ? "no Main"
+            : String.format(Locale.ROOT, "%.3f ms to Main", l.resumeToMainNanos() / 1e6),
+        l.heldNanos() / 1e6);
   }
 
   private static Double millis(Long nanos) {
     return nanos == null ? null : nanos / 1e6;
-  }
-
-  private static void summaryLines(PrintStream p, StartupSummary s, String stoppedBecause) {
-    p.println(StackedRecords.watchedLine(9, s.observedNanos(), stoppedBecause));
-    p.println(
-        s.mainOffsetNanos() == null
-            ? "Main     not seen (a ReadyToRun or AOT app's Main is not compiled)"
-            : String.format(
-                Locale.ROOT, "Main     at %.3f ms: %s", s.mainOffsetNanos() / 1e6, s.mainMethod()));
-    StartupSummary.Launch l = s.launch();
-    if (l != null) {
-      // The wait for clrscope is left out of the start: without a tool the runtime does not wait.
-      p.println(
-          String.format(
-              Locale.ROOT,
-              "Launch   %s: %.3f ms of host and native runtime start, then %s from the resume"
-                  + " (the runtime waited %.3f ms for clrscope, left out)",
-              l.startToMainNanos() == null
-                  ? "Main not seen"
-                  : String.format(
-                      Locale.ROOT, "Main %.3f ms after the start", l.startToMainNanos() / 1e6),
-              l.startToWaitNanos() / 1e6,
-              l.resumeToMainNanos() == null
-                  ? "no Main"
-                  : String.format(Locale.ROOT, "%.3f ms to Main", l.resumeToMainNanos() / 1e6),
-              l.heldNanos() / 1e6));
-    }
-    if (s.categories().isEmpty()) {
-      p.flush();
-      return;
-    }
-    p.println(
-        String.format(
-            Locale.ROOT, "%-8s  %7s  %11s  %10s", "KIND", "COUNT", "BEFORE_MAIN", "TOTAL_MS"));
-    for (StartupSummary.Category c : s.categories()) {
-      p.println(
-          String.format(
-              Locale.ROOT,
-              "%-8s  %7d  %11d  %10.3f",
-              c.kind(),
-              c.count(),
-              c.beforeMain(),
-              c.totalNanos() / 1e6));
-    }
-    for (StartupSummary.Category c : s.categories()) {
-      if (c.slowest().isEmpty()) {
-        continue;
-      }
-      p.println();
-      p.println("Slowest " + c.kind());
-      p.println(String.format(Locale.ROOT, "%11s  %9s  %s", "DURATION_MS", "AT_MS", "NAME"));
-      for (StartupRecord r : c.slowest()) {
-        p.println(
-            String.format(
-                    Locale.ROOT,
-                    "%11.3f  %9.3f  %s  %s",
-                    r.durationMillis(),
-                    r.offsetMillis(),
-                    r.name(),
-                    r.detail() == null ? "" : r.detail())
-                .stripTrailing());
-      }
-    }
-    p.flush();
   }
 }

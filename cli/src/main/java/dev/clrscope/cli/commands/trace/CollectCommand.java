@@ -8,11 +8,11 @@ import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
-import dev.clrscope.monitor.session.SessionRequest;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
@@ -20,7 +20,6 @@ import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.StoppingEvent;
 import dev.clrscope.monitor.trace.TraceRecording;
 import dev.clrscope.nettrace.NetTraceFormatException;
-import dev.clrscope.symbols.ProcessMaps;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -106,16 +105,6 @@ public final class CollectCommand extends AttachingCommand {
   String rundown;
 
   @Option(
-      names = "--show-child-io",
-      arity = "0..1",
-      fallbackValue = "true",
-      paramLabel = "true|false",
-      description =
-          "With -- COMMAND: let the app write to clrscope's stdout and stderr (default: its output"
-              + " is discarded, as in dotnet-trace, so stdout holds only the trace's path).")
-  boolean showChildIo;
-
-  @Option(
       names = "--buffering-mode",
       paramLabel = "Drop|Block",
       defaultValue = "Drop",
@@ -173,11 +162,6 @@ public final class CollectCommand extends AttachingCommand {
           "nettrace, or also convert it: speedscope or chromium (written beside the trace).")
   String format;
 
-  @Override
-  protected boolean childIoShown() {
-    return showChildIo;
-  }
-
   private SessionPlan plan;
   private boolean lossless;
 
@@ -226,6 +210,8 @@ public final class CollectCommand extends AttachingCommand {
               "--buffering-mode takes Drop or Block (or 0 or 1), got '" + bufferingMode + "'");
     }
     bufferSize.megabytes();
+    // The default name is made in the current directory.
+    OutputFile.check(output != null ? output : Path.of("x.nettrace"), "-o");
   }
 
   @Override
@@ -233,10 +219,6 @@ public final class CollectCommand extends AttachingCommand {
     ConversionFormat conversion = conversionFormat();
     TargetSpec targetSpec = target.spec();
     Path file = (output != null ? output : defaultOutput(attached, targetSpec)).toAbsolutePath();
-    Path dir = file.getParent();
-    if (dir != null && !Files.isDirectory(dir)) {
-      throw new CommandFailure("the directory " + dir + " does not exist: create it or choose -o");
-    }
     for (String note : plan.notes()) {
       warn(note);
     }
@@ -246,18 +228,21 @@ public final class CollectCommand extends AttachingCommand {
     SessionResult result;
     // The target's mappings, for naming native frames later (symbols/ProcessMaps): taken when the
     // session starts and again when it ends, if the target is still there then.
-    String[] maps = new String[1];
+    TraceRecording.Maps maps = new TraceRecording.Maps(attached.pid());
     try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
       result =
           watch(
               attached,
-              SessionRequest.of(
-                      plan.toConfig(bufferSize.megabytes(), lossless), "clrscope-trace-reader")
-                  .withDuration(durationOption.duration())
-                  // The rundown takes as long as it takes up to --rundown-timeout, unless a second
-                  // Ctrl+C abandons it first.
-                  .withDrainTimeout(rundownTimeout)
-                  .withRecording(fileOut),
+              // The rundown takes as long as it takes up to --rundown-timeout, unless a second
+              // Ctrl+C abandons it first.
+              TraceRecording.request(
+                  plan,
+                  bufferSize.megabytes(),
+                  lossless,
+                  durationOption.duration(),
+                  rundownTimeout,
+                  fileOut,
+                  "clrscope-trace-reader"),
               stop,
               !launched,
               session -> {
@@ -275,12 +260,9 @@ public final class CollectCommand extends AttachingCommand {
                             ? "Press Ctrl+C to stop (a second Ctrl+C abandons the rundown)."
                             : "Press Enter or Ctrl+C to stop (a second Ctrl+C abandons the"
                                 + " rundown).");
-                maps[0] = attached.pid() > 0 ? ProcessMaps.snapshot(attached.pid()) : null;
+                maps.take();
                 SessionResult recorded = record(session);
-                String atEnd = attached.pid() > 0 ? ProcessMaps.snapshot(attached.pid()) : null;
-                if (atEnd != null) {
-                  maps[0] = atEnd;
-                }
+                maps.take();
                 return recorded;
               },
               stoppingEvent == null ? event -> {} : stoppingEvent.consumer(stop));
@@ -295,9 +277,7 @@ public final class CollectCommand extends AttachingCommand {
       throw OutputFile.failure(file, result.recordingError());
     }
     finish(file, result);
-    if (maps[0] != null) {
-      ProcessMaps.writeSidecar(file, maps[0]);
-    }
+    maps.writeBeside(file);
     out().println(file);
     if (conversion != null) {
       Path converted = TraceFileNames.convertedName(file, conversion);
@@ -347,7 +327,7 @@ public final class CollectCommand extends AttachingCommand {
                 (stop.isStopRequested() ? "Stopping: rundown " : "Recording ")
                     + ProgressLine.elapsed(session.observedNanos() / 1_000_000)
                     + "  "
-                    + ProgressLine.bytes(session.bytesRead())
+                    + ByteSize.of(session.bytesRead())
                     + "  "
                     + String.format(Locale.ROOT, "%,d events", session.eventsRead()))) {
       return session.finish(
@@ -373,7 +353,7 @@ public final class CollectCommand extends AttachingCommand {
   }
 
   private void finish(Path file, SessionResult r) {
-    String size = ProgressLine.bytes(r.bytes());
+    String size = ByteSize.of(r.bytes());
     String took = ProgressLine.elapsed(r.observedNanos() / 1_000_000);
     TraceRecording.Ending ending;
     try {
@@ -402,7 +382,7 @@ public final class CollectCommand extends AttachingCommand {
                   + ": "
                   + file
                   + " keeps every complete block ("
-                  + ProgressLine.bytes(kept)
+                  + ByteSize.of(kept)
                   + " of "
                   + size
                   + String.format(Locale.ROOT, ", %,d events", events)

@@ -1,17 +1,17 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
-import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.JsonText;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.EventNames;
-import dev.clrscope.nettrace.NetTraceReader;
-import dev.clrscope.nettrace.TraceEvent;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,16 +31,9 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = {
       "Print a trace's events in time order with their payload fields by name: one JSON object a"
-          + " line (JSON Lines), or a table line each."
+          + " line (JSON Lines), one JSON document, a table line or a CSV line each."
     })
 public final class EventsCommand extends ClrscopeSubcommand {
-  /** The line formats: JSON Lines, a table line or a CSV line per event. */
-  enum LineFormat {
-    json,
-    table,
-    csv
-  }
-
   /**
    * An event's fields, read from its JSON object ({@link EventJson}): every member in JSON and CSV
    * (payload and stack as JSON text in CSV); time, thread, name and payload in the table.
@@ -53,11 +46,11 @@ public final class EventsCommand extends ClrscopeSubcommand {
               Field.<Map<String, Object>>of(
                   "relativeMs", "TIME_MS", 12, Unit.MILLIS, o -> o.get("relativeMs")),
               member("provider", Unit.TEXT).only(Shown.DATA),
-              member("eventId", Unit.COUNT).only(Shown.DATA),
+              member("eventId", Unit.ID).only(Shown.DATA),
               member("version", Unit.COUNT).only(Shown.DATA),
               member("name", Unit.TEXT).only(Shown.DATA),
               Field.<Map<String, Object>>of(
-                  "threadId", "THREAD", 8, Unit.COUNT, o -> o.get("threadId")),
+                  "threadId", "THREAD", 8, Unit.ID, o -> o.get("threadId")),
               member("processor", Unit.COUNT).only(Shown.DATA),
               Field.<Map<String, Object>>of("event", "EVENT", 40, Unit.TEXT, o -> null)
                   .cell(o -> o.get("provider") + "/" + o.get("name"))
@@ -98,9 +91,13 @@ public final class EventsCommand extends ClrscopeSubcommand {
   @Option(
       names = "--format",
       paramLabel = "FORMAT",
-      defaultValue = "json",
-      description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-  LineFormat format;
+      defaultValue = "jsonl",
+      converter = StreamFormatOption.Offered.class,
+      completionCandidates = StreamFormatOption.Offered.class,
+      description =
+          "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}, one JSON object a line); json is"
+              + " one document of every event.")
+  OutputFormat format = OutputFormat.jsonl;
 
   @Override
   public Integer call() {
@@ -115,49 +112,49 @@ public final class EventsCommand extends ClrscopeSubcommand {
     BufferedOutputStream buffered = new BufferedOutputStream(out(), 1 << 16);
     PrintStream out = new PrintStream(buffered, false, StandardCharsets.UTF_8);
     // JSON Lines, the default and the bulk of what this command writes, go straight to bytes.
-    EventJsonLines jsonLines = format == LineFormat.json ? new EventJsonLines(buffered) : null;
-    RecordStream<Map<String, Object>> records =
+    EventJsonLines jsonLines = format == OutputFormat.jsonl ? new EventJsonLines(buffered) : null;
+    Renderer.RecordSink<Map<String, Object>> records =
         jsonLines != null
             ? null
-            : new RecordStream<>(
-                out,
-                SCHEMA,
-                format == LineFormat.csv ? RecordStream.Form.CSV : RecordStream.Form.TABLE,
-                false);
-    long written = 0;
-    TraceFileInput.ReadEnding ending;
-    try (NetTraceReader r = TraceFileInput.open(input)) {
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        if (provider != null && !e.providerName().equalsIgnoreCase(provider.strip())) {
-          continue;
-        }
-        if (event != null && !EventNames.matches(e, event)) {
-          continue;
-        }
-        if (jsonLines != null) {
-          jsonLines.write(e);
-        } else {
-          records.write(EventJson.of(e));
-        }
-        if (++written % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
-          // stdout closed (| head): stop quietly.
-          return 0;
-        }
-      }
-      ending = TraceFileInput.ReadEnding.of(r);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
+            : Renderer.of(format, out, err(), 0)
+                .records(Renderer.Stream.live(SCHEMA).inDocument(Map.of(), "events").buffered());
+    long[] written = {0};
+    StopSwitch closed = new StopSwitch();
+    SessionResult read =
+        TraceFileInput.feed(
+            input,
+            closed,
+            e -> {
+              if (provider != null && !e.providerName().equalsIgnoreCase(provider.strip())) {
+                return;
+              }
+              if (event != null && !EventNames.matches(e, event)) {
+                return;
+              }
+              if (jsonLines != null) {
+                try {
+                  jsonLines.write(e);
+                } catch (IOException x) {
+                  throw new UncheckedIOException(x);
+                }
+              } else {
+                records.write(EventJson.of(e));
+              }
+              if (++written[0] % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
+                // stdout closed (| head): stop quietly.
+                closed.request("standard output was closed");
+              }
+            });
+    if (closed.isStopRequested()) {
+      return 0;
     }
     if (records != null) {
-      records.finish(Map.of());
+      records.finish(null);
     } else {
       out.flush();
     }
-    ending.warnings("printed").forEach(this::warn);
-    if (written == 0 && (provider != null || event != null)) {
+    TraceFileInput.warnings(read, "printed").forEach(this::warn);
+    if (written[0] == 0 && (provider != null || event != null)) {
       warn("no event matched");
     }
     return 0;

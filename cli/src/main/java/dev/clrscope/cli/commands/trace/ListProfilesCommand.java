@@ -2,9 +2,10 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.TraceProfile;
@@ -21,14 +22,21 @@ import picocli.CommandLine.Mixin;
 public final class ListProfilesCommand extends ClrscopeSubcommand {
   @Mixin FormatOption format;
 
+  /** A profile as listed. */
+  private record Listed(String name, String providers, String description) {}
+
+  private static final RecordSchema<Listed> SCHEMA =
+      new RecordSchema<Listed>(
+              null,
+              List.of(
+                  Field.of("name", "PROFILE", 0, Unit.TEXT, Listed::name),
+                  Field.of("providers", "PROVIDERS", 0, Unit.TEXT, Listed::providers),
+                  Field.of("description", "DESCRIPTION", 0, Unit.TEXT, Listed::description)))
+          .withPriority(List.of("name", "description", "providers"));
+
   @Override
   public Integer call() {
-    Table t =
-        new Table(
-            List.of(
-                Column.text("name", "PROFILE"),
-                Column.text("providers", "PROVIDERS"),
-                Column.text("description", "DESCRIPTION")));
+    List<Listed> rows = new ArrayList<>();
     for (TraceProfile p : TraceProfile.ALL) {
       List<String> providers = new ArrayList<>();
       for (EventPipeProvider provider : p.providers()) {
@@ -38,9 +46,9 @@ public final class ListProfilesCommand extends ClrscopeSubcommand {
           p.rundownKeyword() == null
               ? ""
               : " (rundown keywords 0x" + Long.toHexString(p.rundownKeyword()) + ")";
-      t.add(p.name(), String.join(", ", providers), p.description() + rundown);
+      rows.add(new Listed(p.name(), String.join(", ", providers), p.description() + rundown));
     }
-    new TableRenderer(out()).list(t, format.format());
+    format.renderer(out(), err()).report(Report.table(SCHEMA, rows));
     return 0;
   }
 }

@@ -1,25 +1,19 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.output.IoErrors;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.JsonText;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
+import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.trace.EventNames;
-import dev.clrscope.nettrace.NetTraceReader;
-import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -60,6 +54,69 @@ public final class StatsCommand extends ClrscopeSubcommand {
     }
   }
 
+  /** What the trace is, as a whole. */
+  private record Head(
+      String file,
+      TraceHeader header,
+      String start,
+      String end,
+      Double durationMs,
+      long events,
+      int threads,
+      long dropped,
+      SessionResult read) {
+    String format() {
+      return "NetTrace V"
+          + header.formatVersion()
+          + ", pointer size "
+          + header.pointerSize()
+          + ", process "
+          + header.processId();
+    }
+  }
+
+  private static final RecordSchema<Head> HEAD =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("file", "File", 0, Unit.TEXT, Head::file),
+              Field.of("format", "Format", 0, Unit.TEXT, Head::format).only(Field.Shown.TABLE),
+              Field.data("formatVersion", Unit.ID, (Head h) -> h.header().formatVersion()),
+              Field.data("pointerSize", Unit.COUNT, (Head h) -> h.header().pointerSize()),
+              Field.data("processId", Unit.ID, (Head h) -> h.header().processId()),
+              Field.data("start", Unit.TEXT, Head::start),
+              Field.data("end", Unit.TEXT, Head::end),
+              Field.of("span", "Time span", 0, Unit.TEXT, (Head h) -> null)
+                  .cell(h -> h.start() == null ? "-" : h.start() + " .. " + h.end())
+                  .only(Field.Shown.TABLE),
+              Field.of("durationMs", "Duration", 0, Unit.MILLIS, Head::durationMs)
+                  .cell(
+                      h ->
+                          h.durationMs() == null
+                              ? "-"
+                              : String.format(Locale.ROOT, "%.3f s", h.durationMs() / 1000)),
+              Field.of("events", "Events", 0, Unit.COUNT, Head::events),
+              Field.of("threads", "Threads", 0, Unit.COUNT, Head::threads),
+              Field.of("droppedEvents", "Dropped events", 0, Unit.COUNT, Head::dropped),
+              Field.data(
+                  "truncated",
+                  Unit.TEXT,
+                  (Head h) ->
+                      h.read().truncation() == null ? null : h.read().truncation().getMessage()),
+              Field.data("trailingBytes", Unit.COUNT, (Head h) -> h.read().trailingBytes())));
+
+  private static final RecordSchema<Totals> TOTALS =
+      new RecordSchema<Totals>(
+              null,
+              List.of(
+                  Field.of("provider", "PROVIDER", 0, Unit.TEXT, (Totals t) -> t.provider),
+                  Field.of("eventId", "ID", 0, Unit.ID, (Totals t) -> t.eventId),
+                  Field.of("version", "VER", 0, Unit.ID, (Totals t) -> t.version),
+                  Field.of("name", "EVENT", 0, Unit.TEXT, (Totals t) -> t.name),
+                  Field.of("count", "COUNT", 0, Unit.COUNT, (Totals t) -> t.count),
+                  Field.of("bytes", "BYTES", 0, Unit.COUNT, (Totals t) -> t.bytes)))
+          .withPriority(List.of("name", "count", "provider", "eventId", "bytes", "version"));
+
   /** An event type: provider, id and version. */
   private record EventType(String provider, int eventId, int version) {}
 
@@ -67,108 +124,61 @@ public final class StatsCommand extends ClrscopeSubcommand {
   public Integer call() {
     Map<EventType, Totals> byType = new HashMap<>();
     Set<Long> threads = new HashSet<>();
-    long events = 0;
-    long first = Long.MAX_VALUE;
-    long last = Long.MIN_VALUE;
-    TraceHeader header;
-    long dropped;
-    TraceFileInput.ReadEnding ending;
-    try (NetTraceReader r = TraceFileInput.open(input)) {
-      header = r.header();
-      TraceEvent e;
-      while ((e = r.next()) != null) {
-        events++;
-        threads.add(e.threadId());
-        first = Math.min(first, e.timestamp());
-        last = Math.max(last, e.timestamp());
-        TraceEvent ev = e;
-        Totals t =
-            byType.computeIfAbsent(
-                new EventType(e.providerName(), e.eventId(), e.version()),
-                k ->
-                    new Totals(k.provider(), k.eventId(), k.version(), EventNames.displayName(ev)));
-        t.count++;
-        t.bytes += e.payloadLength();
-      }
-      dropped = r.droppedEvents();
-      ending = TraceFileInput.ReadEnding.of(r);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + input + ": " + IoErrors.reason(e), e);
-    }
-    ending.warnings("counted").forEach(this::warn);
+    long[] span = {0, Long.MAX_VALUE, Long.MIN_VALUE};
+    TraceHeader[] header = new TraceHeader[1];
+    SessionResult read =
+        TraceFileInput.read(
+            input,
+            trace -> {
+              header[0] = trace.header();
+              return trace.feed(
+                  e -> {
+                    span[0]++;
+                    threads.add(e.threadId());
+                    span[1] = Math.min(span[1], e.timestamp());
+                    span[2] = Math.max(span[2], e.timestamp());
+                    Totals t =
+                        byType.computeIfAbsent(
+                            new EventType(e.providerName(), e.eventId(), e.version()),
+                            k ->
+                                new Totals(
+                                    k.provider(),
+                                    k.eventId(),
+                                    k.version(),
+                                    EventNames.displayName(e)));
+                    t.count++;
+                    t.bytes += e.payloadLength();
+                  });
+            });
+    TraceFileInput.warnings(read, "counted").forEach(this::warn);
+    long events = span[0];
+    long first = span[1];
+    long last = span[2];
     List<Totals> rows = new ArrayList<>(byType.values());
     rows.sort(
         Comparator.comparing((Totals t) -> t.provider)
             .thenComparingInt(t -> t.eventId)
             .thenComparingInt(t -> t.version));
-    Table table =
-        new Table(
-            List.of(
-                Column.text("provider", "PROVIDER"),
-                Column.number("eventId", "ID"),
-                Column.number("version", "VER"),
-                Column.text("name", "EVENT"),
-                Column.number("count", "COUNT"),
-                Column.number("bytes", "BYTES")));
-    for (Totals t : rows) {
-      table.add(t.provider, t.eventId, t.version, t.name, t.count, t.bytes);
-    }
     boolean any = events > 0;
-    String start = any ? header.toUtc(first).toString() : null;
-    String end = any ? header.toUtc(last).toString() : null;
-    Double durationMs =
-        any ? (header.relativeNanos(last) - header.relativeNanos(first)) / 1e6 : null;
-    OutputFormat f = format.format();
-    TableRenderer renderer = new TableRenderer(out());
-    if (f == OutputFormat.csv) {
-      renderer.list(table, f);
-      return 0;
-    }
-    Map<String, Object> summary = new LinkedHashMap<>();
-    summary.put("file", input.toString());
-    summary.put("formatVersion", header.formatVersion());
-    summary.put("pointerSize", header.pointerSize());
-    summary.put("processId", header.processId());
-    summary.put("start", start);
-    summary.put("end", end);
-    summary.put("durationMs", durationMs);
-    summary.put("events", events);
-    summary.put("threads", threads.size());
-    summary.put("droppedEvents", dropped);
-    summary.put("truncated", ending.truncatedAt());
-    summary.put("trailingBytes", ending.trailingBytes());
-    if (f == OutputFormat.json) {
-      summary.put("byEvent", table.objects());
-      out().println(JsonText.of(summary));
-      out().flush();
-      return 0;
-    }
-    Table head =
-        new Table(
-            List.of(
-                Column.text("file", "File"),
-                Column.text("format", "Format"),
-                Column.text("span", "Time span"),
-                Column.text("duration", "Duration"),
-                Column.number("events", "Events"),
-                Column.number("threads", "Threads"),
-                Column.number("dropped", "Dropped events")));
-    head.add(
-        input.toString(),
-        "NetTrace V"
-            + header.formatVersion()
-            + ", pointer size "
-            + header.pointerSize()
-            + ", process "
-            + header.processId(),
-        any ? start + " .. " + end : null,
-        any ? String.format(Locale.ROOT, "%.3f s", durationMs / 1000) : null,
-        events,
-        threads.size(),
-        dropped);
-    renderer.record(head, OutputFormat.table);
-    out().println();
-    renderer.list(table, OutputFormat.table);
+    Head head =
+        new Head(
+            input.toString(),
+            header[0],
+            any ? header[0].toUtc(first).toString() : null,
+            any ? header[0].toUtc(last).toString() : null,
+            any ? (header[0].relativeNanos(last) - header[0].relativeNanos(first)) / 1e6 : null,
+            events,
+            threads.size(),
+            read.droppedEvents(),
+            read);
+    format
+        .renderer(out(), err())
+        .report(
+            Report.builder()
+                .values(HEAD, head)
+                .rows("byEvent", null, TOTALS, rows)
+                .primary()
+                .build());
     return 0;
   }
 }

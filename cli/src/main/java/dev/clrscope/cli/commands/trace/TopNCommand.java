@@ -1,27 +1,21 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.output.IoErrors;
-import dev.clrscope.cli.render.Column;
-import dev.clrscope.cli.render.JsonText;
-import dev.clrscope.cli.render.Table;
-import dev.clrscope.cli.render.TableRenderer;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.profile.MethodSamples;
 import dev.clrscope.monitor.profile.SampleProfile;
 import dev.clrscope.monitor.profile.SampleTotals;
-import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.FrameResolver;
-import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
+import dev.clrscope.symbols.ManagedCodeMap;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -55,11 +49,15 @@ public final class TopNCommand extends ClrscopeSubcommand {
   Path input;
 
   @Option(
-      names = {"-n", "--number"},
+      names = {"-N", "--number", "--top"},
       paramLabel = "N",
       defaultValue = "5",
       description = "How many methods (default: ${DEFAULT-VALUE}, as in dotnet-trace).")
   int number;
+
+  /** dotnet-trace's {@code -n}: in clrscope {@code -n} is always a process name. */
+  @Option(names = "-n", hidden = true, paramLabel = "N")
+  String dotnetTraceNumber;
 
   @Option(
       names = "--inclusive",
@@ -88,24 +86,34 @@ public final class TopNCommand extends ClrscopeSubcommand {
     if (input != null && report != null && report.input != null) {
       throw new ParameterException(spec.commandLine(), "give the trace once, before topN");
     }
+    if (dotnetTraceNumber != null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "-n is a process name in every clrscope command: give the number of methods with -N "
+              + dotnetTraceNumber
+              + " (--number)");
+    }
     if (number < 1) {
       throw new ParameterException(spec.commandLine(), "-n must be 1 or more, not " + number);
     }
     if (thread != null && thread < 0) {
       throw new ParameterException(spec.commandLine(), "--thread takes a thread id (0 or more)");
     }
-    TraceFileInput.checkReadable(file);
-    FrameResolver frames;
-    try {
-      frames = FrameResolver.forTrace(file, signatures);
-    } catch (NetTraceFormatException e) {
-      throw new CommandFailure(file + " is not a trace clrscope can read: " + e.getMessage(), e);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
-    }
-    SampleProfile profile = new SampleProfile(frames, thread == null ? -1 : thread);
-    TraceFileInput.Fed fed = TraceFileInput.feed(file, profile);
-    fed.ending().warnings("reported").forEach(this::warn);
+    ManagedCodeMap methods = new ManagedCodeMap();
+    SampleProfile[] profiled = new SampleProfile[1];
+    FrameResolver[] resolver = new FrameResolver[1];
+    SessionResult read =
+        TraceFileInput.read(
+            file,
+            trace -> {
+              resolver[0] =
+                  FrameResolver.forTrace(file, trace.header().processId(), methods, signatures);
+              profiled[0] = new SampleProfile(resolver[0], thread == null ? -1 : thread);
+              return trace.feed(methods::accept, profiled[0]);
+            });
+    TraceFileInput.warnings(read, "reported").forEach(this::warn);
+    SampleProfile profile = profiled[0];
+    FrameResolver frames = resolver[0];
     SampleTotals totals = profile.totals();
     if (totals.samples() == 0) {
       warn(
@@ -117,72 +125,103 @@ public final class TopNCommand extends ClrscopeSubcommand {
       warn("the trace has no method load or rundown events, so frames are hex addresses");
     }
     List<MethodSamples> top = profile.top(number, inclusive);
-    Table table =
-        new Table(
-            List.of(
-                Column.number("rank", "#"),
-                Column.number("exclusive", "EXCL"),
-                Column.number("exclusivePercent", "EXCL %"),
-                Column.number("exclusiveCpu", "EXCL CPU"),
-                Column.number("inclusive", "INCL"),
-                Column.number("inclusivePercent", "INCL %"),
-                Column.number("inclusiveCpu", "INCL CPU"),
-                Column.text("method", "METHOD")));
-    int rank = 1;
+    // Said once the frames were named: a library is read when a frame first needs it.
+    frames.problems().forEach(this::warn);
+    List<Ranked> rows = new ArrayList<>();
     for (MethodSamples m : top) {
-      table.add(
-          rank++,
-          m.exclusive(),
-          percent(m.exclusive(), totals.samples()),
-          m.exclusiveCpu(),
-          m.inclusive(),
-          percent(m.inclusive(), totals.samples()),
-          m.inclusiveCpu(),
-          m.name());
+      rows.add(new Ranked(rows.size() + 1, m, totals.samples()));
     }
-    OutputFormat f = format.format();
-    TableRenderer renderer = new TableRenderer(out());
-    switch (f) {
-      case csv -> renderer.list(table, f);
-      case json -> {
-        Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("file", file.toString());
-        doc.put("orderedBy", inclusive ? "inclusive" : "exclusive");
-        doc.put("thread", thread);
-        doc.put("samples", totals.samples());
-        doc.put("cpuSamples", totals.cpu());
-        doc.put("externalSamples", totals.external());
-        doc.put("threads", totals.threads());
-        doc.put("frames", totals.frames());
-        doc.put("methods", table.objects());
-        out().println(JsonText.of(doc));
-        out().flush();
-      }
-      default -> {
-        out()
-            .println(
-                String.format(
-                    Locale.ROOT,
-                    "%,d samples%s: %,d on CPU (running managed code), %,d waiting or in native code;"
-                        + " %d thread%s; top %d by %s",
-                    totals.samples(),
-                    thread == null ? "" : " of thread " + thread,
-                    totals.cpu(),
-                    totals.external(),
-                    totals.threads(),
-                    totals.threads() == 1 ? "" : "s",
-                    number,
-                    inclusive ? "inclusive samples" : "exclusive samples"));
-        renderer.list(table, f);
-      }
-    }
+    format
+        .renderer(out(), err())
+        .report(
+            Report.builder()
+                .values(HEAD, new Head(file.toString(), inclusive, thread, number, totals))
+                .rows("methods", null, METHODS, rows)
+                .primary()
+                .build());
     return 0;
   }
 
-  /** {@code part} as a percentage of {@code whole}, two decimals. */
-  private static BigDecimal percent(long part, long whole) {
-    return whole == 0
-        ? BigDecimal.ZERO.setScale(2)
-        : BigDecimal.valueOf(part * 100.0 / whole).setScale(2, RoundingMode.HALF_UP);
+  /** The samples a report counted, and how it orders methods. */
+  private record Head(String file, boolean inclusive, Long thread, int top, SampleTotals totals) {
+    String orderedBy() {
+      return inclusive ? "inclusive" : "exclusive";
+    }
+
+    String line() {
+      return String.format(
+          Locale.ROOT,
+          "%,d samples%s: %,d on CPU (running managed code), %,d waiting or in native code;"
+              + " %d thread%s; top %d by %s",
+          totals.samples(),
+          thread == null ? "" : " of thread " + thread,
+          totals.cpu(),
+          totals.external(),
+          totals.threads(),
+          totals.threads() == 1 ? "" : "s",
+          top,
+          inclusive ? "inclusive samples" : "exclusive samples");
+    }
   }
+
+  private static final RecordSchema<Head> HEAD =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.data("file", Unit.TEXT, Head::file),
+              Field.data("orderedBy", Unit.TEXT, Head::orderedBy),
+              Field.data("thread", Unit.ID, Head::thread),
+              Field.of("samples", "Samples", 0, Unit.COUNT, (Head h) -> h.totals().samples())
+                  .only(Field.Shown.DATA),
+              Field.data("cpuSamples", Unit.COUNT, (Head h) -> h.totals().cpu()),
+              Field.data("externalSamples", Unit.COUNT, (Head h) -> h.totals().external()),
+              Field.data("threads", Unit.COUNT, (Head h) -> h.totals().threads()),
+              Field.data("frames", Unit.COUNT, (Head h) -> h.totals().frames()),
+              Field.of("summary", "", 0, Unit.TEXT, (Head h) -> null)
+                  .cell(Head::line)
+                  .only(Field.Shown.TABLE)));
+
+  /** A method and its rank. */
+  private record Ranked(int rank, MethodSamples m, long samples) {}
+
+  private static final RecordSchema<Ranked> METHODS =
+      new RecordSchema<Ranked>(
+              null,
+              List.of(
+                  Field.of("rank", "#", 0, Unit.COUNT, Ranked::rank),
+                  Field.of("exclusive", "EXCL", 0, Unit.COUNT, (Ranked r) -> r.m().exclusive()),
+                  Field.of(
+                      "exclusivePercent",
+                      "EXCL %",
+                      0,
+                      Unit.PERCENT,
+                      (Ranked r) -> Unit.percent(r.m().exclusive(), r.samples())),
+                  Field.of(
+                      "exclusiveCpu",
+                      "EXCL CPU",
+                      0,
+                      Unit.COUNT,
+                      (Ranked r) -> r.m().exclusiveCpu()),
+                  Field.of("inclusive", "INCL", 0, Unit.COUNT, (Ranked r) -> r.m().inclusive()),
+                  Field.of(
+                      "inclusivePercent",
+                      "INCL %",
+                      0,
+                      Unit.PERCENT,
+                      (Ranked r) -> Unit.percent(r.m().inclusive(), r.samples())),
+                  Field.of(
+                      "inclusiveCpu",
+                      "INCL CPU",
+                      0,
+                      Unit.COUNT,
+                      (Ranked r) -> r.m().inclusiveCpu()),
+                  Field.of("method", "METHOD", 0, Unit.TEXT, (Ranked r) -> r.m().name())))
+          .withPriority(
+              List.of(
+                  "rank",
+                  "exclusive",
+                  "inclusive",
+                  "method",
+                  "exclusivePercent",
+                  "inclusivePercent"));
 }

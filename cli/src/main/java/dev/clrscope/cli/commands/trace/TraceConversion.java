@@ -1,32 +1,32 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.CommandFailure;
-import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.nettrace.NetTraceFormatException;
-import dev.clrscope.nettrace.NetTraceReader;
+import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.symbols.FrameResolver;
+import dev.clrscope.symbols.ManagedCodeMap;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * Converts a trace to a profile format in two streaming passes over the file: the first collects
- * the method address ranges (the rundown that names them comes at the end of a trace), the second
- * resolves each thread sample's stack and hands it to the format's writer. A truncated trace is
- * read leniently: everything up to its last complete block is converted and the output is still
- * complete and valid.
+ * Converts a trace to a profile format in one pass over the file: events that are not samples go to
+ * the format's writer as they come; thread samples are kept (thread, time and the reader's shared
+ * stack) until the end, where the rundown has named every method, and then named, each distinct
+ * address once, and written. A truncated trace is read leniently: everything up to its last
+ * complete block is converted and the output is still complete and valid.
  */
 public final class TraceConversion {
   private TraceConversion() {}
@@ -37,11 +37,12 @@ public final class TraceConversion {
    * @param samples thread samples converted
    * @param methods methods known from the trace
    * @param ending how reading the input ended: cut short, or with bytes after its end
+   * @param frameProblems what could not be used to name native frames (a sidecar or library)
    */
-  public record Result(long samples, int methods, TraceFileInput.ReadEnding ending) {
+  public record Result(long samples, int methods, SessionResult read, List<String> frameProblems) {
     /** Why the input ended early, or null. */
     public String truncatedAt() {
-      return ending.truncatedAt();
+      return read.truncation() == null ? null : read.truncation().getMessage();
     }
   }
 
@@ -63,7 +64,9 @@ public final class TraceConversion {
 
   /** Prints the notes of a conversion. */
   static void report(Result r, ConversionFormat format, PrintStream err) {
-    r.ending().warnings("converted").forEach(w -> err.println("clrscope trace convert: " + w));
+    TraceFileInput.warnings(r.read(), "converted")
+        .forEach(w -> err.println("clrscope trace convert: " + w));
+    r.frameProblems().forEach(w -> err.println("clrscope trace convert: " + w));
     if (r.samples() == 0) {
       err.println(
           "clrscope trace convert: the trace has no thread samples, so the "
@@ -88,46 +91,96 @@ public final class TraceConversion {
    */
   public static Result convert(
       Path trace, OutputStream out, ConversionFormat format, boolean allEvents) throws IOException {
-    FrameResolver frames;
+    ManagedCodeMap methods = new ManagedCodeMap();
+    Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+    Result result;
     try {
-      frames = FrameResolver.forTrace(trace, false);
-    } catch (NetTraceFormatException e) {
-      throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
-    } catch (UncheckedIOException e) {
-      throw new CommandFailure("could not read " + trace + ": " + IoErrors.reason(e), e);
+      result =
+          TraceFileInput.read(
+              trace,
+              t -> {
+                TraceHeader header = t.header();
+                double weightMs =
+                    header.expectedCpuSamplingRate() > 0
+                        ? header.expectedCpuSamplingRate() / 1e6
+                        : 1.0;
+                try (ProfileWriter w = writer(format, out, text, trace, header, allEvents)) {
+                  Samples samples = new Samples(w);
+                  SessionResult read = t.feed(methods::accept, samples);
+                  FrameResolver frames =
+                      FrameResolver.forTrace(trace, header.processId(), methods, false);
+                  long n = samples.write(frames, weightMs);
+                  w.finish();
+                  return new Result(n, methods.size(), read, frames.problems());
+                } catch (IOException e) {
+                  throw new WriteFailure(e);
+                }
+              });
+    } catch (WriteFailure e) {
+      // Writing the output failed, not reading the trace: the caller says which file.
+      throw e.getCause();
     }
-    try (NetTraceReader reader = NetTraceReader.open(trace, true)) {
-      TraceHeader header = reader.header();
-      double weightMs =
-          header.expectedCpuSamplingRate() > 0 ? header.expectedCpuSamplingRate() / 1e6 : 1.0;
-      Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-      long samples = 0;
-      try (ProfileWriter w = writer(format, out, text, trace, header, allEvents)) {
-        TraceEvent e;
-        while ((e = reader.next()) != null) {
-          double ms = e.relativeMillis();
-          if (RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())) {
-            int depth = e.stack().depth();
-            if (depth == 0) {
-              continue;
-            }
-            String[] names = new String[depth];
-            for (int i = 0; i < depth; i++) {
-              // Stacks are innermost first; profiles want the root first.
-              names[depth - 1 - i] = frames.name(e.stack().frame(i));
-            }
-            w.sample(new StackSample(e.threadId(), ms, weightMs, Arrays.asList(names)));
-            samples++;
-          } else {
-            w.event(e, ms);
-          }
+    text.flush();
+    return result;
+  }
+
+  /** Writing the output failed while the trace was read: told apart from a trace unreadable. */
+  private static final class WriteFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    WriteFailure(IOException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized IOException getCause() {
+      return (IOException) super.getCause();
+    }
+  }
+
+  /** A trace's thread samples, kept until the end of the trace names their frames. */
+  private static final class Samples implements EventConsumer {
+    private final ProfileWriter writer;
+    private final List<Long> threads = new ArrayList<>();
+    private final List<Double> times = new ArrayList<>();
+    private final List<StackTrace> stacks = new ArrayList<>();
+
+    Samples(ProfileWriter writer) {
+      this.writer = writer;
+    }
+
+    @Override
+    public void accept(TraceEvent e) {
+      double ms = e.relativeMillis();
+      if (RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())) {
+        if (e.stack().depth() > 0) {
+          threads.add(e.threadId());
+          times.add(ms);
+          stacks.add(e.stack());
         }
-        w.finish();
+      } else {
+        try {
+          writer.event(e, ms);
+        } catch (IOException x) {
+          throw new WriteFailure(x);
+        }
       }
-      text.flush();
-      return new Result(samples, frames.managed().size(), TraceFileInput.ReadEnding.of(reader));
-    } catch (NetTraceFormatException e) {
-      throw new CommandFailure(trace + " is not a trace clrscope can read: " + e.getMessage(), e);
+    }
+
+    /** Names and writes every sample, in the order read; returns how many. */
+    long write(FrameResolver frames, double weightMs) throws IOException {
+      for (int k = 0; k < stacks.size(); k++) {
+        StackTrace stack = stacks.get(k);
+        int depth = stack.depth();
+        String[] names = new String[depth];
+        for (int i = 0; i < depth; i++) {
+          // Stacks are innermost first; profiles want the root first.
+          names[depth - 1 - i] = frames.name(stack.frame(i));
+        }
+        writer.sample(
+            new StackSample(threads.get(k), times.get(k), weightMs, Arrays.asList(names)));
+      }
+      return stacks.size();
     }
   }
 

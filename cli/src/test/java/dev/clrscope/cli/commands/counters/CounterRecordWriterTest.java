@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.InstrumentType;
 import dev.clrscope.monitor.counters.Measurement;
@@ -82,10 +84,20 @@ class CounterRecordWriterTest {
         1.0);
   }
 
-  private static String write(CounterRecordWriter.Format f, List<Measurement> ms) {
+  private static String write(OutputFormat f, List<Measurement> ms) {
+    return write(
+        f,
+        f == OutputFormat.jsonl
+            ? CounterRecordWriter.Layout.full
+            : CounterRecordWriter.Layout.dotnetCounters,
+        ms);
+  }
+
+  private static String write(
+      OutputFormat f, CounterRecordWriter.Layout layout, List<Measurement> ms) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    CounterRecordWriter w = new CounterRecordWriter(out, f, 1);
+    CounterRecordWriter w = new CounterRecordWriter(Renderer.of(f, out, out, 0), layout, 1);
     w.start(Map.of("pid", 42));
     ms.forEach(w::write);
     w.finish(List.of("note"), "duration reached");
@@ -95,9 +107,7 @@ class CounterRecordWriterTest {
   @Test
   void csvHasDotnetCountersColumnsUnitsTagsAndPercentileRows() {
     String csv =
-        write(
-            CounterRecordWriter.Format.csv,
-            List.of(counter(70.0), counter(null), histogram(), eventCounter()));
+        write(OutputFormat.csv, List.of(counter(70.0), counter(null), histogram(), eventCounter()));
     assertThat(csv.lines().toList())
         .containsExactly(
             "Timestamp,Provider,Counter Name,Counter Type,Mean/Increment",
@@ -113,7 +123,7 @@ class CounterRecordWriterTest {
     JsonNode root =
         json.readTree(
             write(
-                CounterRecordWriter.Format.json,
+                OutputFormat.json,
                 List.of(counter(70.0), counter(null), histogram(), eventCounter())));
     assertThat(root.fieldNames())
         .toIterable()
@@ -132,8 +142,7 @@ class CounterRecordWriterTest {
     assertThat(events.get(1).path("tags").asText()).isEqualTo("Percentile=50");
     // Non-finite numbers stay valid JSON.
     assertThat(events.get(2).get("value").isNull()).isTrue();
-    assertThat(json.readTree(write(CounterRecordWriter.Format.json, List.of())).path("Events"))
-        .isEmpty();
+    assertThat(json.readTree(write(OutputFormat.json, List.of())).path("Events")).isEmpty();
   }
 
   @Test
@@ -141,11 +150,12 @@ class CounterRecordWriterTest {
     ObjectMapper json = new ObjectMapper();
     String doc =
         write(
-            CounterRecordWriter.Format.jsonFull,
+            OutputFormat.json,
+            CounterRecordWriter.Layout.full,
             List.of(counter(0.1), histogram(), eventCounter()));
     JsonNode root = json.readTree(doc);
     assertThat(root.path("pid").asInt()).isEqualTo(42);
-    assertThat(root.path("stopReason").asText()).isEqualTo("duration reached");
+    assertThat(root.path("summary").path("stopReason").asText()).isEqualTo("duration reached");
     JsonNode ms = root.path("measurements");
     assertThat(ms).hasSize(3);
     assertThat(ms.get(0).path("timestamp").asText()).isEqualTo("2026-01-02T03:04:05.123456789Z");
@@ -158,13 +168,11 @@ class CounterRecordWriterTest {
 
     // An empty session is still one valid document.
     assertThat(
-            json.readTree(write(CounterRecordWriter.Format.jsonFull, List.of()))
+            json.readTree(write(OutputFormat.json, CounterRecordWriter.Layout.full, List.of()))
                 .path("measurements"))
         .isEmpty();
     for (String line :
-        write(CounterRecordWriter.Format.jsonl, List.of(counter(1.0), histogram()))
-            .lines()
-            .toList()) {
+        write(OutputFormat.jsonl, List.of(counter(1.0), histogram())).lines().toList()) {
       assertThat(json.readTree(line).path("provider").asText()).isEqualTo("Demo");
     }
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clrscope.cli.CliRun;
 import dev.clrscope.cli.ColonValues;
+import dev.clrscope.cli.options.OutputFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -58,7 +59,7 @@ class DotnetCountersCompatibilityTest {
                   .extracting(r -> r.provider())
                   .containsExactly("System.Runtime");
               assertThat(c.options.refreshSeconds).isEqualTo(1.0);
-              assertThat(c.format).isEqualTo(CounterRecordWriter.Format.csv);
+              assertThat(c.format).isEqualTo(OutputFormat.csv);
               assertThat(c.output).isEqualTo("-");
             }),
         collect(
@@ -77,12 +78,10 @@ class DotnetCountersCompatibilityTest {
         collect(
             "-p 1 --format json -o out.json",
             c -> {
-              assertThat(c.format).isEqualTo(CounterRecordWriter.Format.json);
+              assertThat(c.format).isEqualTo(OutputFormat.json);
               assertThat(c.output).isEqualTo("out.json");
             }),
-        collect(
-            "-p 1 --format:csv",
-            c -> assertThat(c.format).isEqualTo(CounterRecordWriter.Format.csv)),
+        collect("-p 1 --format:csv", c -> assertThat(c.format).isEqualTo(OutputFormat.csv)),
         collect(
             "-p 1 --maxHistograms 5 --maxTimeSeries 500",
             c -> {
@@ -123,7 +122,9 @@ class DotnetCountersCompatibilityTest {
         Arguments.of("collect -p 1 --dsrouter android", "start dotnet-dsrouter yourself"),
         Arguments.of("monitor -p 1 --dsrouter ios", "start dotnet-dsrouter yourself"),
         Arguments.of("collect -p 1 --duration 10", "has no unit"),
-        Arguments.of("collect -p 1 --format xml", "csv, json, json-full or jsonl"));
+        Arguments.of("collect -p 1 --format xml", "expected one of csv, json, jsonl"),
+        Arguments.of("collect -p 1 --format json-full", "--format json --layout full"),
+        Arguments.of("collect -p 1 --format table", "choose csv, json, jsonl"));
   }
 
   @ParameterizedTest(name = "dotnet-counters {0}")

@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.RecordStream;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
 import dev.clrscope.monitor.gc.CondemnReasons;
 import dev.clrscope.monitor.gc.GcRecord;
+import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.gc.GenerationSizes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -52,10 +55,11 @@ class GcOutputTest {
   private static String print(OutputFormat format, GcRecord... gcs) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    GcOutput output = new GcOutput(out, out, format, false);
+    MonitorOutput<GcRecord, GcSummary> output =
+        GcOutput.output(Renderer.of(format, out, out, 0), false);
     output.header();
     for (GcRecord r : gcs) {
-      output.gc(r);
+      output.write(r);
     }
     return bytes.toString(StandardCharsets.UTF_8);
   }
@@ -80,7 +84,7 @@ class GcOutputTest {
 
   @Test
   void jsonLinesNestSizesAndCondemnReasons() throws Exception {
-    JsonNode o = new ObjectMapper().readTree(print(OutputFormat.json, gc(7, 0)).strip());
+    JsonNode o = new ObjectMapper().readTree(print(OutputFormat.jsonl, gc(7, 0)).strip());
     assertThat(o.get("kind").asText()).isEqualTo("gc");
     assertThat(o.get("gc").asLong()).isEqualTo(7);
     assertThat(o.get("sizeAfterBytes").get("gen2").asLong()).isEqualTo(2_000_000);
@@ -96,21 +100,20 @@ class GcOutputTest {
     int reason = lines.get(0).indexOf("REASON");
     assertThat(lines.get(1).indexOf("Induced")).isEqualTo(reason);
     assertThat(lines.get(2).indexOf("Induced")).isEqualTo(reason);
-    assertThat(lines.get(1)).contains(" 10.0M ").contains("Compact,Promote");
+    assertThat(lines.get(1)).contains(" 10.0 MiB ").contains("Compact,Promote");
     assertThat(lines.get(2)).contains(" 99 ");
   }
 
   private static List<String> table(RecordSchemaChoice choice) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    GcOutput output =
-        new GcOutput(
-            out,
-            out,
-            OutputFormat.table,
+    MonitorOutput<GcRecord, GcSummary> output =
+        GcOutput.output(
+            Renderer.of(OutputFormat.table, out, out, 0),
             false,
-            GcOutput.schema(false, choice.columns, choice.width));
-    output.gc(gc(12345, 0));
+            GcOutput.schema(false, choice.columns, choice.width),
+            false);
+    output.write(gc(12345, 0));
     return bytes.toString(StandardCharsets.UTF_8).lines().toList();
   }
 
@@ -167,11 +170,11 @@ class GcOutputTest {
 
   @Test
   void fullgcReportReusesTheGcFields() throws Exception {
-    FullGcCommand.Report report = new FullGcCommand.Report(gc(7, 0), 42, true, gc(8, 0));
+    FullGcCommand.Induced report = new FullGcCommand.Induced(gc(7, 0), 42, true, gc(8, 0));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
 
-    RecordStream.single(out, FullGcCommand.REPORT, OutputFormat.json, report);
+    Renderer.of(OutputFormat.json, out, out, 0).report(Report.record(FullGcCommand.REPORT, report));
     JsonNode o = new ObjectMapper().readTree(bytes.toString(StandardCharsets.UTF_8));
     assertThat(o.has("kind")).isFalse();
     assertThat(o.get("sizeAfterBytes").get("loh").asLong()).isEqualTo(85_000);
@@ -181,22 +184,22 @@ class GcOutputTest {
     assertThat(o.get("secondGc").asLong()).isEqualTo(8);
 
     bytes.reset();
-    RecordStream.single(out, FullGcCommand.REPORT, OutputFormat.table, report);
+    Renderer.of(OutputFormat.table, out, out, 0)
+        .report(Report.record(FullGcCommand.REPORT, report));
     assertThat(bytes.toString(StandardCharsets.UTF_8).lines())
         .contains(
             "GC number             7",
             "ClientSequenceNumber  0 (not reported by this runtime)",
             "Pause (ms)            1.250",
-            "Heap before           10485760 (10.0M)",
+            "Heap before           10,485,760 (10.0 MiB)",
             "Second GC on close    yes: GC #8 (Induced, gen2) ran when the session closed"
                 + " (dotnet/runtime#99487)");
 
     bytes.reset();
-    RecordStream.single(
-        out,
-        FullGcCommand.REPORT,
-        OutputFormat.csv,
-        new FullGcCommand.Report(gc(7, 0), 42, false, null));
+    Renderer.of(OutputFormat.csv, out, out, 0)
+        .report(
+            Report.record(
+                FullGcCommand.REPORT, new FullGcCommand.Induced(gc(7, 0), 42, false, null)));
     assertThat(bytes.toString(StandardCharsets.UTF_8).lines())
         .containsExactly(
             "gc,generation,type,reason,clientSequenceNumber,pauseMs,suspendMs,heapSizeBeforeBytes,"

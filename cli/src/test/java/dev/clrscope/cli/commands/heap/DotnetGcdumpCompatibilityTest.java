@@ -35,14 +35,9 @@ class DotnetGcdumpCompatibilityTest {
   void outputAndBufferSizeMeanWhatTheyMeanThere() {
     DumpHeapCollectCommand c = collect("-p", "1", "-o", "app.gcdump", "--buffersize", "512");
     assertThat(c.output).isEqualTo(Path.of("app.gcdump"));
-    assertThat(c.bufferSize.megabytesOr(dev.clrscope.monitor.heap.HeapWalk.DEFAULT_BUFFER_MB))
-        .isEqualTo(512);
+    assertThat(c.bufferSize.megabytes()).isEqualTo(512);
     // dotnet-gcdump's own default buffer when none is given.
-    assertThat(
-            collect("-p", "1")
-                .bufferSize
-                .megabytesOr(dev.clrscope.monitor.heap.HeapWalk.DEFAULT_BUFFER_MB))
-        .isEqualTo(1024);
+    assertThat(collect("-p", "1").bufferSize.megabytes()).isEqualTo(1024);
   }
 
   @Test

@@ -33,6 +33,31 @@ class DumpHeapReportCommandTest {
   }
 
   @Test
+  void docsHeapMdShowsWhatTheCommandPrintsForWidgetGcdump() throws Exception {
+    Path file = SharedFixtures.of("gcdump", "widget.gcdump");
+    CliRun r = CliRun.of("dump-heap", "report", file.toString(), "--top", "2");
+    assertThat(r.exit()).as(r.err()).isZero();
+    String doc = Files.readString(docs().resolve("heap.md"));
+    String example =
+        doc.substring(doc.indexOf("$ clrscope dump-heap report widget.gcdump --top 2\n"));
+    example = example.substring(example.indexOf('\n') + 1, example.indexOf("```"));
+    // The doc's first line is the stderr summary, the rest the table on stdout.
+    assertThat(example).isEqualTo(r.err().replace(file.toString(), "widget.gcdump") + r.out());
+  }
+
+  /** The repository's docs directory, found above the working directory. */
+  private static Path docs() {
+    for (Path d = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        d != null;
+        d = d.getParent()) {
+      if (Files.isRegularFile(d.resolve("docs/heap.md"))) {
+        return d.resolve("docs");
+      }
+    }
+    throw new AssertionError("docs/heap.md not found above " + System.getProperty("user.dir"));
+  }
+
+  @Test
   void aCutFileIsATargetErrorNamingTheOffset(@TempDir Path dir) throws Exception {
     byte[] whole = Files.readAllBytes(SharedFixtures.of("gcdump", "generic.gcdump"));
     Path cut = dir.resolve("cut.gcdump");
@@ -65,7 +90,11 @@ class DumpHeapReportCommandTest {
             "--flame",
             flame.toString());
     assertThat(r.exit()).as(r.err()).isZero();
-    assertThat(r.out()).contains("{\"type\":\"Widget[]\",\"size\":987680,\"retained\":5925960");
+    JsonNode top = new ObjectMapper().readTree(r.out());
+    JsonNode array = top.get(0).get("children").get(0);
+    assertThat(array.get("type").asText()).isEqualTo("Widget[]");
+    assertThat(array.get("size").asLong()).isEqualTo(987680);
+    assertThat(array.get("retained").asLong()).isEqualTo(5925960);
     long total = 0;
     for (String line : Files.readAllLines(flame)) {
       total += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));

@@ -71,6 +71,13 @@ class DotnetTraceCompatibilityTest {
                 assertThat(c.plan().providers())
                     .extracting(EventPipeProvider::name)
                     .containsExactly(RUNTIME, SAMPLER)),
+        // SampleProfiler with the keywords dotnet-trace 10 sends for a provider it names without
+        // any (its client library's default), not 0.
+        row(
+            "-p 1 --profile dotnet-sampled-thread-time",
+            c ->
+                assertThat(c.plan().providers())
+                    .containsExactly(provider(SAMPLER, 0xF00000000000L, 4))),
         row(
             "-p 1 --profile gc-collect,dotnet-common",
             c ->
@@ -133,7 +140,10 @@ class DotnetTraceCompatibilityTest {
             "--dport /tmp/x.sock",
             c -> assertThat(c.targetOptions().spec().toString()).contains("/tmp/x.sock")),
         row("-p:1234", c -> assertThat(c.targetOptions().spec().toString()).contains("1234")),
-        row("-p 1 --show-child-io", c -> assertThat(c.childIoShown()).isTrue()),
+        row("-p 1 --show-child-io", c -> assertThat(c.targetOptions().showChildIo()).isTrue()),
+        row(
+            "-p 1 --show-child-io false",
+            c -> assertThat(c.targetOptions().showChildIo()).isFalse()),
         // The rest of `dotnet-trace collect --help`.
         row("-p 1 --buffersize 512", c -> assertThat(c.bufferSize.megabytes()).isEqualTo(512)),
         row("-p 1", c -> assertThat(c.bufferSize.megabytes()).isEqualTo(256)),
@@ -152,7 +162,9 @@ class DotnetTraceCompatibilityTest {
         row(
             "--diagnostic-port /tmp/x.sock,connect",
             c -> assertThat(c.targetOptions().spec().toString()).contains("/tmp/x.sock")),
-        row("-p 1", c -> assertThat(c.childIoShown()).isFalse()));
+        // dotnet-trace discards a launched app's output; clrscope shows it on stderr, and its
+        // stdout holds the trace's path alone either way.
+        row("-p 1", c -> assertThat(c.targetOptions().showChildIo()).isTrue()));
   }
 
   @ParameterizedTest(name = "dotnet-trace collect {0}")

@@ -42,7 +42,7 @@ class TopNCommandTest {
             "report",
             "topN",
             TRACE.toString(),
-            "-n",
+            "-N",
             "2",
             "--inclusive",
             "--signatures",

@@ -1,0 +1,118 @@
+package dev.clrscope.dac;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Where a type's instances hold references: the GC descriptor the runtime keeps just below each
+ * method table that has pointers (what the GC itself marks through), decoded once per type, so an
+ * object's references are read from its bytes with no call into the DAC.
+ *
+ * <p>The descriptor is a count at {@code MT - 8} and, below it, either that many series (a start
+ * offset and a length that is relative to the object's size: fields, or an array of references), or
+ * for a negative count a start offset and that many {@code (pointers, skip)} pairs repeated to the
+ * object's end (an array of structs that hold references).
+ */
+final class GcDesc {
+  /** A descriptor with more entries than this is not one. */
+  static final int MAX_SERIES = 1 << 16;
+
+  private final long[] offsets;
+  private final long[] sizes;
+  private final int[] pointers;
+  private final int[] skips;
+  private final long repeatStart;
+
+  private GcDesc(long[] offsets, long[] sizes, int[] pointers, int[] skips, long repeatStart) {
+    this.offsets = offsets;
+    this.sizes = sizes;
+    this.pointers = pointers;
+    this.skips = skips;
+    this.repeatStart = repeatStart;
+  }
+
+  /**
+   * Decodes the descriptor whose count was {@code count} from {@code bytes}, the {@code 8 * (1 + 2
+   * * |count|)} bytes that end at the method table.
+   *
+   * @return the descriptor, or null when the bytes are no descriptor
+   */
+  static GcDesc decode(long count, byte[] bytes) {
+    if (count == 0 || Math.abs(count) > MAX_SERIES) {
+      return null;
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int len = bytes.length;
+    int highest = len - 24;
+    if (count > 0) {
+      int n = (int) count;
+      long[] offsets = new long[n];
+      long[] sizes = new long[n];
+      // Series are stored from the lowest address up; walked from the one nearest the count.
+      for (int i = 0; i < n; i++) {
+        int at = highest - 16 * i;
+        sizes[i] = b.getLong(at);
+        offsets[i] = b.getLong(at + 8);
+      }
+      return new GcDesc(offsets, sizes, null, null, 0);
+    }
+    int n = (int) -count;
+    int[] pointers = new int[n];
+    int[] skips = new int[n];
+    for (int i = 0; i < n; i++) {
+      int at = highest - 8 * i;
+      pointers[i] = b.getInt(at);
+      skips[i] = b.getInt(at + 4);
+    }
+    return new GcDesc(null, null, pointers, skips, b.getLong(highest + 8));
+  }
+
+  /** How many bytes below the method table a descriptor of {@code count} series takes. */
+  static int byteSize(long count) {
+    return 8 * (1 + 2 * (int) Math.abs(count));
+  }
+
+  /** The reference slots of an object of {@code size} bytes, as offsets from its start. */
+  void forEachSlot(long size, SlotVisitor visitor) {
+    if (offsets != null) {
+      for (int i = 0; i < offsets.length; i++) {
+        long offset = offsets[i];
+        long stop = offset + sizes[i] + size;
+        if (offset < 0 || stop > size) {
+          return;
+        }
+        for (; offset < stop; offset += 8) {
+          visitor.slot(offset);
+        }
+      }
+      return;
+    }
+    long offset = repeatStart;
+    if (offset < 0) {
+      return;
+    }
+    long limit = size - 8;
+    while (offset < limit) {
+      long before = offset;
+      for (int i = 0; i < pointers.length; i++) {
+        long stop = offset + 8L * pointers[i];
+        if (stop > size) {
+          return;
+        }
+        for (; offset < stop; offset += 8) {
+          visitor.slot(offset);
+        }
+        offset += skips[i];
+      }
+      if (offset <= before) {
+        // A descriptor that does not advance would loop for ever: not a real one.
+        return;
+      }
+    }
+  }
+
+  /** Receives the offset of each reference slot of an object. */
+  interface SlotVisitor {
+    void slot(long offset);
+  }
+}

@@ -1,0 +1,274 @@
+package dev.clrscope.dac;
+
+import dev.clrscope.dac.target.TargetMemory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The fast heap walk: segments are read in large blocks, each object's method table and length are
+ * read from the block, and the DAC is asked about a method table only the first time it is seen
+ * (the type cache). Allocation contexts (the unused tail of each thread's allocation buffer) are
+ * stepped over, as the GC itself does.
+ */
+final class HeapWalker {
+  static final int BLOCK = 1 << 20;
+  private static final int MAX_PROBLEMS = 100;
+  private static final int HEADER_OVERLAP = 64;
+
+  private final ClrProcess process;
+  private final long[] contextStarts;
+  private final long[] contextEnds;
+  private final ReadAhead readAhead;
+  private final List<HeapProblem> problems = new ArrayList<>();
+  private int skippedProblems;
+
+  /**
+   * @param contexts allocation contexts as {@code [start, limit]} pairs
+   */
+  HeapWalker(ClrProcess process, TargetMemory memory, List<long[]> contexts) {
+    this.process = process;
+    this.readAhead = new ReadAhead(memory);
+    long[][] sorted =
+        contexts.stream()
+            .filter(c -> c[0] != 0 && Long.compareUnsigned(c[0], c[1]) < 0)
+            .toArray(long[][]::new);
+    Arrays.sort(sorted, (a, b) -> Long.compareUnsigned(a[0], b[0]));
+    contextStarts = new long[sorted.length];
+    contextEnds = new long[sorted.length];
+    for (int i = 0; i < sorted.length; i++) {
+      contextStarts[i] = sorted[i][0];
+      contextEnds[i] = sorted[i][1];
+    }
+  }
+
+  WalkSummary walk(List<HeapSegment> segments, HeapVisitor visitor) {
+    long started = System.nanoTime();
+    HeapObject obj = new HeapObject(process);
+    long objects = 0;
+    long total = 0;
+    try {
+      for (HeapSegment segment : segments) {
+        long[] counts = walkSegment(segment, obj, visitor);
+        objects += counts[0];
+        total += counts[1];
+      }
+    } finally {
+      readAhead.finish();
+    }
+    return new WalkSummary(
+        objects,
+        total,
+        segments.size(),
+        List.copyOf(problems),
+        skippedProblems,
+        System.nanoTime() - started);
+  }
+
+  private void problem(HeapSegment segment, long address, String reason) {
+    if (problems.size() < MAX_PROBLEMS) {
+      problems.add(new HeapProblem(segment, address, reason));
+    } else {
+      skippedProblems++;
+    }
+  }
+
+  private long[] walkSegment(HeapSegment segment, HeapObject obj, HeapVisitor visitor) {
+    long end = segment.end();
+    long address = segment.start();
+    boolean skipContexts =
+        segment.kind() != SegmentKind.LARGE && segment.kind() != SegmentKind.FROZEN;
+    int ctx = lowerBound(contextStarts, address);
+    long base = 0;
+    int length = 0;
+    ByteBuffer block = null;
+    long objects = 0;
+    long bytesSeen = 0;
+    ClrType lastType = null;
+    long lastMt = 0;
+    obj.segment = segment;
+    while (Long.compareUnsigned(address, end) < 0) {
+      if ((objects & 0xffff) == 0) {
+        process.checkStop();
+      }
+      if (skipContexts) {
+        while (ctx < contextStarts.length
+            && Long.compareUnsigned(contextStarts[ctx], address) < 0) {
+          ctx++;
+        }
+        if (ctx < contextStarts.length && contextStarts[ctx] == address) {
+          // The rest of a thread's allocation buffer holds no objects yet.
+          address = contextEnds[ctx] + ClrProcess.MIN_OBJECT_SIZE;
+          ctx++;
+          continue;
+        }
+      }
+      long into = address - base;
+      if (length == 0 || into < 0 || into + ClrProcess.MIN_OBJECT_SIZE > length) {
+        int want = (int) Math.min(BLOCK, end - address);
+        ByteBuffer next = readAhead.block(address, want);
+        block = next;
+        base = readAhead.base();
+        length = readAhead.length();
+        into = address - base;
+        obj.block = block;
+        obj.blockBase = base;
+        obj.blockLength = length;
+        if (length - into < Math.min(end - address, ClrProcess.MIN_OBJECT_SIZE)) {
+          problem(segment, address, "memory not in the dump or not readable");
+          length = 0;
+          break;
+        }
+        // The next block, read while this one is parsed: it overlaps this one by an object
+        // header, so an object that starts near the end is whole in one of them.
+        if (length == BLOCK && Long.compareUnsigned(base + length, end) < 0) {
+          long after = base + length - HEADER_OVERLAP;
+          readAhead.prefetch(after, (int) Math.min(BLOCK, end - after));
+        }
+      }
+      int at = (int) into;
+      long mt = block.getLong(at) & ~7L;
+      ClrType type;
+      if (mt == lastMt && lastType != null) {
+        type = lastType;
+      } else {
+        type = process.typeOrNull(mt);
+        if (type == null) {
+          problem(
+              segment,
+              address,
+              "no object here: 0x" + Long.toHexString(mt) + " is not a method table");
+          break;
+        }
+        lastType = type;
+        lastMt = mt;
+      }
+      long size;
+      int component = type.componentSize();
+      if (component == 0) {
+        size = type.baseSize();
+      } else {
+        long count = Integer.toUnsignedLong(block.getInt(at + 8));
+        size = type.baseSize() + count * component;
+      }
+      if (size < ClrProcess.MIN_OBJECT_SIZE) {
+        size = ClrProcess.MIN_OBJECT_SIZE;
+      }
+      long aligned = (size + 7) & ~7L;
+      if (Long.compareUnsigned(address + aligned, end) > 0 || aligned <= 0) {
+        problem(
+            segment, address, type.name() + " of " + size + " bytes would end past the segment");
+        break;
+      }
+      obj.address = address;
+      obj.type = type;
+      obj.size = size;
+      obj.alignedSize = aligned;
+      obj.generation = segment.generationOf(address);
+      visitor.visit(obj);
+      objects++;
+      bytesSeen += size;
+      address += aligned;
+    }
+    return new long[] {objects, bytesSeen};
+  }
+
+  /**
+   * Two buffers: the one being parsed, and the next block read meanwhile on a second thread (target
+   * memory may be read from any thread). A prefetch the walk does not use (it jumped over a large
+   * object) is dropped.
+   */
+  private static final class ReadAhead {
+    private static final ExecutorService READER =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "clrscope-dac read-ahead");
+              t.setDaemon(true);
+              return t;
+            });
+
+    private final TargetMemory memory;
+    private byte[] current = new byte[BLOCK];
+    private byte[] spare = new byte[BLOCK];
+    private long base;
+    private int length;
+    private Future<Integer> pending;
+    private long pendingBase;
+
+    ReadAhead(TargetMemory memory) {
+      this.memory = memory;
+    }
+
+    long base() {
+      return base;
+    }
+
+    int length() {
+      return length;
+    }
+
+    /** A block holding {@code address}: the prefetched one if it does, else read now. */
+    ByteBuffer block(long address, int want) {
+      Integer prefetched = awaitPending();
+      if (prefetched != null
+          && address - pendingBase >= 0
+          && address - pendingBase + ClrProcess.MIN_OBJECT_SIZE <= prefetched) {
+        byte[] t = current;
+        current = spare;
+        spare = t;
+        base = pendingBase;
+        length = prefetched;
+      } else {
+        base = address;
+        length = memory.read(address, current, 0, want);
+      }
+      return ByteBuffer.wrap(current).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    void prefetch(long address, int want) {
+      byte[] into = spare;
+      pendingBase = address;
+      pending = READER.submit(() -> memory.read(address, into, 0, want));
+    }
+
+    private Integer awaitPending() {
+      Future<Integer> p = pending;
+      pending = null;
+      if (p == null) {
+        return null;
+      }
+      try {
+        return p.get();
+      } catch (ExecutionException e) {
+        return null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+
+    void finish() {
+      awaitPending();
+    }
+  }
+
+  private static int lowerBound(long[] sorted, long key) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (Long.compareUnsigned(sorted[mid], key) < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.clrscope.dac;
+
+/**
+ * An entry of the runtime's sync block table (SOS's {@code syncblk}): the object's monitor.
+ *
+ * @param index its number (1-based)
+ * @param address the SyncBlock
+ * @param object the object it belongs to
+ * @param monitorHeld the monitor's held count (odd: owned; plus 2 per waiter)
+ * @param recursion how many times the owner entered it
+ * @param owningThread the runtime Thread that owns it, or 0
+ * @param owningOsThreadId that thread's OS id, or 0
+ * @param waiters threads waiting on it
+ */
+public record SyncBlock(
+    int index,
+    long address,
+    long object,
+    int monitorHeld,
+    int recursion,
+    long owningThread,
+    int owningOsThreadId,
+    int waiters) {
+  /** Whether a thread holds the lock. */
+  public boolean isOwned() {
+    return owningThread != 0;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.clrscope.dac.analysis;
+
+import dev.clrscope.dac.ClrObject;
+import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrValue;
+import dev.clrscope.dac.Value;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The items of {@code ConcurrentQueue<T>} and the entries of {@code ConcurrentDictionary<K,V>} (the
+ * {@code dcq} and {@code dcd} commands), read from their fields as .NET 8-10 lay them out.
+ */
+public final class ConcurrentCollections {
+  private static final int MAX_ITEMS = 10_000_000;
+
+  private ConcurrentCollections() {}
+
+  /** A dictionary entry. */
+  public record Entry(Value key, Value value) {}
+
+  /**
+   * The items of a {@code ConcurrentQueue<T>}, head first: each segment's slots from its head to
+   * its tail, segment after segment.
+   */
+  public static List<Value> queueItems(ClrProcess process, ClrObject queue) {
+    requireType(queue, "System.Collections.Concurrent.ConcurrentQueue<");
+    List<Value> items = new ArrayList<>();
+    int segments = 0;
+    for (ClrObject segment = queue.objectField("_head");
+        segment != null && segments++ < 1_000_000;
+        segment = segment.objectField("_nextSegment")) {
+      ClrObject slots = segment.objectField("_slots");
+      int mask = segment.intField("_slotsMask");
+      ClrValue headAndTail = segment.structField("_headAndTail");
+      int head = headAndTail.intField("Head");
+      int tail = headAndTail.intField("Tail");
+      for (long i = head; i < tail && items.size() < MAX_ITEMS; i++) {
+        ClrValue slot = ((Value.Embedded) slots.element(i & mask)).value();
+        items.add(slot.value("Item"));
+      }
+    }
+    return items;
+  }
+
+  /** The entries of a {@code ConcurrentDictionary<K,V>}, bucket by bucket. */
+  public static List<Entry> dictionaryEntries(ClrProcess process, ClrObject dictionary) {
+    requireType(dictionary, "System.Collections.Concurrent.ConcurrentDictionary<");
+    ClrObject tables = dictionary.objectField("_tables");
+    ClrObject buckets = tables.objectField("_buckets");
+    List<Entry> entries = new ArrayList<>();
+    for (long b = 0; b < buckets.length() && entries.size() < MAX_ITEMS; b++) {
+      Value bucket = buckets.element(b);
+      // .NET 8+: VolatileNode structs; before: the nodes themselves.
+      long node =
+          bucket instanceof Value.Embedded e
+              ? e.value().referenceField("_node")
+              : ((Value.Reference) bucket).address();
+      for (int chain = 0; node != 0 && chain < 1_000_000; chain++) {
+        ClrObject n = process.object(node);
+        entries.add(new Entry(n.value("_key"), n.value("_value")));
+        node = n.referenceField("_next");
+      }
+    }
+    return entries;
+  }
+
+  private static void requireType(ClrObject o, String prefix) {
+    if (!o.type().name().startsWith(prefix)) {
+      throw new IllegalArgumentException(o + " is not a " + prefix + "...>");
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package dev.clrscope.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.TargetException;
+import dev.clrscope.dac.TargetException.Problem;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The DAC found by its SSQP key on a symbol server when the runtime directory a core names is not
+ * on this machine (the core's {@code NT_FILE} paths moved to a directory that does not exist, as
+ * for a core taken elsewhere): downloaded from a local HTTP server laid out as a symbol store, kept
+ * in the cache, used from the cache next time; a server without it is named in the message.
+ */
+class DacDownloadTest {
+  private static final String RUNTIME_PARENT = "/usr/share/dotnet/shared/";
+  private static final String MOVED_PARENT = "/usr/share/dotneX/shared/";
+
+  @TempDir Path dir;
+  private HttpServer server;
+  private final AtomicInteger requests = new AtomicInteger();
+
+  @BeforeEach
+  void serve() throws IOException {
+    Path store = dir.resolve("store");
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.createContext(
+        "/symbols/",
+        exchange -> {
+          requests.incrementAndGet();
+          Path file =
+              store.resolve(exchange.getRequestURI().getPath().substring("/symbols/".length()));
+          if (!file.normalize().startsWith(store) || !Files.isRegularFile(file)) {
+            exchange.sendResponseHeaders(404, -1);
+            exchange.close();
+            return;
+          }
+          byte[] body = Files.readAllBytes(file);
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private URI url() {
+    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/symbols");
+  }
+
+  @Test
+  void theDacIsDownloadedByItsKeyThenTakenFromTheCache() throws Exception {
+    Path core = movedCore();
+    String buildId;
+    Path runtimeDac;
+    try (ClrProcess local = ClrProcess.openCore(dir.resolve("app.core"), options(null))) {
+      buildId = local.runtime().buildId();
+      runtimeDac = local.runtime().dac();
+    }
+    String key = "libmscordaccore.so/elf-buildid-coreclr-" + buildId + "/libmscordaccore.so";
+    Path published = dir.resolve("store").resolve(key);
+    Files.createDirectories(published.getParent());
+    Files.copy(runtimeDac, published);
+
+    try (ClrProcess p = ClrProcess.openCore(core, options(url()))) {
+      assertThat(p.runtime().coreclrPath()).startsWith(MOVED_PARENT);
+      assertThat(p.runtime().dacSource()).isEqualTo("downloaded from " + url() + "/" + key);
+      assertThat(p.runtime().dac()).isEqualTo(dir.resolve("cache").resolve(key));
+      assertThat(p.statistics().of("TargetApp.FactItem").count()).isEqualTo(100);
+    }
+    assertThat(Files.readAllBytes(dir.resolve("cache").resolve(key)))
+        .isEqualTo(Files.readAllBytes(runtimeDac));
+    assertThat(requests.get()).isEqualTo(1);
+
+    server.stop(0);
+    try (ClrProcess p = ClrProcess.openCore(core, options(url()))) {
+      assertThat(p.runtime().dacSource()).isEqualTo("cache");
+      assertThat(p.statistics().of("TargetApp.FactItem").count()).isEqualTo(100);
+    }
+  }
+
+  @Test
+  void aDacFoundNowhereIsOneLineNamingTheBuildAndEveryPlace() throws Exception {
+    Path core = movedCore();
+    String buildId;
+    String runtimeDir;
+    try (ClrProcess local = ClrProcess.openCore(dir.resolve("app.core"), options(null))) {
+      buildId = local.runtime().buildId();
+      runtimeDir =
+          Path.of(local.runtime().coreclrPath())
+              .getParent()
+              .toString()
+              .replace(RUNTIME_PARENT, MOVED_PARENT);
+    }
+    String key = "libmscordaccore.so/elf-buildid-coreclr-" + buildId + "/libmscordaccore.so";
+
+    assertThatThrownBy(() -> ClrProcess.openCore(core, options(url())))
+        .isInstanceOfSatisfying(
+            TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.DAC_NOT_FOUND))
+        .hasMessage(
+            "no DAC for runtime build-id "
+                + buildId
+                + ": the runtime directory "
+                + runtimeDir
+                + " (no libcoreclr.so there); not in the cache "
+                + dir.resolve("cache").resolve(key)
+                + ", and "
+                + url()
+                + "/"
+                + key
+                + " has no such file (HTTP 404); give --dac PATH (the libmscordaccore.so of that"
+                + " runtime build) or --symbol-server URL");
+  }
+
+  private DacOptions options(URI server) {
+    return DacOptions.defaults().withSymbolServer(server).withCacheDir(dir.resolve("cache"));
+  }
+
+  /** A full core of TargetApp after {@code facts 100}, and a copy whose runtime moved away. */
+  private Path movedCore() throws IOException {
+    Path core = dir.resolve("app.core");
+    try (TargetProcess app = TargetProcess.start(DotnetApps.TARGET_APP)) {
+      app.send("facts 100");
+      DacCoreDumpTest.dump(app.pid(), "full", core);
+    }
+    byte[] bytes = Files.readAllBytes(core);
+    int replaced = replaceInNotes(bytes, RUNTIME_PARENT, MOVED_PARENT);
+    assertThat(replaced).as("runtime paths in the core's notes").isPositive();
+    Path moved = dir.resolve("moved.core");
+    Files.write(moved, bytes);
+    return moved;
+  }
+
+  // Replaces a path prefix by another of the same length in the core's PT_NOTE segments only.
+  private static int replaceInNotes(byte[] core, String from, String to) {
+    ByteBuffer b = ByteBuffer.wrap(core).order(ByteOrder.LITTLE_ENDIAN);
+    long phoff = b.getLong(32);
+    int phnum = Short.toUnsignedInt(b.getShort(56));
+    byte[] f = from.getBytes(StandardCharsets.US_ASCII);
+    byte[] t = to.getBytes(StandardCharsets.US_ASCII);
+    int count = 0;
+    for (int i = 0; i < phnum; i++) {
+      int at = (int) phoff + 56 * i;
+      if (b.getInt(at) != 4) {
+        continue;
+      }
+      int start = (int) b.getLong(at + 8);
+      int end = start + (int) b.getLong(at + 32);
+      for (int k = start; k + f.length <= end; k++) {
+        if (java.util.Arrays.equals(core, k, k + f.length, f, 0, f.length)) {
+          System.arraycopy(t, 0, core, k, t.length);
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+}
