@@ -200,6 +200,9 @@ internal static class Program
                 case "facts" when words.Length == 2:
                     DumpFacts.Make(Count(words[1]));
                     break;
+                case "heap-facts" when words.Length == 2:
+                    HeapFacts.Make(Count(words[1]));
+                    break;
                 case "triage-facts" when words.Length == 1:
                     TriageFacts.Make();
                     break;

@@ -181,7 +181,8 @@ public final class GcDumpReader {
         Map.of(0, "[.NET Roots]"),
         0,
         null,
-        List.of());
+        List.of(),
+        true);
   }
 
   private int nodeSize;

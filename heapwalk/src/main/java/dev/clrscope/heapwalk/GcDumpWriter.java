@@ -265,6 +265,17 @@ public final class GcDumpWriter {
       for (int g : new int[] {locals, statics, other}) {
         roots.children.get(netRoots).add(base + g);
       }
+      if (s.unreachableCount() > 0) {
+        // Garbage of an exact snapshot (a core): in the file under a group that says what it is,
+        // so that a reader counts the heap's objects and sees these apart.
+        int unreachable = roots.add("[unreachable objects]");
+        roots.children.get(netRoots).add(base + unreachable);
+        for (int i = 0; i < n; i++) {
+          if (!s.isReachable(i)) {
+            roots.children.get(unreachable).add(i + 1);
+          }
+        }
+      }
       for (int g : new int[] {finalizer, strong, otherHandles, frozen}) {
         roots.children.get(other).add(base + g);
       }
@@ -280,7 +291,13 @@ public final class GcDumpWriter {
           int kind = s.rootKindOf(r);
           String field = s.rootNameOf(r);
           if (kind == HeapSnapshotBuilder.STATIC_ROOT) {
-            String name = "[static var " + s.typeNameOf(object) + "." + field + "]";
+            // An exact snapshot names the field with its declaring type; an event walk, alone.
+            String name =
+                "[static var "
+                    + (field != null && field.indexOf('.') >= 0
+                        ? field
+                        : s.typeNameOf(object) + "." + field)
+                    + "]";
             Integer known = staticNodes.get(name);
             if (known == null) {
               known = roots.add(name);
@@ -295,6 +312,7 @@ public final class GcDumpWriter {
                   case 1 -> finalizer;
                   case 2 -> strong;
                   case HeapSnapshotBuilder.FILE_ROOT -> netRoots;
+                  case HeapSnapshotBuilder.FROZEN_ROOT -> frozen;
                   default -> otherHandles;
                 };
           }

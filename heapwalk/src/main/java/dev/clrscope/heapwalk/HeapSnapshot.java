@@ -65,6 +65,8 @@ public final class HeapSnapshot {
    * @param rootObject each root's object index (-1: not in the walk)
    * @param rootKind each root's kind
    * @param outside how many references lead out of the walk (null references not counted)
+   * @param unreferencedAreRoots whether objects that nothing references and no root names hang off
+   *     the roots (an event walk's frozen objects) or are left unreachable (exact roots: garbage)
    */
   HeapSnapshot(
       long gcNumber,
@@ -83,7 +85,8 @@ public final class HeapSnapshot {
       Map<Integer, String> rootNames,
       long outside,
       long[] generationSizes,
-      List<String> problems) {
+      List<String> problems,
+      boolean unreferencedAreRoots) {
     this.gcNumber = gcNumber;
     this.address = address;
     this.size = size;
@@ -139,9 +142,11 @@ public final class HeapSnapshot {
       }
     }
     int unreferenced = 0;
-    for (boolean r : referenced) {
-      if (!r) {
-        unreferenced++;
+    if (unreferencedAreRoots) {
+      for (boolean r : referenced) {
+        if (!r) {
+          unreferenced++;
+        }
       }
     }
     // Objects that nothing references and no root names are alive all the same: the runtime's
@@ -156,7 +161,7 @@ public final class HeapSnapshot {
         rootOfEdge[j++] = r;
       }
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n && unreferenced > 0; i++) {
       if (!referenced[i]) {
         rootTarget[j] = i;
         rootOfEdge[j++] = -1;
@@ -341,8 +346,10 @@ public final class HeapSnapshot {
     long[] count = new long[types];
     long[] total = new long[types];
     for (int i = 0; i < address.length; i++) {
-      count[type[i]]++;
-      total[type[i]] += sizeOf(i);
+      if (d.idom(i) >= 0) {
+        count[type[i]]++;
+        total[type[i]] += sizeOf(i);
+      }
     }
     long[] retainedByType = retainedByType(d);
     List<TypeStatistics> rows = new ArrayList<>(types);
@@ -359,6 +366,52 @@ public final class HeapSnapshot {
             .thenComparing(Comparator.comparingLong(TypeStatistics::totalSize).reversed())
             .thenComparing(TypeStatistics::type));
     return rows;
+  }
+
+  /**
+   * Per type, the objects no root reaches (garbage not yet collected): how many and their total
+   * size, biggest first; their retained size is 0, as nothing live would be freed with them. Empty
+   * when every object is reachable.
+   */
+  public List<TypeStatistics> unreachableTypeStatistics() {
+    Dominators d = dominators();
+    int types = typeNames.length;
+    long[] count = new long[types];
+    long[] total = new long[types];
+    for (int i = 0; i < address.length; i++) {
+      if (d.idom(i) < 0) {
+        count[type[i]]++;
+        total[type[i]] += sizeOf(i);
+      }
+    }
+    List<TypeStatistics> rows = new ArrayList<>();
+    for (int t = 0; t < types; t++) {
+      if (count[t] > 0) {
+        rows.add(new TypeStatistics(typeNames[t], count[t], total[t], 0));
+      }
+    }
+    rows.sort(
+        Comparator.comparingLong(TypeStatistics::totalSize)
+            .reversed()
+            .thenComparing(TypeStatistics::type));
+    return rows;
+  }
+
+  /** Whether a root reaches object {@code i}. */
+  boolean isReachable(int i) {
+    return dominators().idom(i) >= 0;
+  }
+
+  /** The total size of the objects the roots reach. */
+  public long reachableSize() {
+    Dominators d = dominators();
+    long total = 0;
+    for (int i = 0; i < address.length; i++) {
+      if (d.idom(i) >= 0) {
+        total += sizeOf(i);
+      }
+    }
+    return total;
   }
 
   /** Per type, how many of its objects the roots do not reach; for telling why. */
@@ -393,7 +446,9 @@ public final class HeapSnapshot {
     "older generation",
     "sized ref",
     "overflow",
-    "static field"
+    "static field",
+    "root",
+    "frozen object"
   };
 
   /**
@@ -538,7 +593,7 @@ public final class HeapSnapshot {
   public List<Retainer> biggestRetainers(int depth, double minFraction, int width) {
     Dominators d = dominators();
     Tree t = tree(d, address.length);
-    long floor = (long) Math.ceil(totalSize() * minFraction);
+    long floor = (long) Math.ceil(reachableSize() * minFraction);
     return retainers(d, t, address.length, depth, floor, width);
   }
 

@@ -166,6 +166,99 @@ public final class HeapSnapshotBuilder {
     }
   }
 
+  /**
+   * A builder fed directly with a heap's objects rather than the runtime's events: a core dump or a
+   * paused process read through its DAC. Its roots are exact (every root the runtime has, frozen
+   * objects given as {@link #FROZEN_ROOT}), so an object that no root reaches is garbage not yet
+   * collected: reported apart as unreachable, never hung off the roots as the event walk's
+   * unreferenced objects are. Objects come in address order: {@link #reference} each reference of
+   * an object, then {@link #object} the object; roots and dependent handles at any time; then
+   * {@link #build()}.
+   *
+   * @param pointerSize the target's pointer size in bytes
+   */
+  public static HeapSnapshotBuilder exact(int pointerSize) {
+    HeapSnapshotBuilder b = new HeapSnapshotBuilder();
+    b.state = State.WALKING;
+    b.exactRoots = true;
+    b.exactPointerSize = pointerSize;
+    return b;
+  }
+
+  /** Whether the roots are exact: see {@link #exact}. */
+  private boolean exactRoots;
+
+  private int exactPointerSize;
+
+  /** The objects {@link #object} has taken and not yet moved into the columns. */
+  private static final int BATCH = 4096;
+
+  private final long[] batchAddress = new long[BATCH];
+  private final long[] batchSize = new long[BATCH];
+  private final long[] batchType = new long[BATCH];
+  private final long[] batchEdges = new long[BATCH];
+  private int batched;
+
+  /** Names type {@code typeId} (of an exact builder: the method table). */
+  public void typeName(long typeId, String name) {
+    typeNames.put(typeId, name);
+  }
+
+  /** One reference of the object {@link #object} takes next (0: none, not to be given). */
+  public void reference(long targetAddress) {
+    target.add(targetAddress);
+  }
+
+  /**
+   * The next object, in address order, after its {@code references} references were given to {@link
+   * #reference}.
+   */
+  public void object(long objectAddress, long objectSize, long typeId, int references) {
+    batchAddress[batched] = objectAddress;
+    batchSize[batched] = objectSize;
+    batchType[batched] = typeId;
+    batchEdges[batched++] = references;
+    if (batched == BATCH) {
+      flushObjects();
+    }
+  }
+
+  private void flushObjects() {
+    if (batched > 0) {
+      addNodes(batchAddress, batchSize, batchType, batchEdges, batched, exactPointerSize);
+      batched = 0;
+    }
+  }
+
+  /**
+   * A root of an exact builder: the object it holds, its kind (the runtime's GCRootKind numbers,
+   * {@link #STATIC_ROOT}, {@link #FROZEN_ROOT}) and what names it (a static field as {@code
+   * Namespace.Type.Field}, a thread and its method), or null.
+   */
+  public void root(long objectAddress, int kind, String name) {
+    addRoot(objectAddress, kind);
+    if (name != null) {
+      rootNames.put(rootAddress.size() - 1, name);
+    }
+  }
+
+  /** A dependent handle: while {@code key} lives, {@code value} does. */
+  public void dependent(long key, long value) {
+    dependentKey.add(key);
+    dependentValue.add(value);
+  }
+
+  /** Something the exact walk could not read, said in the snapshot's problems. */
+  public void problem(String what) {
+    problems.add(what);
+  }
+
+  /** Ends an exact builder's walk: everything has been given. */
+  public void walkEnded() {
+    flushObjects();
+    state = State.DONE;
+  }
+
   private void heapStats(TraceEvent e) {
     try {
       if (RuntimeEvents.decode(e).orElse(null) instanceof RuntimePayload.GcHeapStats h) {
@@ -341,7 +434,8 @@ public final class HeapSnapshotBuilder {
             rootNames,
             outside,
             null,
-            found));
+            found,
+            !exactRoots));
   }
 
   /**
@@ -412,6 +506,12 @@ public final class HeapSnapshotBuilder {
   /** The root kind of a .gcdump's root node, under which its writer grouped the roots. */
   public static final int FILE_ROOT = 7;
 
+  /**
+   * The root kind of an object of a frozen segment (string literals, the runtime's type objects):
+   * nothing references it, the runtime keeps it for ever.
+   */
+  public static final int FROZEN_ROOT = 8;
+
   /** Static fields' names, by root number. */
   private final Map<Integer, String> rootNames = new HashMap<>();
 
@@ -441,19 +541,27 @@ public final class HeapSnapshotBuilder {
    * call per object on the way, which matters most before the JIT has compiled these loops.
    */
   private void addNodes(RuntimeEvents.BulkNodes rows, int pointerSize) {
-    int n = rows.count();
+    addNodes(
+        rows.address(), rows.size(), rows.typeId(), rows.edgeCount(), rows.count(), pointerSize);
+  }
+
+  private void addNodes(
+      long[] objectAddress,
+      long[] objectSize,
+      long[] typeId,
+      long[] edgeCount,
+      int n,
+      int pointerSize) {
     if (scratch.length < n) {
       scratch = new int[n];
     }
     int[] column = scratch;
     int i0 = address.size();
-    long[] objectAddress = rows.address();
     address.addAll(objectAddress, n);
     if (pages == null) {
       pages = new PageIndex(pointerSize);
     }
     pages.addAll(objectAddress, n);
-    long[] objectSize = rows.size();
     for (int j = 0; j < n; j++) {
       long v = objectSize[j];
       if (v >= 0 && v <= Integer.MAX_VALUE) {
@@ -464,7 +572,6 @@ public final class HeapSnapshotBuilder {
       }
     }
     size.addAll(column, n);
-    long[] typeId = rows.typeId();
     long lastId = 0;
     int last = -1;
     for (int j = 0; j < n; j++) {
@@ -476,7 +583,6 @@ public final class HeapSnapshotBuilder {
       column[j] = last;
     }
     type.addAll(column, n);
-    long[] edgeCount = rows.edgeCount();
     long claimed = claimedEdges;
     for (int j = 0; j < n; j++) {
       column[j] = (int) Math.min(claimed, Integer.MAX_VALUE);

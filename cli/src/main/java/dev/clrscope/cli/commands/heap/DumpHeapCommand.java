@@ -36,7 +36,8 @@ public final class DumpHeapCommand extends HeapCommand {
           DumpHeapReportCommand.class,
           DumpHeapDiffCommand.class,
           DumpHeapCollectCommand.class,
-          DumpHeapDominatorsCommand.class);
+          DumpHeapDominatorsCommand.class,
+          DumpHeapConvertCommand.class);
 
   @Mixin HeapReportOptions report;
 

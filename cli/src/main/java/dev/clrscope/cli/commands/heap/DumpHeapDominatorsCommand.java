@@ -96,14 +96,16 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   @Override
   protected int show(HeapSnapshot s, String source) {
     List<Retainer> top = s.biggestRetainers(depth, minPercent / 100, width);
-    long total = s.totalSize();
+    // Percentages of what the roots reach: garbage not yet collected is no one's.
+    long total = s.reachableSize();
     err()
         .println(
             String.format(
                 Locale.ROOT,
-                "%s %,d objects, %,d bytes; the biggest retainers, each retaining %s%% or more",
+                "%s %,d objects, %,d bytes reachable from roots; the biggest retainers, each"
+                    + " retaining %s%% or more",
                 source,
-                s.objectCount(),
+                s.objectCount() - s.unreachableCount(),
                 total,
                 Numbers.plain(minPercent)));
     format

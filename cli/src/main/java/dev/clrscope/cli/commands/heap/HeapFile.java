@@ -2,6 +2,9 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.TargetException;
 import dev.clrscope.heapwalk.GcDumpFormatException;
 import dev.clrscope.heapwalk.GcDumpReader;
 import dev.clrscope.heapwalk.HeapSnapshot;
@@ -15,7 +18,8 @@ import java.util.Arrays;
 
 /**
  * A heap file given to a {@code dump-heap} command, recognised by its content rather than its name:
- * a .gcdump (PerfView's FastSerialization), or a core dump (an ELF file).
+ * a .gcdump (PerfView's FastSerialization), or a core dump (an ELF core file), whose exact graph is
+ * read through the DAC.
  */
 final class HeapFile {
   private HeapFile() {}
@@ -38,22 +42,21 @@ final class HeapFile {
     try (InputStream in = InputFile.newInputStream(file)) {
       head = in.readNBytes(GCDUMP.length);
     } catch (NoSuchFileException e) {
-      throw new CommandFailure(file + " is not there: give a .gcdump file", e);
+      throw new CommandFailure(file + " is not there: give a .gcdump file or a core dump", e);
     } catch (InputFile.NotRegularFile e) {
       throw new CommandFailure(
-          file + " is " + e.what() + ", not a regular file: give a .gcdump file", e);
+          file + " is " + e.what() + ", not a regular file: give a .gcdump file or a core dump", e);
     } catch (IOException e) {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     }
     if (startsWith(head, ELF)) {
-      throw new CommandFailure(
-          file
-              + " is an ELF file (a core dump?), not a .gcdump: dump-heap reads .gcdump files"
-              + " (write one with `clrscope dump-heap collect`)");
+      return readCore(file);
     }
     if (!startsWith(head, GCDUMP)) {
       throw new CommandFailure(
-          file + " is not a .gcdump file (no FastSerialization header): give a .gcdump file");
+          file
+              + " is neither a .gcdump file (no FastSerialization header) nor a core dump: give"
+              + " a .gcdump file or a core");
     }
     try {
       return GcDumpReader.read(file);
@@ -61,6 +64,22 @@ final class HeapFile {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     } catch (GcDumpFormatException e) {
       throw new CommandFailure(file + " is not a readable .gcdump: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The exact graph of a core dump, read through the runtime's DAC (found as {@code analyze} finds
+   * it): every object, reference and root, garbage not yet collected apart.
+   */
+  private static HeapSnapshot readCore(Path file) {
+    if (!ClrProcess.looksLikeCore(file)) {
+      throw new CommandFailure(
+          file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
+    }
+    try (ClrProcess process = ClrProcess.openCore(file, DacOptions.defaults())) {
+      return process.heapSnapshot();
+    } catch (TargetException e) {
+      throw new CommandFailure(file + ": " + e.getMessage(), e);
     }
   }
 

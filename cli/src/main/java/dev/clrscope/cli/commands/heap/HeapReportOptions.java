@@ -54,6 +54,15 @@ public final class HeapReportOptions {
               Field.of("retainedSize", "RETAINED", 0, Unit.COUNT, TypeStatistics::retainedSize),
               Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
 
+  /** A row of the objects no root reaches: they retain nothing. */
+  static final RecordSchema<TypeStatistics> UNREACHABLE =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("count", "COUNT", 0, Unit.COUNT, TypeStatistics::count),
+              Field.of("totalSize", "TOTAL SIZE", 0, Unit.COUNT, TypeStatistics::totalSize),
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
+
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
     selection.validate();
@@ -128,14 +137,20 @@ public final class HeapReportOptions {
                       g[4],
                       snapshot.totalSize()));
             });
-    format
-        .renderer(out, err)
-        .report(
-            Report.builder()
-                .values(HEAD, snapshot)
-                .rows("types", null, SCHEMA, shown)
-                .primary()
-                .build());
+    List<TypeStatistics> unreachable =
+        snapshot.unreachableTypeStatistics().stream()
+            .filter(r -> selection.matches(r.type()))
+            .toList();
+    Report.Builder report =
+        Report.builder().values(HEAD, snapshot).rows("types", null, SCHEMA, shown).primary();
+    if (!unreachable.isEmpty()) {
+      report.rows(
+          "unreachable",
+          "Not reachable from any root (garbage the GC has not collected yet):",
+          UNREACHABLE,
+          unreachable);
+    }
+    format.renderer(out, err).report(report.build());
   }
 
   /** What the report says of the whole snapshot (JSON only: stderr says it to a person). */
@@ -147,6 +162,8 @@ public final class HeapReportOptions {
                   .optional(),
               Field.data("objects", Unit.COUNT, HeapSnapshot::objectCount),
               Field.data("totalSize", Unit.COUNT, HeapSnapshot::totalSize),
+              Field.data("unreachableObjects", Unit.COUNT, HeapSnapshot::unreachableCount),
+              Field.data("unreachableSize", Unit.COUNT, s -> s.totalSize() - s.reachableSize()),
               Field.data("problems", Unit.WORDS, HeapSnapshot::problems),
               Field.<HeapSnapshot>data(
                       "gcGenerationSizes",

@@ -1,0 +1,140 @@
+package dev.clrscope.dac;
+
+import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.heapwalk.HeapSnapshotBuilder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The exact object graph of a core dump or a paused process, read through the DAC into heapwalk's
+ * primitive-array {@link HeapSnapshot}: every object of every segment in address order (free space
+ * left out), its references, and every root the runtime has. Weak handles keep nothing alive and
+ * are left out; dependent handles tie their secondary object to their primary one, as the GC does;
+ * the objects of frozen segments are roots of their own. An object no root reaches is garbage the
+ * GC has not collected yet: the snapshot reports it apart, never as live.
+ */
+final class ExactHeap {
+  private ExactHeap() {}
+
+  /** Types in .gcdump's spelling: generic arguments without a space, as dotnet-gcdump writes. */
+  static String gcdumpName(String dacName) {
+    return dacName.replace(", ", ",");
+  }
+
+  /** Reads the graph; on the owner thread. */
+  static HeapSnapshot read(ClrProcess process, RootReader roots) {
+    HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
+    List<Root> all = new ArrayList<>();
+    // Statics first: where a static field and another root hold the same object, the path that
+    // names the field is the one shown.
+    roots.statics(all::add);
+    roots.threadStatics(all::add);
+    roots.stacks(all::add);
+    roots.handles(all::add);
+    roots.finalizerRoots(all::add);
+    long[] interior = interiorAddresses(all);
+    long[] interiorObject = new long[interior.length];
+    List<HeapSegment> segments = new ArrayList<>();
+    process.heaps().forEach(h -> segments.addAll(h.segments()));
+    segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
+    LongSet named = new LongSet();
+    int[] nextInterior = {0};
+    WalkSummary walk =
+        process.walkSegments(
+            segments,
+            o -> {
+              long address = o.address();
+              long end = address + o.alignedSize();
+              int k = nextInterior[0];
+              while (k < interior.length && interior[k] < end) {
+                if (interior[k] >= address) {
+                  interiorObject[k] = address;
+                }
+                k++;
+              }
+              nextInterior[0] = k;
+              ClrType type = o.type();
+              if (type.isFree()) {
+                return;
+              }
+              int[] count = {0};
+              o.references(
+                  (target, offset) -> {
+                    b.reference(target);
+                    count[0]++;
+                  });
+              long mt = type.methodTable();
+              if (named.add(mt)) {
+                b.typeName(mt, gcdumpName(type.name()));
+              }
+              b.object(address, o.size(), mt, count[0]);
+              if (o.segment().kind() == SegmentKind.FROZEN) {
+                b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
+              }
+            });
+    for (HeapProblem p : walk.problems()) {
+      b.problem(
+          "the walk of segment 0x"
+              + Long.toHexString(p.segment().address())
+              + " stopped at 0x"
+              + Long.toHexString(p.address())
+              + ": "
+              + p.reason());
+    }
+    if (walk.skippedProblems() > 0) {
+      b.problem(walk.skippedProblems() + " more segments could not be walked to their end");
+    }
+    for (Root r : all) {
+      long object = r.object();
+      if (r.interior()) {
+        int k = Arrays.binarySearch(interior, object);
+        object = k >= 0 ? interiorObject[k] : 0;
+        if (object == 0) {
+          continue; // a pointer into no object (a stack slot past its use)
+        }
+      }
+      switch (r.kind()) {
+        case DEPENDENT_HANDLE -> b.dependent(r.object(), r.secondary());
+        case STATIC_FIELD ->
+            b.root(
+                object,
+                HeapSnapshotBuilder.STATIC_ROOT,
+                r.declaringType() + "." + r.field().name());
+        case THREAD_STATIC_FIELD ->
+            b.root(
+                object,
+                HeapSnapshotBuilder.STATIC_ROOT,
+                r.declaringType() + "." + r.field().name() + " (thread " + r.osThreadId() + ")");
+        case STACK ->
+            b.root(
+                object,
+                STACK_ROOT,
+                "thread " + r.osThreadId() + (r.frame() == null ? "" : " " + r.frame().display()));
+        case FINALIZER_QUEUE -> b.root(object, FINALIZER_ROOT, null);
+        case SIZED_REF_HANDLE -> b.root(object, SIZED_REF_ROOT, null);
+        default -> {
+          if (r.kind().isStrong()) {
+            b.root(object, HANDLE_ROOT, r.kind().label() + " 0x" + Long.toHexString(r.location()));
+          }
+        }
+      }
+    }
+    b.walkEnded();
+    return b.build().orElseThrow();
+  }
+
+  /** The runtime's GCRootKind numbers, which the snapshot's root kinds are. */
+  private static final int STACK_ROOT = 0;
+
+  private static final int FINALIZER_ROOT = 1;
+  private static final int HANDLE_ROOT = 2;
+  private static final int SIZED_REF_ROOT = 4;
+
+  private static long[] interiorAddresses(List<Root> roots) {
+    long[] out = roots.stream().filter(Root::interior).mapToLong(Root::object).distinct().toArray();
+    // User-space addresses are below 2^63: signed order is address order.
+    Arrays.sort(out);
+    return out;
+  }
+}

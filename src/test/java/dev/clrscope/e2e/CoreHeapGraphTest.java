@@ -1,0 +1,265 @@
+package dev.clrscope.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code dump-heap report|roots|dominators|diff} on core dumps of TargetApp, read through the DAC:
+ * the exact graph. A core after {@code facts 1000}, then one after {@code heap-facts 100} and a
+ * .gcdump of the same process; retained sizes checked byte for byte against what the app made,
+ * garbage (made in a no-GC region) reported apart, root paths naming the static field and the
+ * thread's method.
+ */
+class CoreHeapGraphTest {
+  private static final Duration TIMEOUT = Duration.ofMinutes(3);
+  private static final int ITEMS = 1000;
+  private static final int HEAP_FACTS = 100;
+
+  @TempDir static Path dir;
+  private static TargetProcess app;
+  private static JsonNode facts;
+  private static JsonNode heapFacts;
+
+  @BeforeAll
+  static void dump() {
+    app = TargetProcess.start(DotnetApps.TARGET_APP);
+    facts = app.send("facts " + ITEMS);
+    core(before());
+    heapFacts = app.send("heap-facts " + HEAP_FACTS);
+    assertThat(heapFacts.get("noGcRegion").asBoolean()).as("%s", heapFacts).isTrue();
+    core(after());
+    // Last: the walk forces a GC, which collects the garbage.
+    CliResult r =
+        Clrscope.run(
+            TIMEOUT,
+            "dump-heap",
+            "collect",
+            "-p",
+            Long.toString(app.pid()),
+            "-o",
+            gcdump().toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+  }
+
+  private static void core(Path file) {
+    CliResult r =
+        Clrscope.run(
+            TIMEOUT,
+            "dump",
+            "-p",
+            Long.toString(app.pid()),
+            "--type",
+            "heap",
+            "-o",
+            file.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.close();
+    }
+  }
+
+  static Path before() {
+    return dir.resolve("before.core");
+  }
+
+  static Path after() {
+    return dir.resolve("after.core");
+  }
+
+  static Path gcdump() {
+    return dir.resolve("after.gcdump");
+  }
+
+  private static JsonNode json(String... args) {
+    CliResult r = Clrscope.run(TIMEOUT, args);
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    return r.stdoutJson();
+  }
+
+  /** A type's base size, as the runtime's method table has it (analyze's dumpmt). */
+  static long baseSize(Path core, String type) {
+    JsonNode found = AnalyzeCli.one(AnalyzeCli.core(core), "name2ee " + type);
+    JsonNode mt =
+        AnalyzeCli.one(AnalyzeCli.core(core), "dumpmt " + found.get("methodTable").asText());
+    return mt.get("baseSize").asLong();
+  }
+
+  /**
+   * The bytes of the strings "item-0".."item-(N-1)" as the runtime sizes them: 22 bytes (header,
+   * method table, length, terminator) and 2 a character.
+   */
+  static long itemNameBytes(int n) {
+    long total = 0;
+    for (int i = 0; i < n; i++) {
+      total += 22 + 2L * ("item-" + i).length();
+    }
+    return total;
+  }
+
+  @Test
+  void retainedSizesAreWhatTheAppHoldsToTheByte() {
+    String item = facts.get("itemType").asText();
+    long itemSize = baseSize(after(), item);
+    JsonNode doc =
+        json("dump-heap", "report", after().toString(), "--format", "json", "--top", "0");
+    assertThat(doc.get("problems")).as("%s", doc).isEmpty();
+    Map<String, JsonNode> types = AnalyzeCli.byKey(doc.get("types"), "type");
+    // Each item holds its own name and nothing else holds it; the array, held by the static
+    // alone, holds the items: 24 bytes of header, method table and length, 8 per element.
+    long names = itemNameBytes(ITEMS);
+    assertThat(types.get(item).get("count").asLong()).isEqualTo(ITEMS);
+    assertThat(types.get(item).get("totalSize").asLong()).isEqualTo(ITEMS * itemSize);
+    assertThat(types.get(item).get("retainedSize").asLong()).isEqualTo(ITEMS * itemSize + names);
+    long array = 24 + 8L * ITEMS;
+    assertThat(types.get(item + "[]").get("totalSize").asLong()).isEqualTo(array);
+    assertThat(types.get(item + "[]").get("retainedSize").asLong())
+        .isEqualTo(array + ITEMS * itemSize + names);
+    // The thread's local holds its object alone: 8 bytes of header, 8 of method table, a long.
+    assertThat(types.get(heapFacts.get("stackHeldType").asText()).get("retainedSize").asLong())
+        .isEqualTo(24);
+
+    // The garbage, made in a no-GC region, is on the heap but reported apart, never as live.
+    String garbage = heapFacts.get("garbageType").asText();
+    assertThat(types).doesNotContainKey(garbage);
+    Map<String, JsonNode> unreachable = AnalyzeCli.byKey(doc.get("unreachable"), "type");
+    assertThat(unreachable.get(garbage).get("count").asLong()).isEqualTo(HEAP_FACTS);
+    assertThat(unreachable.get(garbage).get("totalSize").asLong()).isEqualTo(HEAP_FACTS * 24L);
+    long unreachableObjects = 0;
+    long unreachableBytes = 0;
+    for (JsonNode t : doc.get("unreachable")) {
+      unreachableObjects += t.get("count").asLong();
+      unreachableBytes += t.get("totalSize").asLong();
+    }
+    assertThat(doc.get("unreachableObjects").asLong()).isEqualTo(unreachableObjects);
+    assertThat(doc.get("unreachableSize").asLong()).isEqualTo(unreachableBytes);
+    long live = 0;
+    long liveBytes = 0;
+    for (JsonNode t : doc.get("types")) {
+      live += t.get("count").asLong();
+      liveBytes += t.get("totalSize").asLong();
+    }
+    assertThat(live + unreachableObjects).isEqualTo(doc.get("objects").asLong());
+    assertThat(liveBytes + unreachableBytes).isEqualTo(doc.get("totalSize").asLong());
+  }
+
+  @Test
+  void everyTypeCountedAsAnalyzesDumpheapStatCountsIt() {
+    JsonNode doc =
+        json("dump-heap", "report", after().toString(), "--format", "json", "--top", "0");
+    JsonNode stat = AnalyzeCli.one(AnalyzeCli.core(after()), "dumpheap -stat");
+    long objects = 0;
+    for (JsonNode t : doc.get("types")) {
+      objects += t.get("count").asLong();
+    }
+    for (JsonNode t : doc.get("unreachable")) {
+      objects += t.get("count").asLong();
+    }
+    long free = 0;
+    for (JsonNode t : stat.get("types")) {
+      if (t.get("type").asText().equals("Free")) {
+        free = t.get("count").asLong();
+      }
+    }
+    // dumpheap counts free space as objects of type Free; the graph leaves it out.
+    assertThat(objects).isEqualTo(stat.get("objects").asLong() - free);
+  }
+
+  @Test
+  void rootPathsNameTheStaticFieldAndTheThreadsMethod() {
+    String array = facts.get("itemType").asText() + "[]";
+    JsonNode paths =
+        json(
+            "dump-heap",
+            "roots",
+            after().toString(),
+            "--type",
+            array.replace(".", "\\.").replace("[]", "\\[\\]"),
+            "--format",
+            "json");
+    assertThat(paths).hasSize(1);
+    assertThat(paths.get(0).get("root").asText())
+        .isEqualTo(
+            "static field "
+                + facts.get("holderType").asText()
+                + "."
+                + facts.get("staticField").asText());
+    assertThat(paths.get(0).get("path")).hasSize(1);
+    assertThat(paths.get(0).get("path").get(0).get("type").asText()).isEqualTo(array);
+
+    JsonNode held =
+        json(
+            "dump-heap",
+            "roots",
+            after().toString(),
+            "--type",
+            heapFacts.get("stackHeldType").asText(),
+            "--format",
+            "json");
+    assertThat(held).hasSize(1);
+    assertThat(held.get(0).get("root").asText())
+        .startsWith(
+            "stack thread "
+                + heapFacts.get("stackTid").asInt()
+                + " "
+                + heapFacts.get("stackMethod").asText()
+                + "(");
+  }
+
+  @Test
+  void dominatorsPutTheArrayAboveItsItems() {
+    JsonNode tree = json("dump-heap", "dominators", after().toString(), "--format", "json");
+    String item = facts.get("itemType").asText();
+    JsonNode array = null;
+    for (JsonNode node : tree) {
+      if (node.get("type").asText().equals(item + "[]")) {
+        array = node;
+      }
+    }
+    assertThat(array).as("%s", tree).isNotNull();
+    assertThat(array.get("retained").asLong())
+        .isEqualTo(24 + 8L * ITEMS + ITEMS * baseSize(after(), item) + itemNameBytes(ITEMS));
+  }
+
+  @Test
+  void diffTakesAnyMixOfCoresAndGcdumps() {
+    String held = heapFacts.get("stackHeldType").asText();
+    String garbage = heapFacts.get("garbageType").asText();
+    String item = facts.get("itemType").asText();
+    for (Path later : List.of(after(), gcdump())) {
+      JsonNode diff =
+          json(
+              "dump-heap",
+              "diff",
+              "--before",
+              before().toString(),
+              "--after",
+              later.toString(),
+              "--format",
+              "json",
+              "--top",
+              "0");
+      Map<String, JsonNode> types = AnalyzeCli.byKey(diff.get("types"), "type");
+      assertThat(types.get(held).get("countDelta").asLong()).as("%s", later).isEqualTo(1);
+      assertThat(types.get("System.String[]").get("sizeDelta").asLong())
+          .as("%s", later)
+          .isGreaterThanOrEqualTo(24 + 8L * HEAP_FACTS);
+      // Garbage is in neither: the core has it apart, the walk's GC collected it.
+      assertThat(types).as("%s", later).doesNotContainKey(garbage);
+      // The items did not change: unchanged types are left out.
+      assertThat(types).as("%s", later).doesNotContainKey(item);
+    }
+  }
+}
