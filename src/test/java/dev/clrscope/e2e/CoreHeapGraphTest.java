@@ -262,4 +262,42 @@ class CoreHeapGraphTest {
       assertThat(types).as("%s", later).doesNotContainKey(item);
     }
   }
+
+  @Test
+  void convertWritesAGcdumpThatDotnetGcdumpReportsWithDumpheapsCounts() throws Exception {
+    Path written = dir.resolve("converted.gcdump");
+    CliResult r =
+        Clrscope.run(TIMEOUT, "dump-heap", "convert", after().toString(), "-o", written.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stdout().trim()).isEqualTo(written.toAbsolutePath().toString());
+
+    Path gcdump = Clrscope.root().resolve("../shared/tools/dotnet-gcdump/dotnet-gcdump.dll");
+    assertThat(gcdump).as("the shared dotnet-gcdump build").exists();
+    String text =
+        DotnetTools.run(
+            List.of(DotnetApps.dotnet().toString(), gcdump.toString(), "report", written.toString()),
+            120);
+    // "  Object Bytes  Count  Type": objects over 1 KB under pseudo-types "T (Bytes > 1K)" and so on.
+    Map<String, Long> theirs = new java.util.TreeMap<>();
+    java.util.regex.Pattern row =
+        java.util.regex.Pattern.compile("^\\s*[\\d,]+\\s+([\\d,]+)\\s+(\\S.*?)\\s*$");
+    for (String line : text.lines().toList()) {
+      java.util.regex.Matcher m = row.matcher(line);
+      if (m.matches() && !m.group(2).startsWith("GC Heap") && !m.group(2).startsWith("[")) {
+        String type = m.group(2).replaceAll(" \\(Bytes > [0-9]+[KM]\\)$", "");
+        theirs.merge(type, Long.parseLong(m.group(1).replace(",", "")), Long::sum);
+      }
+    }
+    Map<String, Long> stat = new java.util.TreeMap<>();
+    for (JsonNode t : AnalyzeCli.one(AnalyzeCli.core(after()), "dumpheap -stat").get("types")) {
+      String type = t.get("type").asText();
+      if (!type.equals("Free")) {
+        // dotnet-gcdump spells generic arguments without the space dotnet-dump puts after a comma.
+        stat.put(type.replace(", ", ","), t.get("count").asLong());
+      }
+    }
+    assertThat(theirs).as(text).isEqualTo(stat);
+    assertThat(theirs.get(facts.get("itemType").asText())).isEqualTo(ITEMS);
+    assertThat(theirs.get(heapFacts.get("garbageType").asText())).isEqualTo(HEAP_FACTS);
+  }
 }

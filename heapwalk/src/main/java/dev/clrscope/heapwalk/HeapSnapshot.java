@@ -398,8 +398,60 @@ public final class HeapSnapshot {
   }
 
   /** Whether a root reaches object {@code i}. */
-  boolean isReachable(int i) {
+  public boolean isReachable(int i) {
     return dominators().idom(i) >= 0;
+  }
+
+  private AddressIndex addressIndex;
+
+  /** The number of the object at {@code address} (its start), or -1. */
+  public synchronized int indexOf(long objectAddress) {
+    if (addressIndex == null) {
+      addressIndex = new AddressIndex(address);
+    }
+    return addressIndex.find(objectAddress);
+  }
+
+  /** What freeing object {@code i} would free: the size of all it dominates; 0 if unreachable. */
+  public long retainedSize(int i) {
+    return isReachable(i) ? dominators().retained(i) : 0;
+  }
+
+  /**
+   * The objects object {@code i} alone keeps alive (itself included: what it dominates), per type:
+   * count and total size, biggest first; empty when no root reaches it.
+   */
+  public List<TypeStatistics> retainedSet(int i) {
+    Dominators d = dominators();
+    if (d.idom(i) < 0) {
+      return List.of();
+    }
+    int n = address.length;
+    Tree t = tree(d, n);
+    long[] count = new long[typeNames.length];
+    long[] total = new long[typeNames.length];
+    int[] stack = new int[n];
+    int top = 0;
+    stack[top++] = i;
+    while (top > 0) {
+      int v = stack[--top];
+      count[type[v]]++;
+      total[type[v]] += sizeOf(v);
+      for (int k = t.childStart()[v]; k < t.childStart()[v + 1]; k++) {
+        stack[top++] = t.children()[k];
+      }
+    }
+    List<TypeStatistics> rows = new ArrayList<>();
+    for (int x = 0; x < count.length; x++) {
+      if (count[x] > 0) {
+        rows.add(new TypeStatistics(typeNames[x], count[x], total[x], total[x]));
+      }
+    }
+    rows.sort(
+        Comparator.comparingLong(TypeStatistics::totalSize)
+            .reversed()
+            .thenComparing(TypeStatistics::type));
+    return rows;
   }
 
   /** The total size of the objects the roots reach. */
@@ -582,8 +634,15 @@ public final class HeapSnapshot {
    * @param size its own size
    * @param retained what it retains
    * @param children the biggest it dominates
+   * @param address its address
    */
-  public record Retainer(String type, long size, long retained, List<Retainer> children) {}
+  public record Retainer(
+      String type, long size, long retained, List<Retainer> children, long address) {
+    /** A node without its address (a .gcdump's objects have the file's). */
+    public Retainer(String type, long size, long retained, List<Retainer> children) {
+      this(type, size, retained, children, 0);
+    }
+  }
 
   /**
    * The dominator tree's biggest retainers: from the roots down to {@code depth} levels, at each
@@ -615,7 +674,8 @@ public final class HeapSnapshot {
               typeNameOf(c),
               sizeOf(c),
               d.retained(c),
-              retainers(d, t, c, depth - 1, floor, width)));
+              retainers(d, t, c, depth - 1, floor, width),
+              address[c]));
     }
     return out;
   }

@@ -23,6 +23,11 @@ final class AnalyzeContext {
   static final class Session {
     /** The OS id of the thread {@code setthread} chose, or 0 for the default. */
     int currentThread;
+
+    /** The exact heap graph, and the process (one pause of a live one) it was read from. */
+    dev.clrscope.heapwalk.HeapSnapshot graph;
+
+    ClrProcess graphOf;
   }
 
   AnalyzeContext(CommandTable commands, Session session) {
@@ -40,6 +45,19 @@ final class AnalyzeContext {
   /** The target's runtime. */
   ClrProcess process() {
     return process;
+  }
+
+  /**
+   * The target's exact heap graph (retained sizes, dominators, reachability): read once for a core,
+   * again for each pause of a live process, whose heap moved meanwhile.
+   */
+  dev.clrscope.heapwalk.HeapSnapshot heapGraph() {
+    if (session.graphOf != process) {
+      session.graph = null;
+      session.graph = process.heapSnapshot();
+      session.graphOf = process;
+    }
+    return session.graph;
   }
 
   /** The renderer of the chosen format. */
