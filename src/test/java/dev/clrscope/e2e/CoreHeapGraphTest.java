@@ -275,9 +275,11 @@ class CoreHeapGraphTest {
     assertThat(gcdump).as("the shared dotnet-gcdump build").exists();
     String text =
         DotnetTools.run(
-            List.of(DotnetApps.dotnet().toString(), gcdump.toString(), "report", written.toString()),
+            List.of(
+                DotnetApps.dotnet().toString(), gcdump.toString(), "report", written.toString()),
             120);
-    // "  Object Bytes  Count  Type": objects over 1 KB under pseudo-types "T (Bytes > 1K)" and so on.
+    // "  Object Bytes  Count  Type": objects over 1 KB under pseudo-types "T (Bytes > 1K)" and so
+    // on.
     Map<String, Long> theirs = new java.util.TreeMap<>();
     java.util.regex.Pattern row =
         java.util.regex.Pattern.compile("^\\s*[\\d,]+\\s+([\\d,]+)\\s+(\\S.*?)\\s*$");
@@ -299,5 +301,91 @@ class CoreHeapGraphTest {
     assertThat(theirs).as(text).isEqualTo(stat);
     assertThat(theirs.get(facts.get("itemType").asText())).isEqualTo(ITEMS);
     assertThat(theirs.get(heapFacts.get("garbageType").asText())).isEqualTo(HEAP_FACTS);
+  }
+
+  /** The address of the one object of {@code type} (analyze's dumpheap -short). */
+  private static String theOne(List<String> core, String type) {
+    JsonNode found = AnalyzeCli.one(core, "dumpheap -short -type " + type);
+    assertThat(found.get("objects")).as("%s", found).hasSize(1);
+    return found.get("objects").get(0).get("address").asText();
+  }
+
+  @Test
+  void analyzeRetainedDominatorsAndPathsOfTheItems() {
+    List<String> core = AnalyzeCli.core(after());
+    String item = facts.get("itemType").asText();
+    String array = theOne(core, item + "[]");
+    long itemSize = baseSize(after(), item);
+    long retained = 24 + 8L * ITEMS + ITEMS * itemSize + itemNameBytes(ITEMS);
+    List<JsonNode> docs =
+        AnalyzeCli.json(
+            core,
+            "retained " + array,
+            "retained -type " + item,
+            "dominators -top 50",
+            "paths " + array);
+
+    JsonNode one = docs.get(0);
+    assertThat(one.get("retained").asLong()).isEqualTo(retained);
+    assertThat(one.get("reachable").asBoolean()).isTrue();
+    Map<String, JsonNode> set = AnalyzeCli.byKey(one.get("retainedSet"), "type");
+    assertThat(set.keySet()).containsExactlyInAnyOrder(item + "[]", item, "System.String");
+    assertThat(set.get(item).get("count").asLong()).isEqualTo(ITEMS);
+    assertThat(set.get("System.String").get("count").asLong()).isEqualTo(ITEMS);
+    assertThat(set.get("System.String").get("totalSize").asLong()).isEqualTo(itemNameBytes(ITEMS));
+
+    Map<String, JsonNode> types = AnalyzeCli.byKey(docs.get(1).get("types"), "type");
+    assertThat(types.get(item).get("count").asLong()).isEqualTo(ITEMS);
+    assertThat(types.get(item).get("retainedSize").asLong())
+        .isEqualTo(ITEMS * itemSize + itemNameBytes(ITEMS));
+    assertThat(types.get(item + "[]").get("retainedSize").asLong()).isEqualTo(retained);
+
+    assertThat(docs.get(2).get("dominators"))
+        .anySatisfy(
+            d -> {
+              assertThat(d.get("address").asText()).isEqualTo(array);
+              assertThat(d.get("retained").asLong()).isEqualTo(retained);
+            });
+
+    // Shortest first: the static field holds the array itself.
+    JsonNode first = docs.get(3).get(0);
+    assertThat(first.get("root").asText())
+        .isEqualTo(
+            "static " + facts.get("holderType").asText() + "." + facts.get("staticField").asText());
+    assertThat(first.get("path")).hasSize(1);
+    assertThat(first.get("path").get(0).get("address").asText()).isEqualTo(array);
+  }
+
+  @Test
+  void analyzeDuplicatesFindsTheAppsCopiesAndFillItsOversizedList() {
+    List<String> core = AnalyzeCli.core(after());
+    String holder = heapFacts.get("holderType").asText();
+    Map<String, JsonNode> statics = AnalyzeCommandTest.statics(core, holder);
+    long list =
+        AnalyzeCli.address(statics.get(heapFacts.get("oversizedField").asText()).get("value"));
+    List<JsonNode> docs = AnalyzeCli.json(core, "duplicates -top 1000", "fill -top 1000");
+
+    String value = heapFacts.get("duplicatedValue").asText();
+    Map<String, JsonNode> duplicates = AnalyzeCli.byKey(docs.get(0).get("duplicates"), "value");
+    // The app's N copies and the literal it copied them from; a string of 21 characters is 22 + 42
+    // bytes, and all but one of them are wasted.
+    long size = 22 + 2L * value.length();
+    assertThat(duplicates.get(value).get("count").asLong()).isEqualTo(HEAP_FACTS + 1);
+    assertThat(duplicates.get(value).get("size").asLong()).isEqualTo(size);
+    assertThat(duplicates.get(value).get("wastedBytes").asLong()).isEqualTo(HEAP_FACTS * size);
+
+    // The list of capacity 1000 holding 10: 990 empty slots of 8 bytes.
+    JsonNode lists =
+        AnalyzeCli.byKey(docs.get(1).get("types"), "type")
+            .get("System.Collections.Generic.List<System.String>");
+    assertThat(AnalyzeCli.address(lists.get("worst"))).isEqualTo(list);
+    assertThat(lists.get("worstCapacity").asLong())
+        .isEqualTo(heapFacts.get("oversizedCapacity").asLong());
+    assertThat(lists.get("worstUsed").asLong()).isEqualTo(heapFacts.get("oversizedCount").asLong());
+    assertThat(lists.get("wastedBytes").asLong())
+        .isGreaterThanOrEqualTo(
+            8
+                * (heapFacts.get("oversizedCapacity").asLong()
+                    - heapFacts.get("oversizedCount").asLong()));
   }
 }

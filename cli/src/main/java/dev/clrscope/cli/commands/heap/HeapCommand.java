@@ -10,6 +10,9 @@ import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.TargetException;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
@@ -39,6 +42,14 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   Duration walkLimit;
 
   @Mixin BufferSizeOption bufferSize;
+
+  @Option(
+      names = "--exact",
+      description =
+          "Read a live process's heap through the runtime's DAC while the process is paused"
+              + " (ptrace), instead of the runtime's own walk during a forced GC: no GC is forced,"
+              + " garbage not yet collected is reported apart, and the pause is said on stderr.")
+  boolean exact;
 
   /** dotnet-gcdump's buffer: a walk of millions of objects comes faster than it can be read. */
   @Override
@@ -72,7 +83,8 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   protected int run(AttachedTarget attached) {
     HeapSnapshot s = snapshot(attached);
     written(s, attached);
-    return show(s, "GC " + s.gcNumber() + " walked");
+    return show(
+        s, s.gcNumber() >= 0 ? "GC " + s.gcNumber() + " walked" : attached.describe() + " holds");
   }
 
   /** Writes a live snapshot where the command was asked to, before it is shown. */
@@ -133,6 +145,37 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     return 0;
   }
 
+  /**
+   * The exact graph of the paused process: every object, reference and root through the DAC, the
+   * process stopped from the attach to the end of the read, and that pause said on stderr.
+   */
+  private HeapSnapshot exactSnapshot(AttachedTarget attached) {
+    long pid = attached.pid();
+    if (pid <= 0 || pid > Integer.MAX_VALUE) {
+      throw new CommandFailure(
+          "--exact reads a process on this machine by its pid; "
+              + attached.describe()
+              + " has none: leave --exact out");
+    }
+    HeapSnapshot snapshot;
+    java.time.Duration paused;
+    try (ClrProcess process = ClrProcess.attach((int) pid, DacOptions.defaults())) {
+      snapshot = process.heapSnapshot();
+      process.close();
+      paused = process.paused();
+    } catch (TargetException e) {
+      throw new CommandFailure(e.getMessage(), e);
+    }
+    err()
+        .println(
+            String.format(
+                java.util.Locale.ROOT,
+                "Process %d was paused for %.3f s while its heap was read through the DAC.",
+                pid,
+                paused.toNanos() / 1e9));
+    return snapshot;
+  }
+
   /** The .gcdump begun while the session ended, when the command writes one. */
   private GcDumpWriter.Prepared prepared;
 
@@ -159,6 +202,9 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
    */
   protected HeapSnapshot snapshot(AttachedTarget attached) {
     HeapTimeline.mark("target attached");
+    if (exact) {
+      return exactSnapshot(attached);
+    }
     HeapWalk walk =
         new HeapWalk(
             (request, stop, body, consumer) ->
