@@ -140,6 +140,7 @@ public final class HeapReportOptions {
     List<TypeStatistics> unreachable =
         snapshot.unreachableTypeStatistics().stream()
             .filter(r -> selection.matches(r.type()))
+            .limit(selection.limit())
             .toList();
     Report.Builder report =
         Report.builder().values(HEAD, snapshot).rows("types", null, SCHEMA, shown).primary();
