@@ -388,4 +388,41 @@ class CoreHeapGraphTest {
                 * (heapFacts.get("oversizedCapacity").asLong()
                     - heapFacts.get("oversizedCount").asLong()));
   }
+
+  @Test
+  void anElfFileThatIsNoCoreAndACoreCutShortAreOneLineEach() throws Exception {
+    Path program = dir.resolve("program.elf");
+    java.nio.file.Files.copy(DotnetApps.dotnet().toRealPath(), program);
+    CliResult r = Clrscope.run(TIMEOUT, "dump-heap", "report", program.toString());
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    assertThat(r.stdout()).isEmpty();
+    assertThat(r.stderr().strip())
+        .isEqualTo(
+            "clrscope dump-heap report: "
+                + program
+                + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
+
+    Path cut = dir.resolve("cut.core");
+    long half = java.nio.file.Files.size(after()) / 2;
+    try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(after());
+        java.nio.channels.FileChannel out =
+            java.nio.channels.FileChannel.open(
+                cut,
+                java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE)) {
+      in.transferTo(0, half, out);
+    }
+    r =
+        Clrscope.run(
+            TIMEOUT,
+            "dump-heap",
+            "convert",
+            cut.toString(),
+            "-o",
+            dir.resolve("cut.gcdump").toString());
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(1);
+    assertThat(r.stderr().lines()).as("%s", r).hasSize(1);
+    assertThat(r.stderr()).startsWith("clrscope dump-heap convert: " + cut + " is cut short");
+    assertThat(dir.resolve("cut.gcdump")).doesNotExist();
+  }
 }

@@ -60,6 +60,15 @@ final class AnalyzeContext {
     return session.graph;
   }
 
+  /** Whether the object at an address is live: in the heap's graph and reached from a root. */
+  java.util.function.LongPredicate live() {
+    dev.clrscope.heapwalk.HeapSnapshot graph = heapGraph();
+    return address -> {
+      int i = graph.indexOf(address);
+      return i >= 0 && graph.isReachable(i);
+    };
+  }
+
   /** The renderer of the chosen format. */
   Renderer renderer() {
     return renderer;

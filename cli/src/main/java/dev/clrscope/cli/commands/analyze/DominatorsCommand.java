@@ -50,13 +50,10 @@ final class DominatorsCommand extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    long top = args.numberOption("-top", DEFAULT_TOP);
-    if (top < 1 || top > Integer.MAX_VALUE) {
-      throw args.usage("-top takes 1 or more");
-    }
+    int top = args.countOption("-top", 1, DEFAULT_TOP);
     HeapSnapshot graph = context.heapGraph();
     long reachable = graph.reachableSize();
-    List<Retainer> rows = graph.biggestRetainers(1, 0, (int) top);
+    List<Retainer> rows = graph.biggestRetainers(1, 0, top);
     context.show(
         Report.builder()
             .rows("dominators", null, schema(reachable), rows)

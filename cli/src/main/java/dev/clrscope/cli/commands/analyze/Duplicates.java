@@ -6,7 +6,6 @@ import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.analysis.HeapContents;
 import dev.clrscope.dac.analysis.HeapContents.Duplicate;
-import dev.clrscope.heapwalk.HeapSnapshot;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -51,23 +50,9 @@ final class Duplicates extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    long min = args.numberOption("-min", 2);
-    long top = args.numberOption("-top", DEFAULT_TOP);
-    if (min < 2 || min > Integer.MAX_VALUE) {
-      throw args.usage("-min takes 2 or more");
-    }
-    if (top < 1 || top > Integer.MAX_VALUE) {
-      throw args.usage("-top takes 1 or more");
-    }
-    HeapSnapshot graph = context.heapGraph();
-    List<Duplicate> all =
-        HeapContents.duplicateStrings(
-            context.process(),
-            a -> {
-              int i = graph.indexOf(a);
-              return i >= 0 && graph.isReachable(i);
-            },
-            (int) min);
+    int min = args.countOption("-min", 2, 2);
+    int top = args.countOption("-top", 1, DEFAULT_TOP);
+    List<Duplicate> all = HeapContents.duplicateStrings(context.process(), context.live(), min);
     long wasted = all.stream().mapToLong(Duplicate::wastedBytes).sum();
     context.show(
         Report.builder()

@@ -5,7 +5,6 @@ import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.analysis.HeapContents;
-import dev.clrscope.heapwalk.HeapSnapshot;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -81,18 +80,8 @@ final class Fill extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    long top = args.numberOption("-top", DEFAULT_TOP);
-    if (top < 1 || top > Integer.MAX_VALUE) {
-      throw args.usage("-top takes 1 or more");
-    }
-    HeapSnapshot graph = context.heapGraph();
-    List<HeapContents.Fill> all =
-        HeapContents.fill(
-            context.process(),
-            a -> {
-              int i = graph.indexOf(a);
-              return i >= 0 && graph.isReachable(i);
-            });
+    int top = args.countOption("-top", 1, DEFAULT_TOP);
+    List<HeapContents.Fill> all = HeapContents.fill(context.process(), context.live());
     Map<String, List<HeapContents.Fill>> byType = new LinkedHashMap<>();
     for (HeapContents.Fill f : all) {
       byType.computeIfAbsent(f.type(), k -> new ArrayList<>()).add(f);

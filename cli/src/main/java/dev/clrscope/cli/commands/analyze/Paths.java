@@ -29,14 +29,11 @@ final class Paths extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    long max = args.numberOption("-max", DEFAULT_MAX);
-    if (max < 1 || max > Integer.MAX_VALUE) {
-      throw args.usage("-max takes 1 or more");
-    }
+    int max = args.countOption("-max", 1, DEFAULT_MAX);
     ClrProcess p = context.process();
     long address = args.address(0);
     List<GcRoot.Path> rows = new ArrayList<>();
-    for (RootPath rp : p.rootPaths(address, (int) max, args.has("-weak"))) {
+    for (RootPath rp : p.rootPaths(address, max, args.has("-weak"))) {
       List<GcRoot.Step> steps = new ArrayList<>();
       for (long a : rp.objects()) {
         steps.add(new GcRoot.Step(a, GcRoot.typeName(p, a)));

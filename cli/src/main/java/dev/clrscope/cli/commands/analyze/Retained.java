@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.commands.heap.HeapReportOptions;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
@@ -54,15 +55,8 @@ final class Retained extends SosCommand {
                   .cell(One::line)
                   .only(Field.Shown.TABLE)));
 
-  /** A row per type: of a retained set, or of the types asked for. */
-  static final RecordSchema<TypeStatistics> TYPES =
-      new RecordSchema<>(
-          null,
-          List.of(
-              Field.of("count", "COUNT", 0, Unit.COUNT, TypeStatistics::count),
-              Field.of("totalSize", "TOTAL SIZE", 0, Unit.COUNT, TypeStatistics::totalSize),
-              Field.of("retainedSize", "RETAINED", 0, Unit.COUNT, TypeStatistics::retainedSize),
-              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
+  /** A row per type, as dump-heap's report has it: of a retained set, or of the types asked for. */
+  private static final RecordSchema<TypeStatistics> TYPES = HeapReportOptions.SCHEMA;
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {

@@ -186,6 +186,18 @@ final class SosArgs {
     return n;
   }
 
+  /**
+   * An option's value as a count of at least {@code min} that fits an int ({@code -top N}, {@code
+   * -max N}), or {@code otherwise} when not given.
+   */
+  int countOption(String option, int min, int otherwise) {
+    long n = numberOption(option, otherwise);
+    if (n < min || n > Integer.MAX_VALUE) {
+      throw usage(option + " takes " + min + " or more");
+    }
+    return (int) n;
+  }
+
   private long address(String word, String what) {
     Long a = parseAddress(word);
     if (a == null) {

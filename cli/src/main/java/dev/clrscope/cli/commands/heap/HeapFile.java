@@ -79,7 +79,8 @@ final class HeapFile {
     try (ClrProcess process = ClrProcess.openCore(file, DacOptions.defaults())) {
       return process.heapSnapshot();
     } catch (TargetException e) {
-      throw new CommandFailure(file + ": " + e.getMessage(), e);
+      // The DAC's messages name the file already.
+      throw new CommandFailure(e.getMessage(), e);
     }
   }
 

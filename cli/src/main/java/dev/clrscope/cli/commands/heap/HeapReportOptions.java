@@ -44,8 +44,8 @@ public final class HeapReportOptions {
       description = "Biggest first by retained size (default), total size or count.")
   String sort = "retained";
 
-  /** One row of the report. */
-  static final RecordSchema<TypeStatistics> SCHEMA =
+  /** One row of the report (analyze's {@code retained} has its rows alike). */
+  public static final RecordSchema<TypeStatistics> SCHEMA =
       new RecordSchema<>(
           null,
           List.of(
