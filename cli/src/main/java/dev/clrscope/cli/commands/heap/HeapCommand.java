@@ -61,6 +61,12 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   protected void validate() {
     HeapTimeline.mark("options parsed");
     bufferSize.megabytes();
+    if (exact && !target.isChosen()) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--exact reads a live process (-p PID, -n NAME); a core or .gcdump FILE is read as it"
+              + " is");
+    }
     if (target.isChosen()) {
       // Before the target is found: the sockets' first use (13-17 ms) on a second core meanwhile.
       UnixSocketPreload.start();
