@@ -265,7 +265,9 @@ public final class GcDumpWriter {
       for (int g : new int[] {locals, statics, other}) {
         roots.children.get(netRoots).add(base + g);
       }
-      if (s.unreachableCount() > 0) {
+      // Only an exact snapshot has garbage; asking another would build its dominator tree for
+      // nothing.
+      if (s.hasExactRoots() && s.unreachableCount() > 0) {
         // Garbage of an exact snapshot (a core): in the file under a group that says what it is,
         // so that a reader counts the heap's objects and sees these apart.
         int unreachable = roots.add("[unreachable objects]");

@@ -49,6 +49,9 @@ public final class HeapSnapshot {
   private final long[] generationSizes;
   private final List<String> problems;
 
+  /** Whether the roots are exact (a core's, through the DAC): garbage stays unreachable. */
+  private final boolean exactRoots;
+
   /**
    * Links the parts into the graph. {@code objectFirst} and {@code objectTarget} are taken over
    * (compacted in place) rather than copied: a heap's references are its biggest array.
@@ -100,6 +103,7 @@ public final class HeapSnapshot {
     this.outside = outside;
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
     this.problems = List.copyOf(problems);
+    this.exactRoots = !unreferencedAreRoots;
     int n = address.length;
     // One pass marks what is referenced and finds references to nothing of the walk; only then
     // are they taken out, in place.
@@ -269,6 +273,7 @@ public final class HeapSnapshot {
     this.outside = graph.outside;
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
     this.problems = graph.problems;
+    this.exactRoots = graph.exactRoots;
   }
 
   /**
@@ -395,6 +400,14 @@ public final class HeapSnapshot {
             .reversed()
             .thenComparing(TypeStatistics::type));
     return rows;
+  }
+
+  /**
+   * Whether the roots are exact (a core or a paused process read through the DAC), so that objects
+   * they do not reach are garbage; else (the runtime's walk in a GC, a .gcdump) everything is live.
+   */
+  public boolean hasExactRoots() {
+    return exactRoots;
   }
 
   /** Whether a root reaches object {@code i}. */
