@@ -40,6 +40,8 @@ final class ExactHeap {
     segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
     LongSet named = new LongSet();
     int[] nextInterior = {0};
+    // One visitor for every object: ten million of them must not each allocate one.
+    Counted references = new Counted(b);
     WalkSummary walk =
         process.walkSegments(
             segments,
@@ -58,17 +60,13 @@ final class ExactHeap {
               if (type.isFree()) {
                 return;
               }
-              int[] count = {0};
-              o.references(
-                  (target, offset) -> {
-                    b.reference(target);
-                    count[0]++;
-                  });
+              references.count = 0;
+              o.references(references);
               long mt = type.methodTable();
               if (named.add(mt)) {
                 b.typeName(mt, gcdumpName(type.name()));
               }
-              b.object(address, o.size(), mt, count[0]);
+              b.object(address, o.size(), mt, references.count);
               if (o.segment().kind() == SegmentKind.FROZEN) {
                 b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
               }
@@ -122,6 +120,22 @@ final class ExactHeap {
     }
     b.walkEnded();
     return b.build().orElseThrow();
+  }
+
+  /** Hands each reference to the builder and counts an object's. */
+  private static final class Counted implements ReferenceVisitor {
+    private final HeapSnapshotBuilder builder;
+    int count;
+
+    Counted(HeapSnapshotBuilder builder) {
+      this.builder = builder;
+    }
+
+    @Override
+    public void reference(long target, long offset) {
+      builder.reference(target);
+      count++;
+    }
   }
 
   /** The runtime's GCRootKind numbers, which the snapshot's root kinds are. */

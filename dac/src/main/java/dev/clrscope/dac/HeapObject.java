@@ -74,15 +74,26 @@ public final class HeapObject {
     if (desc == null) {
       return;
     }
-    desc.forEachSlot(
-        size,
-        offset -> {
-          long target = word(offset);
-          if (target != 0) {
-            visitor.reference(target, offset);
-          }
-        });
+    // One slot visitor for the walk, not one per object: a walk meets millions.
+    ReferenceVisitor outer = receiver;
+    receiver = visitor;
+    try {
+      desc.forEachSlot(size, slots);
+    } finally {
+      receiver = outer;
+    }
   }
+
+  /** Whom {@link #slots} hands references to, during {@link #references}. */
+  private ReferenceVisitor receiver;
+
+  private final GcDesc.SlotVisitor slots =
+      offset -> {
+        long target = word(offset);
+        if (target != 0) {
+          receiver.reference(target, offset);
+        }
+      };
 
   /** The 8 bytes at {@code offset} from the object's start. */
   public long word(long offset) {
