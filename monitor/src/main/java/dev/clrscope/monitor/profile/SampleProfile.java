@@ -24,7 +24,9 @@ import java.util.Set;
  * <p>One pass: while the trace is read, samples are counted per distinct stack (the reader shares
  * one {@link StackTrace} between the events of a stack); names are looked up only when the top is
  * asked for, once the trace's rundown at its end has named every method, and each distinct address
- * once.
+ * once. When the frames carry source lines ({@link FrameResolver#hasLines}), samples are also
+ * counted per site (a method and a line): a method's row carries its hottest line, and {@link
+ * #topLines} ranks the lines themselves.
  */
 public final class SampleProfile implements EventConsumer {
   /** SampleProfiler's ThreadSample type: the thread was running managed code. */
@@ -89,9 +91,167 @@ public final class SampleProfile implements EventConsumer {
   }
 
   /**
-   * The {@code n} methods with the most samples, exclusive or inclusive, most first (ties by name).
+   * The {@code n} methods with the most samples, exclusive or inclusive, most first (ties by name);
+   * with lines, each with the line where most of its samples (in that order's sense) fell.
    */
   public List<MethodSamples> top(int n, boolean byInclusive) {
+    if (!frames.hasLines()) {
+      return byName(n, byInclusive);
+    }
+    Counts c = bySite();
+    List<MethodSamples> methods = new ArrayList<>();
+    int names = Math.min(frames.idLimit(), c.nameInclusive.length);
+    // The hottest site of each method: most samples in the order's sense, then the lower line.
+    int[] hottest = new int[names];
+    for (int site = 1; site < c.limit; site++) {
+      if (c.inclusive[site] == 0 || frames.siteLine(site) == null) {
+        continue;
+      }
+      int name = frames.siteName(site);
+      int best = hottest[name];
+      long mine = byInclusive ? c.inclusive[site] : c.exclusive[site];
+      if (best == 0) {
+        hottest[name] = site;
+        continue;
+      }
+      long theirs = byInclusive ? c.inclusive[best] : c.exclusive[best];
+      if (mine > theirs
+          || (mine == theirs && frames.siteLine(site).line() < frames.siteLine(best).line())) {
+        hottest[name] = site;
+      }
+    }
+    for (int id = 1; id < names; id++) {
+      if (c.nameInclusive[id] > 0) {
+        methods.add(
+            new MethodSamples(
+                frames.name(id),
+                hottest[id] == 0 ? null : frames.siteLine(hottest[id]),
+                c.nameExclusive[id],
+                c.nameExclusiveCpu[id],
+                c.nameInclusive[id],
+                c.nameInclusiveCpu[id]));
+      }
+    }
+    return ranked(methods, n, byInclusive);
+  }
+
+  /**
+   * The {@code n} source lines with the most samples: each a method and a line of it (a method's
+   * samples without a line count as one row of their own), exclusive or inclusive (once per sample
+   * per line), most first.
+   */
+  public List<MethodSamples> topLines(int n, boolean byInclusive) {
+    Counts c = bySite();
+    List<MethodSamples> sites = new ArrayList<>();
+    for (int site = 1; site < c.limit; site++) {
+      if (c.inclusive[site] > 0) {
+        sites.add(
+            new MethodSamples(
+                frames.name(frames.siteName(site)),
+                frames.siteLine(site),
+                c.exclusive[site],
+                c.exclusiveCpu[site],
+                c.inclusive[site],
+                c.inclusiveCpu[site]));
+      }
+    }
+    return ranked(sites, n, byInclusive);
+  }
+
+  private static List<MethodSamples> ranked(List<MethodSamples> rows, int n, boolean byInclusive) {
+    Comparator<MethodSamples> order =
+        byInclusive
+            ? Comparator.comparingLong(MethodSamples::inclusive)
+                .reversed()
+                .thenComparing(Comparator.comparingLong(MethodSamples::exclusive).reversed())
+            : Comparator.comparingLong(MethodSamples::exclusive)
+                .reversed()
+                .thenComparing(Comparator.comparingLong(MethodSamples::inclusive).reversed());
+    rows.sort(
+        order
+            .thenComparing(MethodSamples::name)
+            .thenComparingInt(m -> m.line() == null ? Integer.MAX_VALUE : m.line().line()));
+    return rows.subList(0, Math.min(n, rows.size()));
+  }
+
+  /** Samples per site and per method name. */
+  private static final class Counts {
+    long[] exclusive = new long[1024];
+    long[] exclusiveCpu = new long[1024];
+    long[] inclusive = new long[1024];
+    long[] inclusiveCpu = new long[1024];
+    long[] seenAt = new long[1024];
+    long[] nameExclusive = new long[1024];
+    long[] nameExclusiveCpu = new long[1024];
+    long[] nameInclusive = new long[1024];
+    long[] nameInclusiveCpu = new long[1024];
+    long[] nameSeenAt = new long[1024];
+    int limit;
+
+    void fitSite(int id) {
+      if (id >= exclusive.length) {
+        int size = Math.max(id + 1, exclusive.length * 2);
+        exclusive = Arrays.copyOf(exclusive, size);
+        exclusiveCpu = Arrays.copyOf(exclusiveCpu, size);
+        inclusive = Arrays.copyOf(inclusive, size);
+        inclusiveCpu = Arrays.copyOf(inclusiveCpu, size);
+        seenAt = Arrays.copyOf(seenAt, size);
+      }
+    }
+
+    void fitName(int id) {
+      if (id >= nameExclusive.length) {
+        int size = Math.max(id + 1, nameExclusive.length * 2);
+        nameExclusive = Arrays.copyOf(nameExclusive, size);
+        nameExclusiveCpu = Arrays.copyOf(nameExclusiveCpu, size);
+        nameInclusive = Arrays.copyOf(nameInclusive, size);
+        nameInclusiveCpu = Arrays.copyOf(nameInclusiveCpu, size);
+        nameSeenAt = Arrays.copyOf(nameSeenAt, size);
+      }
+    }
+  }
+
+  /**
+   * Counts every distinct stack's samples per site and per name: a frame below the innermost is a
+   * return address, whose line is its call's.
+   */
+  private Counts bySite() {
+    Counts c = new Counts();
+    long stamp = 0;
+    for (Map.Entry<StackTrace, long[]> s : byStack.entrySet()) {
+      StackTrace stack = s.getKey();
+      long all = s.getValue()[0];
+      long onCpu = s.getValue()[1];
+      stamp++;
+      for (int i = 0; i < stack.depth(); i++) {
+        int site = frames.siteId(stack.frame(i), i > 0);
+        int name = frames.siteName(site);
+        c.fitSite(site);
+        c.fitName(name);
+        if (i == 0) {
+          c.exclusive[site] += all;
+          c.exclusiveCpu[site] += onCpu;
+          c.nameExclusive[name] += all;
+          c.nameExclusiveCpu[name] += onCpu;
+        }
+        if (c.seenAt[site] != stamp) {
+          c.seenAt[site] = stamp;
+          c.inclusive[site] += all;
+          c.inclusiveCpu[site] += onCpu;
+        }
+        if (c.nameSeenAt[name] != stamp) {
+          c.nameSeenAt[name] = stamp;
+          c.nameInclusive[name] += all;
+          c.nameInclusiveCpu[name] += onCpu;
+        }
+      }
+    }
+    c.limit = Math.min(frames.siteLimit(), c.exclusive.length);
+    return c;
+  }
+
+  /** Samples per frame name, without lines: one id lookup per frame. */
+  private List<MethodSamples> byName(int n, boolean byInclusive) {
     long[] exclusive = new long[1024];
     long[] exclusiveCpu = new long[1024];
     long[] inclusive = new long[1024];
@@ -131,18 +291,14 @@ public final class SampleProfile implements EventConsumer {
       if (inclusive[id] > 0) {
         methods.add(
             new MethodSamples(
-                frames.name(id), exclusive[id], exclusiveCpu[id], inclusive[id], inclusiveCpu[id]));
+                frames.name(id),
+                null,
+                exclusive[id],
+                exclusiveCpu[id],
+                inclusive[id],
+                inclusiveCpu[id]));
       }
     }
-    Comparator<MethodSamples> order =
-        byInclusive
-            ? Comparator.comparingLong(MethodSamples::inclusive)
-                .reversed()
-                .thenComparing(Comparator.comparingLong(MethodSamples::exclusive).reversed())
-            : Comparator.comparingLong(MethodSamples::exclusive)
-                .reversed()
-                .thenComparing(Comparator.comparingLong(MethodSamples::inclusive).reversed());
-    methods.sort(order.thenComparing(MethodSamples::name));
-    return methods.subList(0, Math.min(n, methods.size()));
+    return ranked(methods, n, byInclusive);
   }
 }
