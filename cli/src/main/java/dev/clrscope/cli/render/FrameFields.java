@@ -61,12 +61,58 @@ public final class FrameFields {
 
   /**
    * A stack: a JSON list of frame objects under {@code key}, and in CSV the frames' texts ({@code
-   * Method (Program.cs:42)}) separated by {@code ;}.
+   * Method (Program.cs:42)}) separated by {@code ;}; an empty stack is left out of JSON.
    */
   public static <R> List<Field<R>> stackFields(String key, Function<? super R, List<Frame>> stack) {
+    Function<R, List<Frame>> orNull =
+        r -> {
+          List<Frame> frames = stack.apply(r);
+          return frames == null || frames.isEmpty() ? null : frames;
+        };
     return List.of(
-        Field.nested(key, FRAME, stack),
-        Field.<R>of(key, key, 0, Unit.TEXT, r -> csvStack(stack.apply(r))).only(Field.Shown.CSV));
+        Field.<R, Frame>nested(key, FRAME, orNull).optional(),
+        Field.<R>of(key, key, 0, Unit.TEXT, r -> csvStack(orNull.apply(r))).only(Field.Shown.CSV));
+  }
+
+  /**
+   * A frame as a record's member: its name under {@code key} (the table shows {@code Method
+   * (Program.cs:42)} under {@code heading}), then {@code file} and {@code line} for JSON and CSV.
+   */
+  public static <R> List<Field<R>> frameFields(
+      String key, String heading, int width, Function<? super R, Frame> frame) {
+    List<Field<R>> fields = new ArrayList<>();
+    fields.add(
+        Field.<R>of(
+                key,
+                heading,
+                width,
+                Unit.TEXT,
+                r -> {
+                  Frame f = frame.apply(r);
+                  return f == null ? null : f.name();
+                })
+            .cell(
+                r -> {
+                  Frame f = frame.apply(r);
+                  return f == null ? "-" : f.text();
+                }));
+    fields.addAll(
+        lineFields(
+            r -> {
+              Frame f = frame.apply(r);
+              return f == null ? null : f.line();
+            },
+            null));
+    return fields;
+  }
+
+  /** A stack's frames as lines under a table row: {@code at Method (Program.cs:42)}. */
+  public static List<String> atFrames(List<Frame> stack) {
+    List<String> lines = new ArrayList<>(stack.size());
+    for (Frame f : stack) {
+      lines.add("at " + f.text());
+    }
+    return lines;
   }
 
   private static String csvStack(List<Frame> frames) {
