@@ -181,7 +181,7 @@ internal static class DumpFacts
     {
         lock (Locked)
         {
-            Thread.Sleep(Timeout.Infinite);
+            Thread.Sleep(Timeout.Infinite); // line: blocked-here
         }
     }
 

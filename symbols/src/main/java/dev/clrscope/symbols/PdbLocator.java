@@ -64,6 +64,7 @@ public final class PdbLocator {
     List<String> problems = new ArrayList<>();
     List<String> looked = new ArrayList<>();
     Path il = null;
+    List<PeDebugInfo.Checksum> checksums = List.of();
     if (module.ilPath() != null && !module.ilPath().isEmpty()) {
       il = Path.of(module.ilPath());
       try {
@@ -93,18 +94,26 @@ public final class PdbLocator {
         } else {
           want = cv.id();
           pdbPath = cv.path();
+          checksums = pe.checksums();
           if (pe.hasEmbeddedPdb()) {
             PortablePdb pdb;
+            byte[] bytes;
             try {
-              pdb = PortablePdb.parse(pe.embeddedPdb());
+              bytes = pe.embeddedPdb();
+              pdb = PortablePdb.parse(bytes);
             } catch (PdbFormatException e) {
               throw new NotFound(
                   "the PDB embedded in " + il + " is damaged: " + e.getMessage(), true);
             }
-            if (want.matches(pdb.id())) {
+            if (!want.matches(pdb.id())) {
+              problems.add("the PDB embedded in " + il + " has id " + pdb.id() + ", not " + want);
+            } else if (!checksummed(pdb, bytes, checksums)) {
+              throw new NotFound(
+                  "the PDB embedded in " + il + " is damaged: it does not hash to its checksum",
+                  true);
+            } else {
               return new Found(pdb, "embedded in " + il);
             }
-            problems.add("the PDB embedded in " + il + " has id " + pdb.id() + ", not " + want);
           }
         }
       } catch (NoSuchFileException e) {
@@ -146,7 +155,7 @@ public final class PdbLocator {
       }
     }
     for (Path c : candidates) {
-      Found f = tryFile(c, want, "at " + c, problems, looked);
+      Found f = tryFile(c, want, checksums, il, "at " + c, problems, looked);
       if (f != null) {
         return f;
       }
@@ -157,7 +166,7 @@ public final class PdbLocator {
         SymbolStore.Fetched fetched = store.fetch(key);
         String where =
             fetched.downloaded() ? "from " + store.url(key) : "in the cache " + fetched.file();
-        Found f = tryFile(fetched.file(), want, where, problems, looked);
+        Found f = tryFile(fetched.file(), want, checksums, il, where, problems, looked);
         if (f != null) {
           return f;
         }
@@ -177,8 +186,31 @@ public final class PdbLocator {
     return serverDown;
   }
 
+  /**
+   * Whether {@code pdb} hashes to one of the checksums its assembly records for its algorithm (or
+   * the assembly records none).
+   */
+  private static boolean checksummed(
+      PortablePdb pdb, byte[] bytes, List<PeDebugInfo.Checksum> checksums) {
+    if (checksums.isEmpty()) {
+      return true;
+    }
+    for (PeDebugInfo.Checksum c : checksums) {
+      if (pdb.matchesChecksum(bytes, c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private Found tryFile(
-      Path file, PdbId want, String where, List<String> problems, List<String> looked) {
+      Path file,
+      PdbId want,
+      List<PeDebugInfo.Checksum> checksums,
+      Path il,
+      String where,
+      List<String> problems,
+      List<String> looked) {
     if (!Files.exists(file)) {
       looked.add("not " + where);
       return null;
@@ -207,6 +239,14 @@ public final class PdbLocator {
     if (!want.matches(pdb.id())) {
       problems.add(
           file + " is the PDB of another build (id " + pdb.id() + ", not " + want + "): refused");
+      return null;
+    }
+    if (!checksummed(pdb, bytes, checksums)) {
+      problems.add(
+          file
+              + " is damaged: it does not hash to the checksum "
+              + (il == null ? "its assembly" : il.getFileName())
+              + " records");
       return null;
     }
     return new Found(pdb, where);

@@ -23,6 +23,9 @@ public final class PeDebugInfo {
   /** IMAGE_DEBUG_TYPE_EMBEDDED_PORTABLE_PDB. */
   private static final int EMBEDDED_PORTABLE_PDB = 17;
 
+  /** IMAGE_DEBUG_TYPE_PDBCHECKSUM. */
+  private static final int PDB_CHECKSUM = 19;
+
   /** The CodeView entry's minor version that says the PDB is portable ("PM"). */
   private static final int PORTABLE_MINOR = 0x504D;
 
@@ -48,12 +51,27 @@ public final class PeDebugInfo {
    */
   public record CodeView(PdbId id, long age, String path, boolean portable) {}
 
+  /**
+   * A PDB Checksum entry: the hash of the PDB the assembly was built with, its id zeroed.
+   *
+   * @param algorithm the hash's name as the entry gives it ({@code SHA256})
+   * @param checksum the hash
+   */
+  public record Checksum(String algorithm, byte[] checksum) {}
+
   private final List<CodeView> codeViews;
+  private final List<Checksum> checksums;
   private final byte[] embedded;
 
-  private PeDebugInfo(List<CodeView> codeViews, byte[] embedded) {
+  private PeDebugInfo(List<CodeView> codeViews, List<Checksum> checksums, byte[] embedded) {
     this.codeViews = List.copyOf(codeViews);
+    this.checksums = List.copyOf(checksums);
     this.embedded = embedded;
+  }
+
+  /** The PDB checksums the assembly records, in directory order. */
+  public List<Checksum> checksums() {
+    return checksums;
   }
 
   /** The CodeView entries, in directory order. */
@@ -117,12 +135,12 @@ public final class PeDebugInfo {
     int debugDirectory = 6;
     if (directoryCount <= debugDirectory
         || directoriesAt + 8L * (debugDirectory + 1) > optionalSize) {
-      return new PeDebugInfo(List.of(), null);
+      return new PeDebugInfo(List.of(), List.of(), null);
     }
     long debugRva = le32(optional, directoriesAt + 8 * debugDirectory);
     long debugSize = le32(optional, directoriesAt + 8 * debugDirectory + 4);
     if (debugRva == 0 || debugSize == 0) {
-      return new PeDebugInfo(List.of(), null);
+      return new PeDebugInfo(List.of(), List.of(), null);
     }
     if (sections > 96) {
       throw new PdbFormatException("the PE file claims " + sections + " sections");
@@ -143,6 +161,7 @@ public final class PeDebugInfo {
     }
     byte[] dir = bytes(source, directoryAt, (int) (entries * 28), size, "the debug directory");
     List<CodeView> codeViews = new ArrayList<>();
+    List<Checksum> checksums = new ArrayList<>();
     byte[] embedded = null;
     for (int i = 0; i < entries; i++) {
       int e = 28 * i;
@@ -169,6 +188,22 @@ public final class PeDebugInfo {
         }
         String path = new String(cv, 24, end - 24, StandardCharsets.UTF_8);
         codeViews.add(new CodeView(new PdbId(guid, stamp), age, path, minor == PORTABLE_MINOR));
+      } else if (type == PDB_CHECKSUM) {
+        if (dataSize < 2 || dataSize > 1024) {
+          throw new PdbFormatException("a PDB checksum entry of " + dataSize + " bytes");
+        }
+        byte[] data = bytes(source, at, (int) dataSize, size, "a PDB checksum entry");
+        int end = 0;
+        while (end < data.length && data[end] != 0) {
+          end++;
+        }
+        if (end == data.length || end == 0) {
+          throw new PdbFormatException("a PDB checksum entry names no algorithm");
+        }
+        checksums.add(
+            new Checksum(
+                new String(data, 0, end, StandardCharsets.UTF_8),
+                java.util.Arrays.copyOfRange(data, end + 1, data.length)));
       } else if (type == EMBEDDED_PORTABLE_PDB && embedded == null) {
         if (dataSize < 8 || dataSize > MAX_EMBEDDED_BYTES) {
           throw new PdbFormatException("an embedded PDB entry of " + dataSize + " bytes");
@@ -176,7 +211,7 @@ public final class PeDebugInfo {
         embedded = bytes(source, at, (int) dataSize, size, "the embedded PDB");
       }
     }
-    return new PeDebugInfo(codeViews, embedded);
+    return new PeDebugInfo(codeViews, checksums, embedded);
   }
 
   /**

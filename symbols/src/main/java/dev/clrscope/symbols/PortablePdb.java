@@ -30,6 +30,7 @@ public final class PortablePdb {
   private static final int MAX_NAME_CHARS = 32768;
 
   private final PdbId id;
+  private final int idOffset;
   private final PdbBytes blobs;
   private final PdbBytes documents;
   private final int documentRows;
@@ -44,6 +45,7 @@ public final class PortablePdb {
 
   private PortablePdb(
       PdbId id,
+      int idOffset,
       PdbBytes blobs,
       PdbBytes documents,
       int documentRows,
@@ -54,6 +56,7 @@ public final class PortablePdb {
       boolean wideBlob,
       boolean wideDocument) {
     this.id = id;
+    this.idOffset = idOffset;
     this.blobs = blobs;
     this.documents = documents;
     this.documentRows = documentRows;
@@ -111,6 +114,7 @@ public final class PortablePdb {
     int streamCount = file.u16(at + 2, "the stream count");
     at += 4;
     PdbBytes pdb = null;
+    long pdbAt = 0;
     PdbBytes tables = null;
     PdbBytes blob = null;
     for (int i = 0; i < streamCount; i++) {
@@ -120,7 +124,10 @@ public final class PortablePdb {
       at += 8 + ((name.length() + 4) & ~3);
       PdbBytes stream = file.slice(offset, size, "the " + name + " stream");
       switch (name) {
-        case "#Pdb" -> pdb = stream;
+        case "#Pdb" -> {
+          pdb = stream;
+          pdbAt = offset;
+        }
         case "#~" -> tables = stream;
         case "#Blob" -> blob = stream;
         case "#-" -> throw new PdbFormatException("uncompressed (#-) metadata tables");
@@ -175,6 +182,7 @@ public final class PortablePdb {
             "the MethodDebugInformation table");
     return new PortablePdb(
         id,
+        (int) pdbAt,
         blob,
         documents,
         documentRows,
@@ -189,6 +197,35 @@ public final class PortablePdb {
   /** The PDB's id, which the assembly's CodeView entry must name. */
   public PdbId id() {
     return id;
+  }
+
+  /**
+   * Whether {@code data} (this PDB's bytes) hashes to {@code checksum}, the PDB Checksum entry of
+   * its assembly: the whole file with its id zeroed (dotnet/runtime's PE-COFF.md). An algorithm
+   * this JDK does not know checks nothing and passes.
+   */
+  public boolean matchesChecksum(byte[] data, PeDebugInfo.Checksum checksum) {
+    String algorithm =
+        switch (checksum.algorithm()) {
+          case "SHA256" -> "SHA-256";
+          case "SHA384" -> "SHA-384";
+          case "SHA512" -> "SHA-512";
+          case "SHA1" -> "SHA-1";
+          default -> null;
+        };
+    if (algorithm == null) {
+      return true;
+    }
+    java.security.MessageDigest digest;
+    try {
+      digest = java.security.MessageDigest.getInstance(algorithm);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      return true;
+    }
+    digest.update(data, 0, idOffset);
+    digest.update(new byte[20]);
+    digest.update(data, idOffset + 20, data.length - idOffset - 20);
+    return java.security.MessageDigest.isEqual(digest.digest(), checksum.checksum());
   }
 
   /** Number of methods with a row (the assembly's MethodDef rows). */
