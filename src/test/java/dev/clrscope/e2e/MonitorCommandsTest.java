@@ -103,7 +103,7 @@ class MonitorCommandsTest {
                 assertThat(r.get("threadId").asLong()).isEqualTo(thread);
                 List<String> stack =
                     StreamSupport.stream(r.get("stack").spliterator(), false)
-                        .map(JsonNode::asText)
+                        .map(f -> f.path("method").asText())
                         .toList();
                 assertThat(stack)
                     .containsSubsequence(answer.get("method").asText(), "TargetApp.Monitored.Fail");

@@ -153,8 +153,15 @@ class ProfilingCommandsTest {
     assertThat(csv.stdoutLines().get(0))
         .isEqualTo(
             "rank,exclusive,exclusivePercent,exclusiveCpu,inclusive,inclusivePercent,inclusiveCpu,"
-                + "method");
-    assertThat(csv.stdoutLines().get(1)).endsWith("," + first.path("method").asText());
+                + "method,file,line");
+    assertThat(csv.stdoutLines().get(1))
+        .endsWith(
+            ","
+                + first.path("method").asText()
+                + ","
+                + first.path("file").asText()
+                + ","
+                + first.path("line").asText());
   }
 
   @Test
@@ -191,7 +198,12 @@ class ProfilingCommandsTest {
     assertThat(top.path("estimatedBytes").asLong()).isBetween(25_000_000L, 40_000_000L);
     JsonNode stack = doc.path("stacks").get(0);
     assertThat(stack.path("topType").asText()).isEqualTo("TargetApp.ProfiledWidget");
-    assertThat(stack.path("frames").get(0).asText()).isEqualTo("TargetApp.Profiled.MakeWidgets");
+    JsonNode allocating = stack.path("frames").get(0);
+    assertThat(allocating.path("method").asText()).isEqualTo("TargetApp.Profiled.MakeWidgets");
+    // The line of the allocation, read from the source.
+    int widgetLine = SourceMarkers.line(DotnetApps.TARGET_APP, "Profiled.cs", "make-widget");
+    assertThat(allocating.path("file").asText()).endsWith("/TargetApp/Profiled.cs");
+    assertThat(allocating.path("line").asInt()).isEqualTo(widgetLine);
     // Large objects apart: the byte[100000] arrays, from their own method.
     JsonNode large = null;
     for (JsonNode s : doc.path("stacks")) {
@@ -202,15 +214,22 @@ class ProfilingCommandsTest {
     }
     assertThat(large).isNotNull();
     assertThat(large.path("topType").asText()).isEqualTo("System.Byte[]");
-    assertThat(large.path("frames").get(0).asText())
+    assertThat(large.path("frames").get(0).path("method").asText())
         .isEqualTo("TargetApp.Profiled.MakeLargeArrays");
+    assertThat(large.path("frames").get(0).path("line").asInt())
+        .isEqualTo(SourceMarkers.line(DotnetApps.TARGET_APP, "Profiled.cs", "make-large-array"));
     // The flame graph: folded stacks ending in the type, weighted by ticks.
-    String widgetLine =
+    String folded =
         Files.readAllLines(flame).stream()
-            .filter(l -> l.contains("TargetApp.Profiled.MakeWidgets;[TargetApp.ProfiledWidget] "))
+            .filter(
+                l ->
+                    l.contains(
+                        "TargetApp.Profiled.MakeWidgets (Profiled.cs:"
+                            + widgetLine
+                            + ");[TargetApp.ProfiledWidget] "))
             .findFirst()
             .orElseThrow();
-    assertThat(Long.parseLong(widgetLine.substring(widgetLine.lastIndexOf(' ') + 1)))
+    assertThat(Long.parseLong(folded.substring(folded.lastIndexOf(' ') + 1)))
         .isEqualTo(stack.path("ticks").asLong());
   }
 
@@ -223,8 +242,10 @@ class ProfilingCommandsTest {
     JsonNode doc = runJson("alloc", file.toString(), "--format", "json");
     assertThat(doc.path("types").get(0).path("type").asText())
         .isEqualTo("TargetApp.ProfiledWidget");
-    assertThat(doc.path("stacks").get(0).path("frames").get(0).asText())
+    assertThat(doc.path("stacks").get(0).path("frames").get(0).path("method").asText())
         .isEqualTo("TargetApp.Profiled.MakeWidgets");
+    assertThat(doc.path("stacks").get(0).path("frames").get(0).path("line").asInt())
+        .isEqualTo(SourceMarkers.line(DotnetApps.TARGET_APP, "Profiled.cs", "make-widget"));
   }
 
   /**
