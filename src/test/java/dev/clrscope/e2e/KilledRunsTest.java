@@ -70,7 +70,8 @@ class KilledRunsTest {
             "dotnet",
             DotnetApps.dll(DotnetApps.TARGET_APP).toString(),
             "--no-stdin");
-    await().atMost(TIMEOUT).until(() -> launch.stdout().contains("\"event\":\"ready\""));
+    // The launched app's output comes on clrscope's stderr.
+    await().atMost(TIMEOUT).until(() -> launch.stderr().contains("\"event\":\"ready\""));
     long launchPid = jvmOf(launch);
     assertThat(runDirectories(launchPid)).hasSize(1);
     launch.signal("KILL");

@@ -6,6 +6,7 @@ import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.exceptions.ExceptionRecord;
@@ -56,10 +57,7 @@ final class ExceptionsOutput {
         ExceptionSummary::observedNanos);
   }
 
-  /** A summary and how long it watched. */
-  private record Summarized(ExceptionSummary s, Watched watched) {}
-
-  private static final RecordSchema<Summarized> SUMMARY =
+  private static final RecordSchema<Summarized<ExceptionSummary>> SUMMARY =
       new RecordSchema<>(
           "summary",
           Watched.fieldsThen(
@@ -70,11 +68,18 @@ final class ExceptionsOutput {
                           "Exceptions",
                           0,
                           Unit.COUNT,
-                          (Summarized x) -> x.s().exceptions())
+                          (Summarized<ExceptionSummary> x) -> x.s().exceptions())
                       .cell(x -> counts(x.s())),
-                  Field.data("uncaught", Unit.COUNT, (Summarized x) -> x.s().uncaught()),
-                  Field.data("unhandled", Unit.COUNT, (Summarized x) -> x.s().unhandled()),
-                  Field.data("perSecond", Unit.DECIMAL, (Summarized x) -> x.s().perSecond()))));
+                  Field.data(
+                      "uncaught", Unit.COUNT, (Summarized<ExceptionSummary> x) -> x.s().uncaught()),
+                  Field.data(
+                      "unhandled",
+                      Unit.COUNT,
+                      (Summarized<ExceptionSummary> x) -> x.s().unhandled()),
+                  Field.data(
+                      "perSecond",
+                      Unit.DECIMAL,
+                      (Summarized<ExceptionSummary> x) -> x.s().perSecond()))));
 
   private static final RecordSchema<Map.Entry<String, Long>> BY_TYPE =
       new RecordSchema<>(
@@ -96,7 +101,7 @@ final class ExceptionsOutput {
   }
 
   static Report summaryReport(ExceptionSummary s, Watched watched) {
-    Report.Builder r = Report.builder().values(SUMMARY, new Summarized(s, watched));
+    Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     return r.mapRows("byType", "By type", BY_TYPE, List.copyOf(s.byType().entrySet()))
         .rows("byThrowSite", "By throw site", BY_SITE, s.byThrowSite())
         .build();

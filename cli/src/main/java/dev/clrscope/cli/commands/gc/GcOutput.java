@@ -7,6 +7,7 @@ import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.gc.CondemnReasons;
@@ -175,7 +176,7 @@ public final class GcOutput {
     return new MonitorOutput<>(
         renderer,
         perHeap ? stream.withDetails(GcOutput::heapLines) : stream,
-        (s, watched) -> Report.record(SUMMARY, new Summarized(s, watched)),
+        (s, watched) -> Report.record(SUMMARY, new Summarized<>(s, watched)),
         GcSummary::observedNanos);
   }
 
@@ -284,45 +285,56 @@ public final class GcOutput {
     return o;
   }
 
-  /** A summary and how long it was watched. */
-  private record Summarized(GcSummary s, Watched watched) {}
-
   /** The summary's fields: {@code Label value} lines in a table, one object in JSON. */
-  private static final RecordSchema<Summarized> SUMMARY = summarySchema();
+  private static final RecordSchema<Summarized<GcSummary>> SUMMARY = summarySchema();
 
-  private static RecordSchema<Summarized> summarySchema() {
-    List<Field<Summarized>> f = new ArrayList<>();
+  private static RecordSchema<Summarized<GcSummary>> summarySchema() {
+    List<Field<Summarized<GcSummary>>> f = new ArrayList<>();
     f.addAll(Watched.fields(Summarized::watched));
-    f.add(Field.of("gcs", "GCs", 0, Unit.COUNT, (Summarized x) -> x.s().gcs()));
+    f.add(Field.of("gcs", "GCs", 0, Unit.COUNT, (Summarized<GcSummary> x) -> x.s().gcs()));
     f.add(
         Field.of(
                 "perGeneration",
                 "Per generation",
                 0,
                 Unit.TEXT,
-                (Summarized x) -> x.s().perGeneration())
+                (Summarized<GcSummary> x) -> x.s().perGeneration())
             .cell(x -> counts(x.s().perGeneration())));
     f.add(
-        Field.of("perType", "Per type", 0, Unit.TEXT, (Summarized x) -> x.s().perType())
+        Field.of("perType", "Per type", 0, Unit.TEXT, (Summarized<GcSummary> x) -> x.s().perType())
             .cell(x -> counts(x.s().perType())));
     f.add(
-        Field.of("perReason", "Per reason", 0, Unit.TEXT, (Summarized x) -> x.s().perReason())
+        Field.of(
+                "perReason",
+                "Per reason",
+                0,
+                Unit.TEXT,
+                (Summarized<GcSummary> x) -> x.s().perReason())
             .cell(x -> counts(x.s().perReason())));
     f.add(
         Field.of(
-                "totalPauseMs", "Pause", 0, Unit.MILLIS, (Summarized x) -> x.s().totalPauseMillis())
+                "totalPauseMs",
+                "Pause",
+                0,
+                Unit.MILLIS,
+                (Summarized<GcSummary> x) -> x.s().totalPauseMillis())
             .cell(x -> pause(x.s())));
-    f.add(Field.data("meanPauseMs", Unit.MILLIS, (Summarized x) -> x.s().meanPauseMillis()));
-    f.add(Field.data("maxPauseMs", Unit.MILLIS, (Summarized x) -> x.s().maxPauseMillis()));
-    f.add(Field.data("p95PauseMs", Unit.MILLIS, (Summarized x) -> x.s().p95PauseMillis()));
-    f.add(Field.data("p99PauseMs", Unit.MILLIS, (Summarized x) -> x.s().p99PauseMillis()));
+    f.add(
+        Field.data(
+            "meanPauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().meanPauseMillis()));
+    f.add(
+        Field.data("maxPauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().maxPauseMillis()));
+    f.add(
+        Field.data("p95PauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().p95PauseMillis()));
+    f.add(
+        Field.data("p99PauseMs", Unit.MILLIS, (Summarized<GcSummary> x) -> x.s().p99PauseMillis()));
     f.add(
         Field.of(
                 "pausedPercent",
                 "Time paused",
                 0,
                 Unit.PERCENT,
-                (Summarized x) -> x.s().pausedPercent())
+                (Summarized<GcSummary> x) -> x.s().pausedPercent())
             .cell(
                 x ->
                     x.s().pausedPercent() == null
@@ -334,16 +346,18 @@ public final class GcOutput {
                 "Allocated",
                 0,
                 Unit.BYTES,
-                (Summarized x) -> x.s().allocatedBytes())
+                (Summarized<GcSummary> x) -> x.s().allocatedBytes())
             .cell(x -> allocated(x.s())));
     f.add(
         Field.data(
             "allocationBytesPerSecond",
             Unit.DECIMAL,
-            (Summarized x) -> x.s().allocationBytesPerSecond()));
-    f.add(Field.data("unfinishedGcs", Unit.COUNT, (Summarized x) -> x.s().unfinishedGcs()));
+            (Summarized<GcSummary> x) -> x.s().allocationBytesPerSecond()));
     f.add(
-        Field.<Summarized>of(
+        Field.data(
+            "unfinishedGcs", Unit.COUNT, (Summarized<GcSummary> x) -> x.s().unfinishedGcs()));
+    f.add(
+        Field.<Summarized<GcSummary>>of(
                 "unfinished",
                 "Unfinished GCs",
                 0,

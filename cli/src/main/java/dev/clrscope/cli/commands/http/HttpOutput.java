@@ -5,6 +5,7 @@ import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.http.HttpPhase;
@@ -104,16 +105,13 @@ final class HttpOutput {
         HttpSummary::observedNanos);
   }
 
-  /** A summary and how long it watched. */
-  private record Summarized(HttpSummary s, Watched watched) {}
-
-  private static final RecordSchema<Summarized> SUMMARY =
+  private static final RecordSchema<Summarized<HttpSummary>> SUMMARY =
       new RecordSchema<>(
           "summary",
           Watched.fieldsThen(
               Summarized::watched,
               List.of(
-                  Field.<Summarized>of(
+                  Field.<Summarized<HttpSummary>>of(
                           "requests",
                           "Requests",
                           0,
@@ -122,10 +120,13 @@ final class HttpOutput {
                       .cell(HttpOutput::requests)
                       .only(Field.Shown.TABLE)
                       .optional(),
-                  Field.data("requests", Unit.COUNT, (Summarized x) -> x.s().requests()),
-                  Field.data("perSecond", Unit.DECIMAL, (Summarized x) -> x.s().perSecond()),
-                  Field.data("failed", Unit.COUNT, (Summarized x) -> x.s().failed()),
-                  Field.data("redirects", Unit.COUNT, (Summarized x) -> x.s().redirects()))));
+                  Field.data(
+                      "requests", Unit.COUNT, (Summarized<HttpSummary> x) -> x.s().requests()),
+                  Field.data(
+                      "perSecond", Unit.DECIMAL, (Summarized<HttpSummary> x) -> x.s().perSecond()),
+                  Field.data("failed", Unit.COUNT, (Summarized<HttpSummary> x) -> x.s().failed()),
+                  Field.data(
+                      "redirects", Unit.COUNT, (Summarized<HttpSummary> x) -> x.s().redirects()))));
 
   private static final RecordSchema<HttpSummary.Group> BY_HOST_AND_STATUS =
       new RecordSchema<>(
@@ -142,14 +143,14 @@ final class HttpOutput {
                   .only(Field.Shown.TABLE)));
 
   static Report summaryReport(HttpSummary s, Watched watched) {
-    Report.Builder r = Report.builder().values(SUMMARY, new Summarized(s, watched));
+    Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     if (s.requests() == 0) {
       r.note("No HTTP request ended.");
     }
     return r.rows("byHostAndStatus", null, BY_HOST_AND_STATUS, s.byHostAndStatus()).build();
   }
 
-  private static String requests(Summarized x) {
+  private static String requests(Summarized<HttpSummary> x) {
     HttpSummary s = x.s();
     Double rate = s.perSecond();
     return String.format(

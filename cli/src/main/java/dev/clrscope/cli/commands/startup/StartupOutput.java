@@ -5,6 +5,7 @@ import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Summarized;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.render.Watched;
 import dev.clrscope.monitor.startup.StartupRecord;
@@ -43,9 +44,6 @@ final class StartupOutput {
         StartupSummary::observedNanos);
   }
 
-  /** A summary and how long it watched. */
-  private record Summarized(StartupSummary s, Watched watched) {}
-
   private static final RecordSchema<StartupSummary.Launch> LAUNCH =
       new RecordSchema<>(
           null,
@@ -64,7 +62,7 @@ final class StartupOutput {
                   Unit.MILLIS,
                   (StartupSummary.Launch l) -> millis(l.startToMainNanos()))));
 
-  private static final RecordSchema<Summarized> SUMMARY =
+  private static final RecordSchema<Summarized<StartupSummary>> SUMMARY =
       new RecordSchema<>(
           "summary",
           Watched.fieldsThen(
@@ -75,15 +73,18 @@ final class StartupOutput {
                           "Main",
                           0,
                           Unit.MILLIS,
-                          (Summarized x) -> millis(x.s().mainOffsetNanos()))
+                          (Summarized<StartupSummary> x) -> millis(x.s().mainOffsetNanos()))
                       .cell(StartupOutput::mainText),
-                  Field.data("mainMethod", Unit.TEXT, (Summarized x) -> x.s().mainMethod()),
-                  Field.<Summarized>data(
+                  Field.data(
+                      "mainMethod",
+                      Unit.TEXT,
+                      (Summarized<StartupSummary> x) -> x.s().mainMethod()),
+                  Field.<Summarized<StartupSummary>>data(
                           "launch",
                           Unit.TEXT,
                           x -> x.s().launch() == null ? null : LAUNCH.jsonObject(x.s().launch()))
                       .only(Field.Shown.JSON),
-                  Field.<Summarized>of(
+                  Field.<Summarized<StartupSummary>>of(
                           "launchText",
                           "Launch",
                           0,
@@ -119,7 +120,7 @@ final class StartupOutput {
               Field.nested("slowest", SLOW_ITEM, StartupSummary.Category::slowest)));
 
   static Report summaryReport(StartupSummary s, Watched watched) {
-    Report.Builder r = Report.builder().values(SUMMARY, new Summarized(s, watched));
+    Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     r.rows("byKind", null, BY_KIND, s.categories());
     for (StartupSummary.Category c : s.categories()) {
       if (!c.slowest().isEmpty()) {
@@ -130,7 +131,7 @@ final class StartupOutput {
     return r.build();
   }
 
-  private static String mainText(Summarized x) {
+  private static String mainText(Summarized<StartupSummary> x) {
     StartupSummary s = x.s();
     return s.mainOffsetNanos() == null
         ? "not seen (a ReadyToRun or AOT app's Main is not compiled)"
