@@ -1020,21 +1020,27 @@ public final class ClrProcess implements AutoCloseable {
       }
       dev.clrscope.symbols.PdbId id = null;
       String pdbPath = null;
-      if (d.ilBase() != 0) {
+      // ReadyToRun images are mapped as the loader lays them out (RVAs are offsets); IL-only ones
+      // the runtime maps flat, as the file is: whichever names a portable PDB is the layout.
+      for (boolean mapped : new boolean[] {true, false}) {
+        if (d.ilBase() == 0 || id != null) {
+          break;
+        }
         try {
           dev.clrscope.symbols.PeDebugInfo pe =
               dev.clrscope.symbols.PeDebugInfo.read(
                   (offset, dst) ->
                       target.read(d.ilBase() + offset, dst, 0, dst.length) == dst.length,
                   MAPPED_IMAGE_LIMIT,
-                  true);
+                  mapped);
           dev.clrscope.symbols.PeDebugInfo.CodeView cv = pe.portableCodeView();
           if (cv != null) {
             id = cv.id();
             pdbPath = cv.path();
           }
         } catch (java.io.IOException | dev.clrscope.symbols.PdbFormatException e) {
-          // The image's headers are not in the dump: the file on this machine names its PDB.
+          // Not this layout, or the image's headers are not in the dump: the file on this
+          // machine names its PDB.
         }
       }
       if (path != null && !path.isEmpty()) {
