@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# The analyze model's dumpheap -stat beside dotnet-dump's, on a full core of one TargetApp that
-# holds N Widgets (40 bytes, one reference each), the two interleaved RUNS times: wall time and
-# peak resident memory of each whole process (median of the runs); then the pause of a live
-# process for the same walk (DacHeapStat -p PID), RUNS times.
+# clrscope analyze beside dotnet-dump analyze on a full core of one TargetApp that holds N Widgets
+# (40 bytes, one reference each), interleaved RUNS times, each whole process timed by /usr/bin/time
+# (wall seconds and peak resident memory; medians and the fastest run printed):
+#   1. dumpheap -stat                        (clrscope analyze CORE -c "dumpheap -stat")
+#   2. gcroot of the middle Widget           (clrscope analyze CORE -c "gcroot ADDR")
+# then the pause of the live process for dumpheap -stat (clrscope analyze -p PID), RUNS times, as
+# clrscope reports it on stderr.
 # Usage: bench/analyze.sh [N] [RUNS]   (after `mvn -q -DskipTests package`; dotnet-dump 10.0.750501
-# on PATH or in DOTNET_DUMP, e.g. `dotnet tool install --tool-path DIR dotnet-dump --version 10.0.750501`)
+# on PATH or in DOTNET_DUMP: `dotnet tool install --tool-path DIR dotnet-dump --version 10.0.750501`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-5000000}
 runs=${2:-5}
 dump=${DOTNET_DUMP:-$(command -v dotnet-dump || echo src/test/target/tools/dotnet-dump)}
 app=src/test/target/apps/TargetApp/TargetApp.dll
-jar=bench/target/benchmarks.jar
-[ -f cli/target/clrscope.jar ] && [ -f "$jar" ] && [ -f "$app" ] && [ -x "$dump" ] || {
+[ -f cli/target/clrscope.jar ] && [ -f "$app" ] && [ -x "$dump" ] || {
   echo "build first (mvn -q -DskipTests package) and install dotnet-dump" >&2
   exit 1
 }
@@ -24,28 +26,48 @@ pid=$!
 exec 3>"$scratch/in"
 echo "hold Widget $n" >&3
 until grep -q '"event":"hold"' "$scratch/out" 2>/dev/null; do sleep 0.2; done
-./clrscope dump -p "$pid" --type full -o "$scratch/core" >/dev/null
+core="$scratch/core"
+./clrscope dump -p "$pid" --type full -o "$core" >/dev/null 2>&1
+
+# The middle Widget: Program.Held (a List<Widget>) -> _items -> element N/2.
+json() { ./clrscope analyze "$core" --symbol-server none --format json -c "$1"; }
+member() { sed -n "s/.*\"$1\":\"\\(0x[0-9a-f]*\\)\".*/\\1/p"; }
+program=$(json "name2ee TargetApp.Program" | member methodTable)
+held=$(json "dumpmt $program" | grep -o '"value":"0x[0-9a-f]*","name":"Held"' | member value)
+items=$(json "dumpobj $held" | grep -o '"value":"0x[0-9a-f]*","name":"_items"' | member value)
+widget=$(json "dumparray -start $((n / 2)) -length 1 $items" | grep -o '"value":"0x[0-9a-f]*"' | member value)
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-declare -a ours ours_rss theirs theirs_rss pauses
-for ((i = 0; i < runs; i++)); do
-  /usr/bin/time -o "$scratch/t" -f "%e %M" java -cp "$jar" dev.clrscope.bench.DacHeapStat "$scratch/core" >"$scratch/ours" 2>/dev/null
-  read -r s kb <"$scratch/t"
-  ours+=("$s")
-  ours_rss+=("$kb")
-  /usr/bin/time -o "$scratch/t" -f "%e %M" "$dump" analyze "$scratch/core" -c "dumpheap -stat" -c exit >"$scratch/theirs" 2>&1
-  read -r s kb <"$scratch/t"
-  theirs+=("$s")
-  theirs_rss+=("$kb")
-done
-for ((i = 0; i < runs; i++)); do
-  java -cp "$jar" dev.clrscope.bench.DacHeapStat -p "$pid" 2>&1 >/dev/null | sed -n 's/.*paused \([0-9]*\) ms/\1/p' >>"$scratch/pauses"
-done
-row() {
-  awk -v name="$1" -v s="$2" -v kb="$3" 'BEGIN { printf "%-40s %8.2f s %8.0f MB peak RSS\n", name, s, kb / 1024 }'
+best() { sort -n | head -1; }
+timed() { # timed FILE COMMAND...: appends "seconds kilobytes" to FILE
+  local into=$1
+  shift
+  /usr/bin/time -o "$scratch/t" -f "%e %M" "$@" >"$scratch/last" 2>&1 || true
+  cat "$scratch/t" >>"$into"
 }
-echo "TargetApp holding $n Widgets; core $(du -m "$scratch/core" | cut -f1) MB; $(nproc) cores; median of $runs, interleaved"
-row "DacHeapStat CORE (dumpheap -stat)" "$(printf '%s\n' "${ours[@]}" | median)" "$(printf '%s\n' "${ours_rss[@]}" | median)"
-row "dotnet-dump analyze -c 'dumpheap -stat'" "$(printf '%s\n' "${theirs[@]}" | median)" "$(printf '%s\n' "${theirs_rss[@]}" | median)"
-echo "live pause (DacHeapStat -p PID): median $(median <"$scratch/pauses") ms, all: $(tr '\n' ' ' <"$scratch/pauses")"
-echo "totals: ours '$(grep '^Total' "$scratch/ours")', dotnet-dump's '$(grep '^Total' "$scratch/theirs")'"
+for ((i = 0; i < runs; i++)); do
+  timed "$scratch/stat-ours" ./clrscope analyze "$core" --symbol-server none -c "dumpheap -stat"
+  cp "$scratch/last" "$scratch/stat-ours.out"
+  timed "$scratch/stat-theirs" "$dump" analyze "$core" -c "dumpheap -stat" -c exit
+  cp "$scratch/last" "$scratch/stat-theirs.out"
+  timed "$scratch/root-ours" ./clrscope analyze "$core" --symbol-server none -c "gcroot $widget"
+  cp "$scratch/last" "$scratch/root-ours.out"
+  timed "$scratch/root-theirs" "$dump" analyze "$core" -c "gcroot ${widget#0x}" -c exit
+  cp "$scratch/last" "$scratch/root-theirs.out"
+done
+for ((i = 0; i < runs; i++)); do
+  ./clrscope analyze -p "$pid" --symbol-server none -c "dumpheap -stat" 2>&1 >/dev/null |
+    sed -n 's/^Process [0-9]* was paused for \([0-9.]*\) s\.$/\1/p' >>"$scratch/pauses"
+done
+row() { # row NAME FILE
+  printf "%-52s median %6.2f s (best %6.2f s) %7.0f MB peak RSS\n" "$1" \
+    "$(cut -d' ' -f1 "$2" | median)" "$(cut -d' ' -f1 "$2" | best)" \
+    "$(cut -d' ' -f2 "$2" | median | awk '{print $1 / 1024}')"
+}
+echo "TargetApp holding $n Widgets; full core $(du -m "$core" | cut -f1) MB; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $runs runs, interleaved"
+row "clrscope analyze CORE -c 'dumpheap -stat'" "$scratch/stat-ours"
+row "dotnet-dump analyze CORE -c 'dumpheap -stat'" "$scratch/stat-theirs"
+row "clrscope analyze CORE -c 'gcroot $widget'" "$scratch/root-ours"
+row "dotnet-dump analyze CORE -c 'gcroot ${widget#0x}'" "$scratch/root-theirs"
+echo "live pause (clrscope analyze -p PID -c 'dumpheap -stat'): median $(median <"$scratch/pauses") s, best $(best <"$scratch/pauses") s, all: $(tr '\n' ' ' <"$scratch/pauses")"
+echo "Widgets counted: ours $(grep -o '[0-9,]*  *[0-9,]*  *TargetApp.Widget$' "$scratch/stat-ours.out" | awk '{print $1}'), dotnet-dump's $(grep 'TargetApp.Widget$' "$scratch/stat-theirs.out" | awk '{print $2}')"

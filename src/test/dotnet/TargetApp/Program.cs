@@ -197,6 +197,9 @@ internal static class Program
                 case "facts" when words.Length == 2:
                     DumpFacts.Make(Count(words[1]));
                     break;
+                case "triage-facts" when words.Length == 1:
+                    TriageFacts.Make();
+                    break;
                 case "queue" when words.Length == 2:
                     DumpFacts.BlockPoolAndQueue(Count(words[1]));
                     break;

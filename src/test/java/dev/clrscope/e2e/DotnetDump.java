@@ -1,13 +1,9 @@
 package dev.clrscope.e2e;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The real dotnet-dump 10.0.750501, the reference the analyze model is compared with: installed
@@ -15,32 +11,13 @@ import java.util.concurrent.TimeUnit;
  * --tool-path}). A tool that cannot be installed fails the test.
  */
 final class DotnetDump {
-  static final String VERSION = "10.0.750501";
+  static final String VERSION = DotnetTools.VERSION;
 
   private DotnetDump() {}
 
   /** The dotnet-dump executable, installed if missing. */
-  static synchronized Path executable() {
-    Path dir = Clrscope.root().resolve(Path.of("src", "test", "target", "tools"));
-    Path exe = dir.resolve("dotnet-dump");
-    if (Files.isExecutable(exe)) {
-      return exe;
-    }
-    List<String> command =
-        List.of(
-            DotnetApps.dotnet().toString(),
-            "tool",
-            "install",
-            "--tool-path",
-            dir.toString(),
-            "dotnet-dump",
-            "--version",
-            VERSION);
-    String output = run(command, 600);
-    if (!Files.isExecutable(exe)) {
-      throw new AssertionError("could not install dotnet-dump " + VERSION + ": " + output);
-    }
-    return exe;
+  static Path executable() {
+    return DotnetTools.executable("dotnet-dump");
   }
 
   /** What {@code dotnet-dump analyze CORE -c CMD -c exit} prints. */
@@ -83,22 +60,6 @@ final class DotnetDump {
   }
 
   private static String run(List<String> command, int timeoutSeconds) {
-    ProcessBuilder b = new ProcessBuilder(command).redirectErrorStream(true);
-    b.environment().put("DOTNET_CLI_TELEMETRY_OPTOUT", "1");
-    b.environment().put("DOTNET_NOLOGO", "1");
-    try {
-      Process p = b.start();
-      byte[] out = p.getInputStream().readAllBytes();
-      if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        throw new AssertionError(command + " did not end within " + timeoutSeconds + " s");
-      }
-      return new String(out, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new AssertionError("could not run " + command + ": " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError("interrupted", e);
-    }
+    return DotnetTools.run(command, timeoutSeconds);
   }
 }

@@ -52,10 +52,44 @@ class OutputFormatSweepTest {
 
   private static TargetProcess target;
 
+  /** The app analyze reads (paused by each run: apart from the one the monitors watch). */
+  private static TargetProcess analyzed;
+
+  /** What analyze's recipes name, by placeholder: addresses and ids in {@link #analyzed}. */
+  private static final Map<String, String> PLACES = new LinkedHashMap<>();
+
   @BeforeAll
   static void start() {
     target = TargetProcess.start(DotnetApps.TARGET_APP);
     target.send("hold Widget 100");
+    analyzed = DacLiveProcessTest.startUnwaited(List.of());
+    analyzed.send("facts 100");
+    analyzed.send("triage-facts");
+    List<String> pid = AnalyzeCli.pid(analyzed.ready().pid());
+    List<JsonNode> found =
+        AnalyzeCli.json(
+            pid,
+            "dumpheap -short -type TargetApp.FactItem[]",
+            "name2ee TargetApp.DumpFacts",
+            "name2ee TargetApp.TriageFacts");
+    String array = found.get(0).get("objects").get(0).get("address").asText();
+    Map<String, JsonNode> facts =
+        AnalyzeCli.byKey(
+            AnalyzeCli.one(pid, "dumpmt " + found.get(1).get("methodTable").asText()).get("fields"),
+            "name");
+    Map<String, JsonNode> triage =
+        AnalyzeCli.byKey(
+            AnalyzeCli.one(pid, "dumpmt " + found.get(2).get("methodTable").asText()).get("fields"),
+            "name");
+    JsonNode item = AnalyzeCli.one(pid, "dumparray -length 1 " + array).get("elements").get(0);
+    PLACES.put("APID", Long.toString(analyzed.ready().pid()));
+    PLACES.put("ARRAY", array);
+    PLACES.put("ITEM", item.get("value").asText());
+    PLACES.put("MT", found.get(1).get("methodTable").asText());
+    PLACES.put("EXCEPTION", facts.get("Stored").get("value").asText());
+    PLACES.put("QUEUE", triage.get("Queue").get("value").asText());
+    PLACES.put("DICT", triage.get("Dictionary").get("value").asText());
+    PLACES.put("TASK", triage.get("Pending").get("value").asText());
   }
 
   @AfterAll
@@ -63,6 +97,51 @@ class OutputFormatSweepTest {
     if (target != null) {
       target.close();
     }
+    if (analyzed != null) {
+      analyzed.close();
+    }
+  }
+
+  /** Analyze's commands, each run on its own so that each format's output is one result. */
+  private static final List<String> ANALYZE_COMMANDS =
+      List.of(
+          "dumpheap -stat",
+          "dumpheap -type TargetApp.FactItem[]",
+          "dumpheap -short -type TargetApp.FactItem[]",
+          "dumpheap -strings -min 40 -max 42",
+          "dumpobj ITEM",
+          "dumparray -length 3 ARRAY",
+          "dumpmt MT",
+          "name2ee TargetApp.DumpFacts",
+          "objsize ARRAY",
+          "gcroot ITEM",
+          "gcwhere ITEM",
+          "eeheap -gc",
+          "dumpgen 0 -stat",
+          "threads",
+          "setthread",
+          "clrstack -all",
+          "pstacks",
+          "pe EXCEPTION",
+          "finalizequeue -allready",
+          "syncblk",
+          "dumpasync",
+          "timerinfo",
+          "threadpoolqueue",
+          "taskstate TASK",
+          "dumpconcurrentqueue QUEUE",
+          "dumpconcurrentdictionary DICT",
+          "help");
+
+  /** A recipe's word with the target's pid, and for analyze its placeholders, filled in. */
+  private static String fill(String command, String word) {
+    String w = word.equals("PID") ? Long.toString(target.pid()) : word;
+    if (command.equals("analyze")) {
+      for (Map.Entry<String, String> e : PLACES.entrySet()) {
+        w = w.replace(e.getKey(), e.getValue());
+      }
+    }
+    return w;
   }
 
   private static String trace(String name) {
@@ -122,6 +201,12 @@ class OutputFormatSweepTest {
     r.put("trace stats", List.of(List.of(SAMPLES.toString())));
     r.put("trace events", List.of(List.of(saved)));
     r.put("trace report topN", List.of(List.of(SAMPLES.toString())));
+    List<List<String>> analyze = new ArrayList<>();
+    for (String c : ANALYZE_COMMANDS) {
+      analyze.add(List.of("-p", "APID", "-c", c, "--symbol-server", "none"));
+    }
+    r.put("analyze", analyze);
+    r.put("stack", List.of(List.of("-p", "PID")));
     return r;
   }
 
@@ -185,7 +270,7 @@ class OutputFormatSweepTest {
   void eachFormatParses(String command, List<String> recipe, String format) throws Exception {
     List<String> args = new ArrayList<>(List.of(command.split(" ")));
     for (String a : recipe) {
-      args.add(a.equals("PID") ? Long.toString(target.pid()) : a);
+      args.add(fill(command, a));
     }
     args.addAll(List.of("--format", format));
     CliResult r = Clrscope.run(TIMEOUT, args.toArray(String[]::new));

@@ -8,6 +8,7 @@ import dev.clrscope.cli.commands.PsCommand;
 import dev.clrscope.cli.commands.ResumeCommand;
 import dev.clrscope.cli.commands.TrainCommand;
 import dev.clrscope.cli.commands.alloc.AllocCommand;
+import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
 import dev.clrscope.cli.commands.contention.ContentionCommand;
 import dev.clrscope.cli.commands.counters.CountersCommand;
 import dev.clrscope.cli.commands.exceptions.ExceptionsCommand;
@@ -16,6 +17,7 @@ import dev.clrscope.cli.commands.gc.GcStatsCommand;
 import dev.clrscope.cli.commands.heap.DumpHeapCommand;
 import dev.clrscope.cli.commands.http.HttpCommand;
 import dev.clrscope.cli.commands.serve.ServeCommand;
+import dev.clrscope.cli.commands.stack.StackCommand;
 import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
@@ -67,6 +69,8 @@ public final class ClrscopeCommand implements Runnable {
           HttpCommand.class,
           StartupCommand.class,
           DumpHeapCommand.class,
+          AnalyzeCommand.class,
+          StackCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
           TrainCommand.class);

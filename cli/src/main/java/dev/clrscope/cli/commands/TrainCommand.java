@@ -41,7 +41,10 @@ public final class TrainCommand extends ClrscopeSubcommand {
           List.of("trace", "collect", "--help"),
           List.of("trace", "stats", "--help"),
           List.of("counters", "monitor", "--help"),
-          List.of("counters", "collect", "--help"));
+          List.of("counters", "collect", "--help"),
+          // analyze's command model and its core reader, up to the missing file's message.
+          List.of("analyze", "clrscope-train-missing.core", "-c", "dumpheap -stat"),
+          List.of("analyze", "--help"));
 
   @Override
   public Integer call() throws IOException {

@@ -1,0 +1,143 @@
+package dev.clrscope.cli.commands.analyze;
+
+import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacOptions;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * What analyze reads: a core file, opened once for the whole session, or a live process, paused
+ * with ptrace only while commands read it ({@link #pause}) and let go after ({@link #release}),
+ * with the pause said on stderr. A live process is never left stopped or traced: {@link ClrProcess}
+ * releases it on close, on failure and at JVM shutdown.
+ */
+abstract class AnalysisTarget implements AutoCloseable {
+  /** Opens a core file. */
+  static AnalysisTarget core(Path core, DacOptions options) {
+    return new Core(ClrProcess.openCore(core, options));
+  }
+
+  /** A live process, not paused yet. */
+  static AnalysisTarget live(int pid, DacOptions options) {
+    return new Live(pid, options);
+  }
+
+  /**
+   * The process, paused if it is live, until {@link #release}.
+   *
+   * @throws Unavailable when a live process cannot be paused and read
+   */
+  abstract ClrProcess pause();
+
+  /** A live process that could not be paused and read: what the target says, not a command. */
+  static final class Unavailable extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unavailable(dev.clrscope.dac.TargetException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  /** Lets a live process run again, and says on {@code err} how long it was paused. */
+  abstract void release(PrintStream err);
+
+  /** Whether this is a live process. */
+  abstract boolean isLive();
+
+  /** {@code core /path} or {@code process 123}. */
+  abstract String describe();
+
+  @Override
+  public abstract void close();
+
+  private static final class Core extends AnalysisTarget {
+    private final ClrProcess process;
+
+    Core(ClrProcess process) {
+      this.process = process;
+    }
+
+    @Override
+    ClrProcess pause() {
+      return process;
+    }
+
+    @Override
+    void release(PrintStream err) {}
+
+    @Override
+    boolean isLive() {
+      return false;
+    }
+
+    @Override
+    String describe() {
+      return process.describe();
+    }
+
+    @Override
+    public void close() {
+      process.close();
+    }
+  }
+
+  private static final class Live extends AnalysisTarget {
+    private final int pid;
+    private final DacOptions options;
+    private ClrProcess paused;
+
+    Live(int pid, DacOptions options) {
+      this.pid = pid;
+      this.options = options;
+    }
+
+    @Override
+    ClrProcess pause() {
+      if (paused == null) {
+        try {
+          paused = ClrProcess.attach(pid, options);
+        } catch (dev.clrscope.dac.TargetException e) {
+          throw new Unavailable(e);
+        }
+      }
+      return paused;
+    }
+
+    @Override
+    void release(PrintStream err) {
+      if (paused == null) {
+        return;
+      }
+      ClrProcess p = paused;
+      paused = null;
+      p.close();
+      err.println("Process " + pid + " was paused for " + seconds(p.paused()) + ".");
+    }
+
+    @Override
+    boolean isLive() {
+      return true;
+    }
+
+    @Override
+    String describe() {
+      return "process " + pid;
+    }
+
+    @Override
+    public void close() {
+      if (paused != null) {
+        ClrProcess p = paused;
+        paused = null;
+        p.close();
+      }
+    }
+  }
+
+  /** {@code 0.271 s}. */
+  static String seconds(Duration d) {
+    return String.format(Locale.ROOT, "%.3f s", d.toNanos() / 1e9);
+  }
+}

@@ -1,0 +1,262 @@
+package dev.clrscope.cli.commands.analyze;
+
+import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.ExitCode;
+import dev.clrscope.cli.attach.TargetResolver;
+import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.render.Terminal;
+import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.RuntimeInfo;
+import dev.clrscope.dac.TargetException;
+import dev.clrscope.ipc.discovery.EndpointLocator;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code clrscope analyze CORE | -p PID | -n NAME}: dotnet-dump's {@code analyze} (SOS's commands)
+ * on a core dump or on a live process, paused while each command reads it. Commands given with
+ * {@code -c} run first; then a prompt when stdin is a terminal, commands read from stdin's lines
+ * when it is not and no {@code -c} was given, or the end.
+ */
+@Command(
+    name = "analyze",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Inspect a core dump (clrscope dump writes one) or a live process with dotnet-dump's"
+          + " commands: dumpheap -stat, dumpobj, gcroot, clrstack, pe, threads, eeheap, pstacks,"
+          + " timerinfo and more (`help` at the prompt lists them). The runtime's own DAC reads"
+          + " the target. A live process is paused (ptrace) while a command reads it and let go"
+          + " after, even on Ctrl+C; how long it was paused is said on stderr."
+    },
+    footer = {
+      "",
+      "Examples:",
+      "  clrscope analyze app.core",
+      "  clrscope analyze app.core -c \"dumpheap -stat\" --format json",
+      "  clrscope analyze -p 1234 -c \"clrstack -all\" -c exit",
+      "",
+      "With -c and stdin not a terminal, analyze ends after the commands; with neither, it reads"
+          + " commands from stdin, one a line. JSON is one document per command, one a line."
+    })
+public final class AnalyzeCommand extends ClrscopeSubcommand {
+  @Parameters(index = "0", arity = "0..1", paramLabel = "CORE", description = "The core file.")
+  Path core;
+
+  @Option(
+      names = {"-p", "--process-id"},
+      paramLabel = "PID",
+      converter = Numbers.Pid.class,
+      description = "A live process to pause and read instead of a core file.")
+  Long pid;
+
+  @Option(
+      names = {"-n", "--name"},
+      paramLabel = "NAME",
+      description = "A live .NET process by name (process name, executable or entry assembly).")
+  String name;
+
+  @Option(
+      names = {"-c", "--command"},
+      paramLabel = "COMMAND",
+      description =
+          "A command to run first (repeatable, in order), as at the prompt: -c \"dumpheap -stat\";"
+              + " -c exit ends after them.")
+  List<String> commands = new ArrayList<>();
+
+  @Option(
+      names = "--dac",
+      paramLabel = "PATH",
+      description =
+          "The DAC to use (libmscordaccore.so of the target's exact runtime build), instead of"
+              + " finding it.")
+  Path dac;
+
+  @Option(
+      names = "--symbol-server",
+      paramLabel = "URL|none",
+      description =
+          "Where to download the DAC when the runtime directory and the cache lack it (default:"
+              + " Microsoft's public symbol server); none to never download.")
+  String symbolServer;
+
+  @Mixin FormatOption format;
+
+  @Override
+  public Integer call() {
+    int chosen = (core != null ? 1 : 0) + (pid != null ? 1 : 0) + (name != null ? 1 : 0);
+    if (chosen != 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          chosen == 0
+              ? "give a core file, -p PID or -n NAME"
+              : "give one of a core file, -p PID and -n NAME");
+    }
+    DacOptions options = dacOptions();
+    AnalysisTarget target = open(options);
+    try (target) {
+      AnalyzeShell shell = new AnalyzeShell(target, format.format(), out(), err());
+      Batch batch = runBatch(shell);
+      if (batch.code() != ExitCode.OK || batch.exited()) {
+        return batch.code();
+      }
+      if (Terminal.isTerminal(0)) {
+        try {
+          return new Prompt(shell, err()).run(commands.isEmpty());
+        } catch (AnalysisTarget.Unavailable e) {
+          // The greeting reads the target first: a live process that cannot be read ends here.
+          throw new CommandFailure(e.getMessage(), e);
+        }
+      }
+      if (commands.isEmpty()) {
+        // A live process that cannot be read is said before any command is read.
+        try {
+          target.pause();
+        } catch (AnalysisTarget.Unavailable e) {
+          throw new CommandFailure(e.getMessage(), e);
+        } finally {
+          target.release(err());
+        }
+        return readLines(shell);
+      }
+      return ExitCode.OK;
+    }
+  }
+
+  private DacOptions dacOptions() {
+    DacOptions options = DacOptions.defaults();
+    if (dac != null) {
+      options = options.withDac(dac);
+    }
+    if (symbolServer != null) {
+      if (symbolServer.equalsIgnoreCase("none")) {
+        options = options.withSymbolServer(null);
+      } else {
+        URI uri;
+        try {
+          uri = URI.create(symbolServer);
+        } catch (IllegalArgumentException e) {
+          uri = null;
+        }
+        if (uri == null
+            || uri.getHost() == null
+            || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
+          throw new ParameterException(
+              spec.commandLine(),
+              "--symbol-server takes an http(s) URL or none, not " + symbolServer);
+        }
+        options = options.withSymbolServer(uri);
+      }
+    }
+    return options;
+  }
+
+  private AnalysisTarget open(DacOptions options) {
+    try {
+      if (core != null) {
+        return AnalysisTarget.core(core, options);
+      }
+      long target =
+          pid != null
+              ? pid
+              : new TargetResolver(new EndpointLocator(), err()).findByName(name).pid();
+      return AnalysisTarget.live((int) target, options);
+    } catch (TargetException e) {
+      throw new CommandFailure(e.getMessage(), e);
+    }
+  }
+
+  /** How the {@code -c} commands went. */
+  private record Batch(int code, boolean exited) {}
+
+  /**
+   * Runs the {@code -c} commands in order, a live process paused once for all of them. The first
+   * that fails ends the run: exit 1 for what the target says, 2 for a command used wrongly.
+   */
+  private Batch runBatch(AnalyzeShell shell) {
+    if (commands.isEmpty()) {
+      return new Batch(ExitCode.OK, false);
+    }
+    int width = AnalyzeShell.stdoutWidth();
+    String running = null;
+    try {
+      for (String line : commands) {
+        AnalyzeShell.Parsed p = shell.parse(line);
+        if (p == null) {
+          continue;
+        }
+        if (AnalyzeShell.isExit(p)) {
+          return new Batch(ExitCode.OK, true);
+        }
+        running = p.command().name();
+        shell.run(p, width);
+      }
+      return new Batch(ExitCode.OK, false);
+    } catch (SosUsageException e) {
+      err().println(spec.qualifiedName() + ": " + e.getMessage());
+      return new Batch(ExitCode.USAGE, true);
+    } catch (TargetException e) {
+      err().println(spec.qualifiedName() + ": " + running + ": " + e.getMessage());
+      return new Batch(ExitCode.TARGET_ERROR, true);
+    } catch (AnalysisTarget.Unavailable e) {
+      err().println(spec.qualifiedName() + ": " + e.getMessage());
+      return new Batch(ExitCode.TARGET_ERROR, true);
+    } finally {
+      shell.target().release(err());
+    }
+  }
+
+  /** Commands from stdin's lines (stdin is not a terminal), each as at the prompt. */
+  private int readLines(AnalyzeShell shell) {
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    int width = AnalyzeShell.stdoutWidth();
+    int code = ExitCode.OK;
+    try {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        code =
+            Math.max(code, runOne(shell, line, width, err()) ? ExitCode.OK : ExitCode.TARGET_ERROR);
+        if (exitRequested) {
+          break;
+        }
+      }
+    } catch (IOException e) {
+      throw new CommandFailure("could not read commands from stdin: " + e.getMessage(), e);
+    }
+    return code;
+  }
+
+  private boolean exitRequested;
+
+  /**
+   * Runs one line as the prompt does: an error is one line on stderr and the session goes on.
+   *
+   * @return whether it succeeded
+   */
+  boolean runOne(AnalyzeShell shell, String line, int width, java.io.PrintStream err) {
+    return Prompt.runLine(shell, line, width, err, () -> exitRequested = true);
+  }
+
+  /** One line about the runtime read, for the prompt's greeting. */
+  static String describeRuntime(RuntimeInfo r) {
+    return ".NET "
+        + (r.productVersion() != null ? r.productVersion() : r.fileVersion())
+        + ", "
+        + r.gcMode()
+        + " GC with "
+        + (r.regions() ? "regions" : "segments")
+        + (r.heapCount() > 1 ? ", " + r.heapCount() + " heaps" : "");
+  }
+}

@@ -1,0 +1,51 @@
+package dev.clrscope.cli.commands.analyze;
+
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.analysis.ParallelStacks;
+import java.util.List;
+
+/** {@code pstacks}: every thread's stack merged into one tree. */
+final class ParallelStacksCommand extends SosCommand {
+  ParallelStacksCommand() {
+    super(
+        "pstacks",
+        List.of("parallelstacks"),
+        "pstacks",
+        "The managed stacks of all threads merged into a tree from the outermost frame in: each"
+            + " branch with how many threads run through it, and at each end the thread ids",
+        SosArgs.Spec.none());
+  }
+
+  private static final RecordSchema<ParallelStacks.Node> NODE =
+      new RecordSchema<ParallelStacks.Node>(
+              null,
+              List.of(
+                  Field.of(
+                      "threadCount",
+                      "THREADS",
+                      0,
+                      Unit.COUNT,
+                      (ParallelStacks.Node n) -> n.threads().size()),
+                  Field.of("frame", "FRAME", 0, Unit.TEXT, ParallelStacks.Node::frame),
+                  Field.of(
+                          "endingHere",
+                          "ENDS HERE (OS THREAD IDS)",
+                          0,
+                          Unit.WORDS,
+                          ParallelStacks.Node::endingHere)
+                      .only(Field.Shown.TABLE),
+                  Field.data("threads", Unit.WORDS, ParallelStacks.Node::threads)))
+          .withPriority(List.of("frame", "threadCount"));
+
+  @Override
+  void run(AnalyzeContext context, SosArgs args) {
+    List<ParallelStacks.Node> roots = ParallelStacks.of(context.process());
+    context.show(
+        Report.builder()
+            .tree(null, null, NODE, roots, ParallelStacks.Node::children, "frame")
+            .build());
+  }
+}

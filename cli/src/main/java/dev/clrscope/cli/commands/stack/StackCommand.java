@@ -1,0 +1,188 @@
+package dev.clrscope.cli.commands.stack;
+
+import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Unit;
+import dev.clrscope.ipc.session.EventLevel;
+import dev.clrscope.ipc.session.EventPipeProvider;
+import dev.clrscope.ipc.session.EventPipeSessionConfig;
+import dev.clrscope.monitor.methods.MethodAddressMap;
+import dev.clrscope.monitor.session.EventConsumer;
+import dev.clrscope.monitor.session.SessionRequest;
+import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.nettrace.PayloadCursor;
+import dev.clrscope.nettrace.StackTrace;
+import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.nettrace.events.RuntimeEvent;
+import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.symbols.ProcessMaps;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * {@code clrscope stack}: the managed stack of every thread of a live process, as {@code
+ * dotnet-stack report} takes it: a short EventPipe session of the sample profiler with the rundown
+ * at its end, the first sample of each thread, its frames named from the rundown. The process is
+ * never paused ({@code analyze -p PID -c "clrstack -all"} pauses it and reads every frame exactly).
+ */
+@Command(
+    name = "stack",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The managed stack of every thread of a live process, innermost frame first, as"
+          + " dotnet-stack report prints it: one sample per thread from a short EventPipe session"
+          + " (the process is not paused), frames named as `trace report` names them."
+          + " `analyze -p PID -c \"clrstack -all\"` pauses the process and reads the exact"
+          + " stacks."
+    })
+public final class StackCommand extends AttachingCommand {
+  /** dotnet-stack's default: ten milliseconds of samples (the profiler samples every 1 ms). */
+  static final Duration DEFAULT_DURATION = Duration.ofMillis(10);
+
+  /** How long the rundown at the end may take: it names every method the process compiled. */
+  static final Duration RUNDOWN_LIMIT = Duration.ofSeconds(60);
+
+  @Option(
+      names = "--duration",
+      hidden = true,
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      description = "How long to sample (default: 10ms, as dotnet-stack).")
+  Duration duration = DEFAULT_DURATION;
+
+  @Mixin FormatOption format;
+
+  /** The frame that stands for native code below a thread's managed frames, as dotnet-stack. */
+  static final String NATIVE_FRAMES = "[Native Frames]";
+
+  /** The sample profiler's type of a sample taken outside managed code. */
+  private static final long EXTERNAL = 1;
+
+  @Override
+  protected void validate() {
+    if (duration.isNegative() || duration.isZero()) {
+      throw new ParameterException(spec.commandLine(), "--duration must be positive");
+    }
+  }
+
+  /** The first sample of each thread, in the order threads were first sampled. */
+  private static final class FirstSamples implements EventConsumer {
+    final Map<Long, StackTrace> stacks = new LinkedHashMap<>();
+    final Map<Long, Boolean> external = new LinkedHashMap<>();
+
+    @Override
+    public void accept(TraceEvent e) {
+      if (e.eventId() != RuntimeEvent.SampleProfiler.THREAD_SAMPLE
+          || !RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())
+          || e.stack().depth() == 0
+          || stacks.containsKey(e.threadId())) {
+        return;
+      }
+      stacks.put(e.threadId(), e.stack());
+      external.put(e.threadId(), type(e) == EXTERNAL);
+    }
+
+    private static long type(TraceEvent e) {
+      if (e.payloadLength() < 4) {
+        return 0;
+      }
+      PayloadCursor c = e.payload();
+      return c.readU32("Type");
+    }
+  }
+
+  /** A thread's stack. */
+  record ThreadStack(long thread, List<String> frames) {}
+
+  private static final RecordSchema<String> FRAME =
+      new RecordSchema<>(null, List.of(Field.of("frame", "FRAME", 0, Unit.TEXT, (String f) -> f)));
+
+  private static final RecordSchema<ThreadStack> STACKS =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("thread", "THREAD", 0, Unit.ID, ThreadStack::thread)
+                  .cell(
+                      s ->
+                          "Thread (0x"
+                              + Long.toHexString(s.thread()).toUpperCase(java.util.Locale.ROOT)
+                              + ")"),
+              Field.of("frameCount", "FRAMES", 0, Unit.COUNT, (ThreadStack s) -> s.frames().size()),
+              Field.<ThreadStack>data("frames", Unit.TEXT, s -> String.join(" | ", s.frames()))
+                  .only(Field.Shown.CSV),
+              Field.nested("frames", FRAME, ThreadStack::frames)));
+
+  @Override
+  protected int run(AttachedTarget attached) {
+    MethodAddressMap methods =
+        new MethodAddressMap(
+            attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty());
+    FirstSamples samples = new FirstSamples();
+    SessionRequest request =
+        SessionRequest.of(
+                new EventPipeSessionConfig(
+                    16,
+                    List.of(
+                        new EventPipeProvider(
+                            RuntimeEvents.SAMPLE_PROFILER_PROVIDER,
+                            0,
+                            EventLevel.INFORMATIONAL.value(),
+                            Map.of(),
+                            List.of())),
+                    EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD,
+                    true,
+                    false),
+                "clrscope-stack")
+            .withDuration(duration)
+            .withDrainTimeout(RUNDOWN_LIMIT);
+    SessionResult result =
+        watch(
+            attached,
+            request,
+            new StopSwitch(),
+            false,
+            session -> session.finish(),
+            methods,
+            samples);
+    warnAboutStream(result, "some threads may be missing");
+    if (result.failure() == null && !result.reachedEnd()) {
+      warn(
+          "the rundown did not end within "
+              + RUNDOWN_LIMIT.toSeconds()
+              + " s: some frames are addresses");
+    }
+    List<ThreadStack> stacks = new ArrayList<>();
+    samples.stacks.forEach(
+        (thread, stack) -> {
+          List<String> frames = new ArrayList<>();
+          if (samples.external.get(thread)) {
+            frames.add(NATIVE_FRAMES);
+          }
+          frames.addAll(methods.names(stack));
+          stacks.add(new ThreadStack(thread, frames));
+        });
+    if (stacks.isEmpty()) {
+      warn(
+          "no thread was sampled in "
+              + duration.toMillis()
+              + " ms: the process may have no managed thread running");
+    }
+    format
+        .renderer(out(), err())
+        .report(Report.builder().rows(null, null, STACKS, stacks, s -> s.frames()).build());
+    return 0;
+  }
+}
