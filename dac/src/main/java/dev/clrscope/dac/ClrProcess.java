@@ -999,13 +999,31 @@ public final class ClrProcess implements AutoCloseable {
         });
   }
 
+  /**
+   * Where each frame of a stack is in its method's IL ({@link #frameLocation}), null where none.
+   * Every frame a walk unwound to holds a return address; the innermost is exact when {@code
+   * innermostExact} (a thread stopped in managed code), and so is a frame a fault stopped (after a
+   * FaultingExceptionFrame).
+   */
+  public List<FrameLocation> frameLocations(List<StackFrame> frames, boolean innermostExact) {
+    List<FrameLocation> out = new java.util.ArrayList<>(frames.size());
+    for (int i = 0; i < frames.size(); i++) {
+      StackFrame f = frames.get(i);
+      boolean exact =
+          (i == 0 && innermostExact)
+              || (i > 0 && "FaultingExceptionFrame".equals(frames.get(i - 1).frameName()));
+      out.add(frameLocation(f, !exact));
+    }
+    return out;
+  }
+
   /** Modules as source lines take them, by module address: read once. */
   private final java.util.Map<Long, dev.clrscope.symbols.ManagedModule> managedModules =
       new java.util.HashMap<>();
 
   /**
-   * A module's path and the PDB its image names (read from the image as the target mapped it, so
-   * a core of another machine names its PDB too); null for a dynamic module. Owner thread only.
+   * A module's path and the PDB its image names (read from the image as the target mapped it, so a
+   * core of another machine names its PDB too); null for a dynamic module. Owner thread only.
    */
   private dev.clrscope.symbols.ManagedModule managedModule(long module) {
     if (managedModules.containsKey(module)) {

@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
 /**
  * Source lines of managed frames, as every command that prints frames takes them: on unless {@code
  * --no-lines}; PDBs looked for in the assembly, beside it, in the {@code --symbol-path}
- * directories, in the symbol cache, and on {@code --symbol-server} when one is given (never by
- * default: a report does not wait on the network for every framework assembly).
+ * directories, in the symbol cache, and on a symbol server when one is given ({@link
+ * SymbolServerOption}; never by default: a report does not wait on the network for every framework
+ * assembly).
  */
 public final class LineOptions {
   @Spec(Spec.Target.MIXEE)
@@ -37,25 +38,18 @@ public final class LineOptions {
               + " serves them), after the assembly's own; repeatable, or DIR:DIR.")
   List<Path> symbolPath = new ArrayList<>();
 
-  @Option(
-      names = "--symbol-server",
-      paramLabel = "URL",
-      description =
-          "A symbol server to download missing PDBs from by their SSQP key (for Microsoft's:"
-              + " https://msdl.microsoft.com/download/symbols), kept in the symbol cache; by"
-              + " default none is asked.")
-  String symbolServer;
-
   /** Whether frames get lines. */
   public boolean enabled() {
     return !noLines;
   }
 
   /**
-   * Where PDBs are found, or null with {@code --no-lines}; the directories and server are checked
-   * here (usage errors).
+   * Where PDBs are found, or null with {@code --no-lines}; the directories are checked here (usage
+   * errors).
+   *
+   * @param server the symbol server to download PDBs from, or null for none
    */
-  public SourceLines sourceLines() {
+  public SourceLines sourceLines(URI server) {
     if (noLines) {
       return null;
     }
@@ -65,7 +59,6 @@ public final class LineOptions {
             spec.commandLine(), "--symbol-path " + dir + ": no such directory");
       }
     }
-    URI server = symbolServer == null ? null : SymbolServerUrl.parse(spec, symbolServer);
     return new SourceLines(
         new SymbolSearch(
             symbolPath,

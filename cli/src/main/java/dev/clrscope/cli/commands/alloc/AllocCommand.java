@@ -8,6 +8,7 @@ import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
@@ -64,11 +65,13 @@ public final class AllocCommand extends AttachingCommand {
 
   @Mixin LineOptions lines;
 
+  @Mixin SymbolServerOption symbolServer;
+
   private SourceLines sourceLines;
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines();
+    sourceLines = lines.sourceLines(symbolServer.url());
     if (top < 1) {
       throw new ParameterException(spec.commandLine(), "--top must be 1 or more, not " + top);
     }

@@ -6,6 +6,7 @@ import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.contention.BlockedRecord;
 import dev.clrscope.monitor.contention.BlockedSummary;
@@ -39,6 +40,8 @@ public final class ContentionCommand extends AttachingCommand {
 
   @Mixin LineOptions lines;
 
+  @Mixin SymbolServerOption symbolServer;
+
   private SourceLines sourceLines;
 
   @Option(
@@ -56,7 +59,7 @@ public final class ContentionCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines();
+    sourceLines = lines.sourceLines(symbolServer.url());
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
@@ -40,6 +41,8 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Mixin LineOptions lines;
 
+  @Mixin SymbolServerOption symbolServer;
+
   private SourceLines sourceLines;
 
   @Option(
@@ -55,7 +58,7 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines();
+    sourceLines = lines.sourceLines(symbolServer.url());
     typePattern = type == null ? null : TypeRegex.compile(spec, type);
   }
 

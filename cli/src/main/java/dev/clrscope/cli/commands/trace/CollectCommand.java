@@ -7,6 +7,7 @@ import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ByteSize;
@@ -97,6 +98,8 @@ public final class CollectCommand extends AttachingCommand {
 
   /** The lines of the frames of --format's conversion. */
   @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
 
   private SourceLines sourceLines;
 
@@ -197,7 +200,7 @@ public final class CollectCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines();
+    sourceLines = lines.sourceLines(symbolServer.url());
     try {
       if (noRundown && rundown != null) {
         throw new IllegalArgumentException("--rundown and --no-rundown exclude each other");

@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.symbols.SourceLines;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -51,6 +52,8 @@ public final class ConvertCommand extends ClrscopeSubcommand {
 
   @Mixin LineOptions lines;
 
+  @Mixin SymbolServerOption symbolServer;
+
   @Override
   public Integer call() {
     if (allEvents && format != ConversionFormat.chromium) {
@@ -59,7 +62,7 @@ public final class ConvertCommand extends ClrscopeSubcommand {
           "--all-events applies to --format chromium only (speedscope and folded stacks hold"
               + " samples alone)");
     }
-    SourceLines source = lines.sourceLines();
+    SourceLines source = lines.sourceLines(symbolServer.url());
     TraceFileInput.checkReadable(input);
     if ("-".equals(output)) {
       try {

@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.trace;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
@@ -89,6 +90,8 @@ public final class TopNCommand extends ClrscopeSubcommand {
 
   @Mixin LineOptions lines;
 
+  @Mixin SymbolServerOption symbolServer;
+
   @Mixin FormatOption format;
 
   @Override
@@ -116,7 +119,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
     if (byLine && !lines.enabled()) {
       throw new ParameterException(spec.commandLine(), "--by-line needs lines: drop --no-lines");
     }
-    SourceLines source = lines.sourceLines();
+    SourceLines source = lines.sourceLines(symbolServer.url());
     ManagedCodeMap methods = new ManagedCodeMap();
     if (source != null) {
       methods.withLines(source);
