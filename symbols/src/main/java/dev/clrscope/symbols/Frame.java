@@ -32,4 +32,15 @@ public record Frame(String name, SourceLine line) {
   public String toString() {
     return text();
   }
+
+  // Written out: see SourceLine.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Frame f && f.name.equals(name) && java.util.Objects.equals(f.line, line);
+  }
+
+  @Override
+  public int hashCode() {
+    return name.hashCode() * 31 + (line == null ? 0 : line.hashCode());
+  }
 }

@@ -75,7 +75,18 @@ public final class ManagedCodeMap {
   }
 
   /** A method's code version, as its events name it: MethodID and ReJITID. */
-  private record CodeVersion(long methodId, long reJitId) {}
+  private record CodeVersion(long methodId, long reJitId) {
+    // Written out: see SourceLine.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof CodeVersion v && v.methodId == methodId && v.reJitId == reJitId;
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(methodId * 31 + reJitId);
+    }
+  }
 
   /** One code version's IL-to-native map, sorted by native offset. */
   private static final class IlMap {

@@ -18,4 +18,18 @@ public record ManagedModule(String ilPath, PdbId pdbId, String pdbPath) {
     int slash = Math.max(ilPath.lastIndexOf('/'), ilPath.lastIndexOf('\\'));
     return ilPath.substring(slash + 1);
   }
+
+  // Written out: see SourceLine.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ManagedModule m
+        && java.util.Objects.equals(m.ilPath, ilPath)
+        && java.util.Objects.equals(m.pdbId, pdbId)
+        && java.util.Objects.equals(m.pdbPath, pdbPath);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hashCode(ilPath) * 31 + java.util.Objects.hashCode(pdbPath);
+  }
 }

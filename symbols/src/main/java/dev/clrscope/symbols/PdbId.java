@@ -21,7 +21,22 @@ public record PdbId(Guid guid, long stamp) {
 
   /** Whether {@code pdb}'s id is this one (a stamp not known matches any). */
   public boolean matches(PdbId pdb) {
-    return guid.equals(pdb.guid) && (stamp < 0 || pdb.stamp < 0 || stamp == pdb.stamp);
+    return sameGuid(pdb) && (stamp < 0 || pdb.stamp < 0 || stamp == pdb.stamp);
+  }
+
+  private boolean sameGuid(PdbId pdb) {
+    return guid.low() == pdb.guid.low() && guid.high() == pdb.guid.high();
+  }
+
+  // Written out: see SourceLine.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PdbId p && sameGuid(p) && p.stamp == stamp;
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(guid.low() ^ guid.high()) * 31 + Long.hashCode(stamp);
   }
 
   /**
