@@ -32,17 +32,7 @@ class DacSourceLinesTest {
     JsonNode facts;
     try (TargetProcess app = TargetProcess.start(DotnetApps.TARGET_APP)) {
       facts = app.send("facts 100");
-      CliResult r =
-          Clrscope.run(
-              Duration.ofMinutes(3),
-              "dump",
-              "-p",
-              Long.toString(app.pid()),
-              "--type",
-              "full",
-              "-o",
-              core.toString());
-      assertThat(r.exitCode()).as("%s", r).isZero();
+      DacCoreDumpTest.dump(app.pid(), "full", core);
     }
     SourceLines lines =
         new SourceLines(

@@ -4,20 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.clrscope.symbols.PdbId;
 import dev.clrscope.symbols.PortablePdb;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -134,32 +129,9 @@ class PdbLookupTest {
     Path served = symbols.resolve(key);
     Files.createDirectories(served.getParent());
     Files.copy(builtPdb(), served);
-    List<String> requests = new CopyOnWriteArrayList<>();
-    HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/",
-        exchange -> {
-          requests.add(exchange.getRequestURI().getPath());
-          Path file = symbols.resolve(exchange.getRequestURI().getPath().substring(1));
-          if (!Files.isRegularFile(file)) {
-            exchange.sendResponseHeaders(404, -1);
-            exchange.close();
-            return;
-          }
-          byte[] body = Files.readAllBytes(file);
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    server.start();
-    try {
-      String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
-      assertLine(watch(dll, "--symbol-server", url));
-      assertThat(requests).contains("/" + key);
-    } finally {
-      server.stop(0);
+    try (SymbolServerDir server = new SymbolServerDir(symbols)) {
+      assertLine(watch(dll, "--symbol-server", server.url().toString()));
+      assertThat(server.requests()).contains("/symbols/" + key);
     }
     Path cached = cache.resolve("clrscope/symbols").resolve(key);
     assertThat(cached).hasSameBinaryContentAs(builtPdb());

@@ -13,9 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.fornwall.jelf.ElfFile;
@@ -55,20 +53,9 @@ class ProfilingCommandsTest {
   }
 
   /** Records a trace of {@code target} while it runs {@code command}; returns its answer. */
-  private JsonNode collect(TargetProcess target, Path file, String command, String... options)
-      throws Exception {
-    List<String> args = new ArrayList<>(List.of("trace", "collect", "-p"));
-    args.add(Long.toString(target.pid()));
-    args.addAll(List.of(options));
-    args.addAll(List.of("--duration", "90s", "-o", file.toString()));
-    try (RunningCli cli = Clrscope.start(Map.of(), dir, args.toArray(String[]::new))) {
-      awaitStderr(cli, "Press Enter or Ctrl+C");
-      JsonNode answer = target.send(command, TIMEOUT);
-      cli.interrupt();
-      CliResult result = cli.await(TIMEOUT);
-      assertThat(result.exitCode()).as("%s", result).isZero();
-      return answer;
-    }
+  private static JsonNode collect(
+      TargetProcess target, Path file, String command, String... options) {
+    return TraceRecorder.collect(target, file, command, TIMEOUT, options);
   }
 
   @Test

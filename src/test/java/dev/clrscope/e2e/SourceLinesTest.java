@@ -31,16 +31,7 @@ class SourceLinesTest {
   private static final int FAIL_CALLS = SourceMarkers.line(APP, "Monitored.cs", "fail-calls-throw");
 
   private static void awaitStderr(RunningCli cli, String text) {
-    await()
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(50))
-        .until(
-            () -> {
-              if (!cli.process().isAlive()) {
-                throw new AssertionError("clrscope ended before '" + text + "': " + cli.stderr());
-              }
-              return cli.stderr().contains(text);
-            });
+    cli.awaitStderrLine(l -> l.contains(text), TIMEOUT);
   }
 
   private static List<JsonNode> jsonLines(CliResult result) throws IOException {
@@ -118,26 +109,8 @@ class SourceLinesTest {
   @Test
   void anExceptionThrownAtAKnownLineShowsThatLineFromASavedTrace() throws Exception {
     Path file = dir.resolve("fail.nettrace");
-    try (TargetProcess target = TargetProcess.start(APP);
-        RunningCli cli =
-            Clrscope.start(
-                Map.of(),
-                dir,
-                "trace",
-                "collect",
-                "-p",
-                Long.toString(target.pid()),
-                "--clrevents",
-                "exception",
-                "--duration",
-                "90s",
-                "-o",
-                file.toString())) {
-      awaitStderr(cli, "Press Enter or Ctrl+C");
-      target.send("fail 3");
-      cli.interrupt();
-      CliResult collected = cli.await(TIMEOUT);
-      assertThat(collected.exitCode()).as("%s", collected).isZero();
+    try (TargetProcess target = TargetProcess.start(APP)) {
+      TraceRecorder.collect(target, file, "fail 3", TIMEOUT, "--clrevents", "exception");
     }
     // The trace's rundown carries the IL-to-native maps and modules of the code at its end.
     CliResult json =
@@ -183,26 +156,10 @@ class SourceLinesTest {
     int loopEnd = SourceMarkers.line(APP, "Profiled.cs", "burn-loop-end");
     Path file = dir.resolve("spin.nettrace");
     JsonNode spin;
-    try (TargetProcess target = TargetProcess.start(APP);
-        RunningCli cli =
-            Clrscope.start(
-                Map.of(),
-                dir,
-                "trace",
-                "collect",
-                "-p",
-                Long.toString(target.pid()),
-                "--profile",
-                "dotnet-sampled-thread-time",
-                "--duration",
-                "90s",
-                "-o",
-                file.toString())) {
-      awaitStderr(cli, "Press Enter or Ctrl+C");
-      spin = target.send("spin 1500", TIMEOUT);
-      cli.interrupt();
-      CliResult collected = cli.await(TIMEOUT);
-      assertThat(collected.exitCode()).as("%s", collected).isZero();
+    try (TargetProcess target = TargetProcess.start(APP)) {
+      spin =
+          TraceRecorder.collect(
+              target, file, "spin 1500", TIMEOUT, "--profile", "dotnet-sampled-thread-time");
     }
     String thread = Long.toString(spin.path("tid").asLong());
     CliResult byLine =

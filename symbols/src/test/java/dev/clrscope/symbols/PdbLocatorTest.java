@@ -3,18 +3,13 @@ package dev.clrscope.symbols;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,13 +25,12 @@ class PdbLocatorTest {
   @TempDir Path cache;
   @TempDir Path served;
 
-  private HttpServer server;
-  private final List<String> requests = new CopyOnWriteArrayList<>();
+  private ServedStore server;
 
   @AfterEach
   void stop() {
     if (server != null) {
-      server.stop(0);
+      server.close();
     }
   }
 
@@ -117,13 +111,13 @@ class PdbLocatorTest {
     PdbLocator.Found f = new PdbLocator(search(List.of(), url)).find(module(dll));
     assertThat(f.where()).isEqualTo("from " + url + "/" + key());
     assertThat(throwLine(f)).isEqualTo(THROW_LINE);
-    assertThat(requests).containsExactly("/symbols/" + key());
+    assertThat(server.requests()).containsExactly(key());
     assertThat(cache.resolve(key())).hasSameBinaryContentAs(PdbFixtures.portablePdb());
 
     // The cache alone, now: no server asked.
     PdbLocator.Found again = new PdbLocator(search(List.of(), null)).find(module(dll));
     assertThat(again.where()).isEqualTo("in the cache " + cache.resolve(key()));
-    assertThat(requests).hasSize(1);
+    assertThat(server.requests()).hasSize(1);
   }
 
   @Test
@@ -246,8 +240,7 @@ class PdbLocatorTest {
   void anUnreachableServerIsSaidOnceAndNotAskedAgain() throws Exception {
     Path dll = assemblyIn(dir);
     URI url = serve();
-    server.stop(0);
-    server = null;
+    server.close();
     PdbLocator locator = new PdbLocator(search(List.of(), url));
     assertThatThrownBy(() -> locator.find(module(dll)))
         .isInstanceOfSatisfying(
@@ -261,24 +254,7 @@ class PdbLocatorTest {
   }
 
   private URI serve() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/symbols/",
-        exchange -> {
-          requests.add(exchange.getRequestURI().getPath());
-          Path file = served.resolve(exchange.getRequestURI().getPath().substring(9));
-          if (!Files.isRegularFile(file)) {
-            exchange.sendResponseHeaders(404, -1);
-            exchange.close();
-            return;
-          }
-          byte[] body = Files.readAllBytes(file);
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    server.start();
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/symbols");
+    server = new ServedStore(served);
+    return server.url();
   }
 }

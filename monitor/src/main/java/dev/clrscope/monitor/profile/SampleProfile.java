@@ -7,6 +7,7 @@ import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.symbols.FrameResolver;
+import dev.clrscope.symbols.SourceLine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -95,44 +96,40 @@ public final class SampleProfile implements EventConsumer {
    * with lines, each with the line where most of its samples (in that order's sense) fell.
    */
   public List<MethodSamples> top(int n, boolean byInclusive) {
-    if (!frames.hasLines()) {
-      return byName(n, byInclusive);
-    }
-    Counts c = bySite();
-    List<MethodSamples> methods = new ArrayList<>();
-    int names = Math.min(frames.idLimit(), c.nameInclusive.length);
+    boolean lines = frames.hasLines();
+    Counts c = count(lines);
+    int names = Math.min(frames.idLimit(), c.byName.exclusive.length);
     // The hottest site of each method: most samples in the order's sense, then the lower line.
     int[] hottest = new int[names];
-    for (int site = 1; site < c.limit; site++) {
-      if (c.inclusive[site] == 0 || frames.siteLine(site) == null) {
-        continue;
-      }
-      int name = frames.siteName(site);
-      int best = hottest[name];
-      long mine = byInclusive ? c.inclusive[site] : c.exclusive[site];
-      if (best == 0) {
-        hottest[name] = site;
-        continue;
-      }
-      long theirs = byInclusive ? c.inclusive[best] : c.exclusive[best];
-      if (mine > theirs
-          || (mine == theirs && frames.siteLine(site).line() < frames.siteLine(best).line())) {
-        hottest[name] = site;
+    if (lines) {
+      for (int site = 1; site < c.siteLimit; site++) {
+        if (c.bySite.inclusive[site] == 0 || frames.siteLine(site) == null) {
+          continue;
+        }
+        int name = frames.siteName(site);
+        int best = hottest[name];
+        if (best == 0 || hotter(c.bySite, site, best, byInclusive)) {
+          hottest[name] = site;
+        }
       }
     }
+    List<MethodSamples> methods = new ArrayList<>();
     for (int id = 1; id < names; id++) {
-      if (c.nameInclusive[id] > 0) {
+      if (c.byName.inclusive[id] > 0) {
         methods.add(
-            new MethodSamples(
-                frames.name(id),
-                hottest[id] == 0 ? null : frames.siteLine(hottest[id]),
-                c.nameExclusive[id],
-                c.nameExclusiveCpu[id],
-                c.nameInclusive[id],
-                c.nameInclusiveCpu[id]));
+            c.byName.row(
+                frames.name(id), hottest[id] == 0 ? null : frames.siteLine(hottest[id]), id));
       }
     }
     return ranked(methods, n, byInclusive);
+  }
+
+  /** Whether {@code site} has more samples than {@code best} (the same: the lower line). */
+  private boolean hotter(Tally t, int site, int best, boolean byInclusive) {
+    long mine = byInclusive ? t.inclusive[site] : t.exclusive[site];
+    long theirs = byInclusive ? t.inclusive[best] : t.exclusive[best];
+    return mine > theirs
+        || (mine == theirs && frames.siteLine(site).line() < frames.siteLine(best).line());
   }
 
   /**
@@ -141,18 +138,11 @@ public final class SampleProfile implements EventConsumer {
    * per line), most first.
    */
   public List<MethodSamples> topLines(int n, boolean byInclusive) {
-    Counts c = bySite();
+    Counts c = count(true);
     List<MethodSamples> sites = new ArrayList<>();
-    for (int site = 1; site < c.limit; site++) {
-      if (c.inclusive[site] > 0) {
-        sites.add(
-            new MethodSamples(
-                frames.name(frames.siteName(site)),
-                frames.siteLine(site),
-                c.exclusive[site],
-                c.exclusiveCpu[site],
-                c.inclusive[site],
-                c.inclusiveCpu[site]));
+    for (int site = 1; site < c.siteLimit; site++) {
+      if (c.bySite.inclusive[site] > 0) {
+        sites.add(c.bySite.row(frames.name(frames.siteName(site)), frames.siteLine(site), site));
       }
     }
     return ranked(sites, n, byInclusive);
@@ -174,21 +164,18 @@ public final class SampleProfile implements EventConsumer {
     return rows.subList(0, Math.min(n, rows.size()));
   }
 
-  /** Samples per site and per method name. */
-  private static final class Counts {
+  /** Samples per id (a name's or a site's): exclusive, inclusive, and of those on CPU. */
+  private static final class Tally {
     long[] exclusive = new long[1024];
     long[] exclusiveCpu = new long[1024];
     long[] inclusive = new long[1024];
     long[] inclusiveCpu = new long[1024];
-    long[] seenAt = new long[1024];
-    long[] nameExclusive = new long[1024];
-    long[] nameExclusiveCpu = new long[1024];
-    long[] nameInclusive = new long[1024];
-    long[] nameInclusiveCpu = new long[1024];
-    long[] nameSeenAt = new long[1024];
-    int limit;
 
-    void fitSite(int id) {
+    /** The stack number at which an id was last counted inclusively: once per stack. */
+    long[] seenAt = new long[1024];
+
+    /** Counts a stack's samples for the frame with this id. */
+    void add(int id, boolean innermost, long all, long onCpu, long stamp) {
       if (id >= exclusive.length) {
         int size = Math.max(id + 1, exclusive.length * 2);
         exclusive = Arrays.copyOf(exclusive, size);
@@ -197,25 +184,36 @@ public final class SampleProfile implements EventConsumer {
         inclusiveCpu = Arrays.copyOf(inclusiveCpu, size);
         seenAt = Arrays.copyOf(seenAt, size);
       }
+      if (innermost) {
+        exclusive[id] += all;
+        exclusiveCpu[id] += onCpu;
+      }
+      if (seenAt[id] != stamp) {
+        seenAt[id] = stamp;
+        inclusive[id] += all;
+        inclusiveCpu[id] += onCpu;
+      }
     }
 
-    void fitName(int id) {
-      if (id >= nameExclusive.length) {
-        int size = Math.max(id + 1, nameExclusive.length * 2);
-        nameExclusive = Arrays.copyOf(nameExclusive, size);
-        nameExclusiveCpu = Arrays.copyOf(nameExclusiveCpu, size);
-        nameInclusive = Arrays.copyOf(nameInclusive, size);
-        nameInclusiveCpu = Arrays.copyOf(nameInclusiveCpu, size);
-        nameSeenAt = Arrays.copyOf(nameSeenAt, size);
-      }
+    MethodSamples row(String name, SourceLine line, int id) {
+      return new MethodSamples(
+          name, line, exclusive[id], exclusiveCpu[id], inclusive[id], inclusiveCpu[id]);
     }
   }
 
+  /** Samples per method name and, with lines, per site (a method and a line). */
+  private static final class Counts {
+    final Tally byName = new Tally();
+    final Tally bySite = new Tally();
+    int siteLimit;
+  }
+
   /**
-   * Counts every distinct stack's samples per site and per name: a frame below the innermost is a
-   * return address, whose line is its call's.
+   * Counts every distinct stack's samples per name and, with {@code lines}, per site: a frame below
+   * the innermost is a return address, whose line is its call's. Without lines, one id lookup per
+   * frame.
    */
-  private Counts bySite() {
+  private Counts count(boolean lines) {
     Counts c = new Counts();
     long stamp = 0;
     for (Map.Entry<StackTrace, long[]> s : byStack.entrySet()) {
@@ -224,81 +222,18 @@ public final class SampleProfile implements EventConsumer {
       long onCpu = s.getValue()[1];
       stamp++;
       for (int i = 0; i < stack.depth(); i++) {
-        int site = frames.siteId(stack.frame(i), i > 0);
-        int name = frames.siteName(site);
-        c.fitSite(site);
-        c.fitName(name);
-        if (i == 0) {
-          c.exclusive[site] += all;
-          c.exclusiveCpu[site] += onCpu;
-          c.nameExclusive[name] += all;
-          c.nameExclusiveCpu[name] += onCpu;
+        int name;
+        if (lines) {
+          int site = frames.siteId(stack.frame(i), i > 0);
+          name = frames.siteName(site);
+          c.bySite.add(site, i == 0, all, onCpu, stamp);
+        } else {
+          name = frames.frameId(stack.frame(i));
         }
-        if (c.seenAt[site] != stamp) {
-          c.seenAt[site] = stamp;
-          c.inclusive[site] += all;
-          c.inclusiveCpu[site] += onCpu;
-        }
-        if (c.nameSeenAt[name] != stamp) {
-          c.nameSeenAt[name] = stamp;
-          c.nameInclusive[name] += all;
-          c.nameInclusiveCpu[name] += onCpu;
-        }
+        c.byName.add(name, i == 0, all, onCpu, stamp);
       }
     }
-    c.limit = Math.min(frames.siteLimit(), c.exclusive.length);
+    c.siteLimit = Math.min(frames.siteLimit(), c.bySite.exclusive.length);
     return c;
-  }
-
-  /** Samples per frame name, without lines: one id lookup per frame. */
-  private List<MethodSamples> byName(int n, boolean byInclusive) {
-    long[] exclusive = new long[1024];
-    long[] exclusiveCpu = new long[1024];
-    long[] inclusive = new long[1024];
-    long[] inclusiveCpu = new long[1024];
-    // The stack number at which an id was last counted inclusively: once per stack.
-    long[] seenAt = new long[1024];
-    long stamp = 0;
-    for (Map.Entry<StackTrace, long[]> s : byStack.entrySet()) {
-      StackTrace stack = s.getKey();
-      long all = s.getValue()[0];
-      long onCpu = s.getValue()[1];
-      stamp++;
-      for (int i = 0; i < stack.depth(); i++) {
-        int id = frames.frameId(stack.frame(i));
-        if (id >= exclusive.length) {
-          int size = Math.max(id + 1, exclusive.length * 2);
-          exclusive = Arrays.copyOf(exclusive, size);
-          exclusiveCpu = Arrays.copyOf(exclusiveCpu, size);
-          inclusive = Arrays.copyOf(inclusive, size);
-          inclusiveCpu = Arrays.copyOf(inclusiveCpu, size);
-          seenAt = Arrays.copyOf(seenAt, size);
-        }
-        if (i == 0) {
-          exclusive[id] += all;
-          exclusiveCpu[id] += onCpu;
-        }
-        if (seenAt[id] != stamp) {
-          seenAt[id] = stamp;
-          inclusive[id] += all;
-          inclusiveCpu[id] += onCpu;
-        }
-      }
-    }
-    List<MethodSamples> methods = new ArrayList<>();
-    int limit = Math.min(frames.idLimit(), exclusive.length);
-    for (int id = 1; id < limit; id++) {
-      if (inclusive[id] > 0) {
-        methods.add(
-            new MethodSamples(
-                frames.name(id),
-                null,
-                exclusive[id],
-                exclusiveCpu[id],
-                inclusive[id],
-                inclusiveCpu[id]));
-      }
-    }
-    return ranked(methods, n, byInclusive);
   }
 }
