@@ -57,6 +57,7 @@ public final class PeDebugInfo {
    * @param algorithm the hash's name as the entry gives it ({@code SHA256})
    * @param checksum the hash
    */
+  @SuppressWarnings("ArrayRecordComponent") // compared by content where it is used, never mutated
   public record Checksum(String algorithm, byte[] checksum) {}
 
   private final List<CodeView> codeViews;

@@ -309,7 +309,6 @@ public final class PortablePdb {
     int n = 0;
     int offset = -1;
     int startLine = -1;
-    int startColumn = -1;
     while (c.hasMore()) {
       int delta = c.unsigned();
       if (n > 0 && delta == 0) {
@@ -327,12 +326,13 @@ public final class PortablePdb {
       if (deltaLines == 0 && deltaColumns == 0) {
         lineHere = HIDDEN_LINE;
       } else {
+        // The start column follows the start line; a frame's line does not take it.
         if (startLine < 0) {
           startLine = c.unsigned();
-          startColumn = c.unsigned();
+          c.unsigned();
         } else {
           startLine += c.signed();
-          startColumn += c.signed();
+          c.signed();
         }
         if (startLine < 0 || startLine >= LIMIT || startLine == HIDDEN_LINE) {
           throw new PdbFormatException(what + " reach line " + startLine);

@@ -172,6 +172,7 @@ public sealed interface RuntimePayload {
    *
    * @param methodExtent 0 for the method's (hot) code, 1 for its cold part
    */
+  @SuppressWarnings("ArrayRecordComponent") // the decoded arrays, handed over once, never mutated
   record MethodIlToNativeMap(
       long methodId,
       long reJitId,
