@@ -10,6 +10,14 @@ public final class SymbolServerUrl {
 
   /** The URL, or a usage error naming the option. */
   public static URI parse(CommandSpec spec, String text) {
+    return parse(spec, text, "");
+  }
+
+  /**
+   * The URL, or a usage error naming the option and, after "an http(s) URL", {@code alternatives}
+   * (" or none").
+   */
+  public static URI parse(CommandSpec spec, String text, String alternatives) {
     URI uri;
     try {
       uri = URI.create(text);
@@ -21,7 +29,8 @@ public final class SymbolServerUrl {
         || uri.getScheme() == null
         || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
       throw new ParameterException(
-          spec.commandLine(), "--symbol-server takes an http(s) URL, not " + text);
+          spec.commandLine(),
+          "--symbol-server takes an http(s) URL" + alternatives + ", not " + text);
     }
     return uri;
   }

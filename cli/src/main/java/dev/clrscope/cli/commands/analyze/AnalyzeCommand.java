@@ -152,7 +152,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       if (symbolServer.equalsIgnoreCase("none")) {
         options = options.withSymbolServer(null);
       } else {
-        options = options.withSymbolServer(SymbolServerUrl.parse(spec, symbolServer));
+        options = options.withSymbolServer(SymbolServerUrl.parse(spec, symbolServer, " or none"));
       }
     }
     return options;
