@@ -181,8 +181,11 @@ internal static class Program
                 case "hold" when words.Length == 3:
                     Hold(words[1], Count(words[2]));
                     break;
+                case "hold-chunks" when words.Length == 3:
+                    HeldChunks.Hold(Count(words[1]), Count(words[2]), Emit);
+                    break;
                 case "release" when words.Length == 1:
-                    int released = Held.Count + HeldLinks.Count;
+                    long released = Held.Count + HeldLinks.Count + HeldChunks.Release();
                     Held.Clear();
                     HeldLinks.Clear();
                     Emit(w =>

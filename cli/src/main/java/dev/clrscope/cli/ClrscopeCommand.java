@@ -23,6 +23,7 @@ import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.cli.options.Numbers;
 import java.util.List;
+import java.util.Map;
 import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -110,15 +111,47 @@ public final class ClrscopeCommand implements Runnable {
     return null;
   }
 
+  /**
+   * Subcommands of subcommands that are registered in code, like the top-level ones, so that a run
+   * builds the model of the one it runs.
+   */
+  private static final Map<Class<?>, List<Class<?>>> NESTED =
+      Map.of(DumpHeapCommand.class, DumpHeapCommand.SUBCOMMANDS);
+
   /** The whole command tree: for help, completion and tests. */
   public static CommandLine fullCommandLine() {
     CommandLine cl = new CommandLine(new ClrscopeCommand());
     for (Class<?> c : SUBCOMMANDS) {
-      // Registered under its name; picocli adds its aliases.
-      cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
+      add(cl, c, NESTED.getOrDefault(c, List.of()));
     }
     Numbers.register(cl);
     return cl;
+  }
+
+  /** Registers {@code c} under its name (picocli adds its aliases) with {@code nested} below it. */
+  private static void add(CommandLine parent, Class<?> c, List<Class<?>> nested) {
+    parent.addSubcommand(c.getAnnotation(Command.class).name(), c);
+    if (!nested.isEmpty()) {
+      CommandLine sub = parent.getSubcommands().get(c.getAnnotation(Command.class).name());
+      for (Class<?> n : nested) {
+        sub.addSubcommand(n.getAnnotation(Command.class).name(), n);
+      }
+    }
+  }
+
+  /**
+   * The nested subcommands a run of {@code c} needs: the one {@code second} names, else all of them
+   * (help, options before the subcommand, the command itself).
+   */
+  private static List<Class<?>> nestedFor(Class<?> c, String second) {
+    List<Class<?>> nested = NESTED.getOrDefault(c, List.of());
+    for (Class<?> n : nested) {
+      Command command = n.getAnnotation(Command.class);
+      if (command.name().equals(second) || List.of(command.aliases()).contains(second)) {
+        return List.of(n);
+      }
+    }
+    return nested;
   }
 
   /**
@@ -130,7 +163,7 @@ public final class ClrscopeCommand implements Runnable {
     Class<?> c = first.isEmpty() || first.startsWith("-") ? null : named(first);
     if (c != null && !first.equals("generate-completion")) {
       CommandLine cl = new CommandLine(new ClrscopeCommand());
-      cl.addSubcommand(c.getAnnotation(Command.class).name(), c);
+      add(cl, c, nestedFor(c, args.length > 1 ? args[1] : ""));
       Numbers.register(cl);
       return cl;
     }

@@ -6,7 +6,8 @@ import java.util.Arrays;
  * Objects found by address. The addresses in order (the objects' own array when the GC walked the
  * heap in address order, else a sorted copy and each sorted position's object), and a hash table of
  * the 4 KB pages they lie on, so that a lookup searches one page's few dozen objects instead of the
- * whole heap: a heap's tens of millions of references are resolved this way.
+ * whole heap. The builder's own {@link PageIndex} sorts nothing; this one serves a walk whose
+ * pages' objects did not come together.
  *
  * <pre>
  *  page p = address >>> 12:  pageKey[h] = p + 1 (0: empty slot), sorted[pageFrom[h] .. pageTo[h]-1]
@@ -62,13 +63,8 @@ final class AddressIndex {
     }
   }
 
-  /** The slot of {@code page}: where it is, or the empty slot where it would go. */
   private int slotOf(long page) {
-    int h = (int) (page * 0x9E3779B97F4A7C15L >>> 40) & mask;
-    while (pageKey[h] != 0 && pageKey[h] != page + 1) {
-      h = (h + 1) & mask;
-    }
-    return h;
+    return PageIndex.slotOf(pageKey, mask, page);
   }
 
   /** The object at {@code address}, or -1. */

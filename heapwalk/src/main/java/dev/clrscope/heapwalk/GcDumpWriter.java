@@ -1,6 +1,5 @@
 package dev.clrscope.heapwalk;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -8,6 +7,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * Writes a snapshot as a .gcdump (GCHeapDump version 10, as dotnet-gcdump writes it), which
@@ -31,11 +31,25 @@ import java.util.Map;
  * streamed in two passes over the graph (the nodes' offsets come before the nodes), so writing it
  * takes no memory beyond an int per node. Layout: see {@link GcDumpReader} and the reference's
  * section 4.
+ *
+ * <p>Only the type table, near the start, needs the types' module names, which a live walk learns
+ * last (the rundown at the session's end): {@link #prepare} encodes what follows the table (the
+ * nodes' offsets, the nodes, their addresses) into memory while the session ends, up to a budget,
+ * and {@link Prepared#write} then writes the table and carries on from there.
  */
 public final class GcDumpWriter {
   private final OutputStream out;
-  private long written;
-  private final byte[] scratch = new byte[8];
+
+  /** What was handed to {@code out} before the buffer's contents. */
+  private long flushed;
+
+  /**
+   * The bytes not yet handed over: written here directly (a heap's tens of millions of small values
+   * through an OutputStream's synchronized calls took most of the time).
+   */
+  private final byte[] buf = new byte[1 << 16];
+
+  private int pos;
 
   private GcDumpWriter(OutputStream out) {
     this.out = out;
@@ -54,18 +68,106 @@ public final class GcDumpWriter {
   /** Writes {@code snapshot} to {@code sink} (buffered here; {@code sink} is not closed). */
   public static void write(HeapSnapshot snapshot, About about, OutputStream sink)
       throws IOException {
-    BufferedOutputStream buffered = new BufferedOutputStream(sink, 1 << 16);
-    new GcDumpWriter(buffered).gcHeapDump(snapshot, about);
-    buffered.flush();
+    prepare(snapshot, 0, () -> false).write(snapshot, about, sink);
   }
 
-  private void gcHeapDump(HeapSnapshot s, About about) throws IOException {
-    string("!FastSerialization.1");
-    u8(4);
-    typeObject(10, 8, "GCHeapDump");
-    u8(4);
-    typeObject(1, 0, "Graphs.MemoryGraph");
-    graph(s, about.is64Bit());
+  /**
+   * Starts writing {@code graph} before its types' modules are known: encodes what follows the type
+   * table into memory while {@code waiting} says so, at most about {@code budget} bytes.
+   */
+  public static Prepared prepare(HeapSnapshot graph, long budget, BooleanSupplier waiting) {
+    Layout layout = new Layout(graph);
+    Body body = new Body(layout);
+    Spool spool = new Spool();
+    GcDumpWriter w = new GcDumpWriter(spool);
+    try {
+      while (waiting.getAsBoolean() && w.flushed + w.pos < budget && body.produce(w, 4096)) {
+        // A batch of nodes at a time, so that a session that ends is noticed soon.
+      }
+      w.flush();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("a .gcdump in memory cannot fail", e);
+    }
+    return new Prepared(graph, layout, body, spool);
+  }
+
+  /** A .gcdump begun by {@link #prepare}: the rest is written by {@link #write}. */
+  public static final class Prepared {
+    private final HeapSnapshot graph;
+    private final Layout layout;
+    private final Body body;
+    private final Spool spool;
+    private boolean written;
+
+    private Prepared(HeapSnapshot graph, Layout layout, Body body, Spool spool) {
+      this.graph = graph;
+      this.layout = layout;
+      this.body = body;
+      this.spool = spool;
+    }
+
+    /** Whether {@code snapshot} is the graph this was prepared for (with its ending or not). */
+    public boolean isFor(HeapSnapshot snapshot) {
+      return !written && snapshot.sameGraph(graph);
+    }
+
+    /** How many bytes were encoded ahead. */
+    public long encodedAhead() {
+      return spool.size;
+    }
+
+    /**
+     * Writes the whole file to {@code sink} (buffered here; {@code sink} is not closed): {@code
+     * snapshot} is the prepared graph with its modules ({@link HeapSnapshot#objectCount()} and the
+     * rest unchanged). Once only.
+     */
+    public void write(HeapSnapshot snapshot, About about, OutputStream sink) throws IOException {
+      if (!snapshot.sameGraph(graph)) {
+        throw new IllegalArgumentException("not the graph that was prepared");
+      }
+      if (written) {
+        throw new IllegalStateException("written already");
+      }
+      written = true;
+      GcDumpWriter w = new GcDumpWriter(sink);
+      w.string("!FastSerialization.1");
+      w.u8(4);
+      w.typeObject(10, 8, "GCHeapDump");
+      w.u8(4);
+      w.typeObject(1, 0, "Graphs.MemoryGraph");
+      w.types(snapshot, layout);
+      w.flush();
+      for (byte[] chunk : spool.chunks) {
+        sink.write(chunk);
+        w.flushed += chunk.length;
+      }
+      spool.chunks.clear();
+      while (body.produce(w, Integer.MAX_VALUE)) {
+        // To the end.
+      }
+      w.u8(8);
+      w.u8(about.is64Bit() ? 1 : 0);
+      w.rest(about);
+      w.flush();
+      sink.flush();
+    }
+  }
+
+  private void flush() throws IOException {
+    out.write(buf, 0, pos);
+    flushed += pos;
+    pos = 0;
+  }
+
+  /** Makes room for {@code n} more bytes (at most the buffer's size). */
+  private void room(int n) throws IOException {
+    if (pos + n > buf.length) {
+      flush();
+    }
+  }
+
+  /** What follows the MemoryGraph: the GCHeapDump's own fields and the file's trailer. */
+  private void rest(About about) throws IOException {
     u8(6); // end of MemoryGraph
     u8(about.is64Bit() ? 1 : 0);
     f32(1.0f); // AverageCountMultiplier
@@ -98,10 +200,29 @@ public final class GcDumpWriter {
   }
 
   private int position() {
+    long written = flushed + pos;
     if (written > Integer.MAX_VALUE) {
       throw new IllegalStateException("a .gcdump cannot be larger than 2 GB");
     }
     return (int) written;
+  }
+
+  /** Bytes in memory, in chunks (a copy that grows never copies what it has). */
+  private static final class Spool extends OutputStream {
+    final List<byte[]> chunks = new ArrayList<>();
+    long size;
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) {
+      byte[] chunk = Arrays.copyOfRange(b, off, off + len);
+      chunks.add(chunk);
+      size += len;
+    }
   }
 
   /** The pseudo-nodes after the objects: their names and children. */
@@ -117,179 +238,287 @@ public final class GcDumpWriter {
     }
   }
 
-  private void graph(HeapSnapshot s, boolean is64Bit) throws IOException {
-    int n = s.objectCount();
-    int base = n + 1; // node of pseudo-node 0
-    Roots roots = new Roots();
-    int netRoots = roots.add("[.NET Roots]");
-    int locals = roots.add("[local vars]");
-    int statics = roots.add("[static vars]");
-    int other = roots.add("[other roots]");
-    int finalizer = roots.add("[finalizer Handles]");
-    int strong = roots.add("[strong Handles]");
-    int otherHandles = roots.add("[other Handles]");
-    int frozen = roots.add("[frozen objects]");
-    for (int g : new int[] {locals, statics, other}) {
-      roots.children.get(netRoots).add(base + g);
-    }
-    for (int g : new int[] {finalizer, strong, otherHandles, frozen}) {
-      roots.children.get(other).add(base + g);
-    }
-    Map<String, Integer> staticNodes = new HashMap<>();
-    int[] rootReferences = s.rootReferences();
-    for (int j = 0; j < rootReferences.length; j++) {
-      int object = rootReferences[j];
-      int r = s.rootOfReference(j);
-      int group;
-      if (r < 0) {
-        group = frozen;
-      } else {
-        int kind = s.rootKindOf(r);
-        String field = s.rootNameOf(r);
-        if (kind == HeapSnapshotBuilder.STATIC_ROOT) {
-          String name = "[static var " + s.typeNameOf(object) + "." + field + "]";
-          Integer known = staticNodes.get(name);
-          if (known == null) {
-            known = roots.add(name);
-            staticNodes.put(name, known);
-            roots.children.get(statics).add(base + known);
-          }
-          group = known;
+  /** The nodes of a graph as the file numbers them, and its types' sizes. */
+  private static final class Layout {
+    final HeapSnapshot s;
+    final int n;
+    final int base;
+    final Roots roots = new Roots();
+    final int rootNode;
+    final int nodeCount;
+    final int objectTypes;
+    final long[] typeSize;
+    final long total;
+
+    Layout(HeapSnapshot s) {
+      this.s = s;
+      n = s.objectCount();
+      base = n + 1; // node of pseudo-node 0
+      int netRoots = roots.add("[.NET Roots]");
+      int locals = roots.add("[local vars]");
+      int statics = roots.add("[static vars]");
+      int other = roots.add("[other roots]");
+      int finalizer = roots.add("[finalizer Handles]");
+      int strong = roots.add("[strong Handles]");
+      int otherHandles = roots.add("[other Handles]");
+      int frozen = roots.add("[frozen objects]");
+      for (int g : new int[] {locals, statics, other}) {
+        roots.children.get(netRoots).add(base + g);
+      }
+      for (int g : new int[] {finalizer, strong, otherHandles, frozen}) {
+        roots.children.get(other).add(base + g);
+      }
+      Map<String, Integer> staticNodes = new HashMap<>();
+      int[] rootReferences = s.rootReferences();
+      for (int j = 0; j < rootReferences.length; j++) {
+        int object = rootReferences[j];
+        int r = s.rootOfReference(j);
+        int group;
+        if (r < 0) {
+          group = frozen;
         } else {
-          group =
-              switch (kind) {
-                case 0 -> locals;
-                case 1 -> finalizer;
-                case 2 -> strong;
-                case HeapSnapshotBuilder.FILE_ROOT -> netRoots;
-                default -> otherHandles;
-              };
+          int kind = s.rootKindOf(r);
+          String field = s.rootNameOf(r);
+          if (kind == HeapSnapshotBuilder.STATIC_ROOT) {
+            String name = "[static var " + s.typeNameOf(object) + "." + field + "]";
+            Integer known = staticNodes.get(name);
+            if (known == null) {
+              known = roots.add(name);
+              staticNodes.put(name, known);
+              roots.children.get(statics).add(base + known);
+            }
+            group = known;
+          } else {
+            group =
+                switch (kind) {
+                  case 0 -> locals;
+                  case 1 -> finalizer;
+                  case 2 -> strong;
+                  case HeapSnapshotBuilder.FILE_ROOT -> netRoots;
+                  default -> otherHandles;
+                };
+          }
         }
+        roots.children.get(group).add(object + 1);
       }
-      roots.children.get(group).add(object + 1);
+      rootNode = base + netRoots;
+      nodeCount = base + roots.names.size();
+      // Types: 0 UNDEFINED, the snapshot's types (t + 1), then the pseudo-nodes' names. A type's
+      // size is its first object's: objects of that size need not say it.
+      objectTypes = s.typeNames().length;
+      typeSize = new long[1 + objectTypes + roots.names.size()];
+      Arrays.fill(typeSize, -1);
+      long sum = 0;
+      for (int i = 0; i < n; i++) {
+        int t = s.typeOf(i) + 1;
+        long size = s.sizeOf(i);
+        if (typeSize[t] < 0) {
+          typeSize[t] = size;
+        }
+        sum += size;
+      }
+      total = sum;
     }
-    int rootNode = base + netRoots;
-    int nodeCount = base + roots.names.size();
-    // Types: 0 UNDEFINED, the snapshot's types (t + 1), then the pseudo-nodes' names. A type's
-    // size is its first object's: objects of that size need not say it.
+  }
+
+  /** The MemoryGraph's fields up to its nodes: total size, root node, the type table. */
+  private void types(HeapSnapshot s, Layout layout) throws IOException {
     String[] names = s.typeNames();
-    int types = 1 + names.length + roots.names.size();
-    long[] typeSize = new long[types];
-    Arrays.fill(typeSize, -1);
-    long total = 0;
-    for (int i = 0; i < n; i++) {
-      int t = s.typeOf(i) + 1;
-      long size = s.sizeOf(i);
-      if (typeSize[t] < 0) {
-        typeSize[t] = size;
-      }
-      total += size;
-    }
-    i64(total);
-    i32(rootNode);
+    int types = layout.typeSize.length;
+    i64(layout.total);
+    i32(layout.rootNode);
     i32(types);
     for (int t = 0; t < types; t++) {
       string(
           t == 0
               ? "UNDEFINED"
-              : t <= names.length ? names[t - 1] : roots.names.get(t - 1 - names.length));
-      i32((int) Math.min(Integer.MAX_VALUE, Math.max(typeSize[t], 0)));
+              : t <= names.length ? names[t - 1] : layout.roots.names.get(t - 1 - names.length));
+      i32((int) Math.min(Integer.MAX_VALUE, Math.max(layout.typeSize[t], 0)));
       string(t >= 1 && t <= names.length ? s.typeModule(t - 1) : null);
-    }
-    // The node blob: first each node's offset (its encoding measured), then the nodes.
-    Record record = new Record();
-    i32(nodeCount);
-    int blobLength = 2; // node 0: type 0, no children
-    i32(0);
-    for (int node = 1; node < nodeCount; node++) {
-      i32(blobLength);
-      record.length = 0;
-      encode(s, node, n, base, names.length, roots, typeSize, record);
-      blobLength += record.length;
-    }
-    i32(blobLength);
-    u8(0);
-    u8(0);
-    for (int node = 1; node < nodeCount; node++) {
-      record.length = 0;
-      encode(s, node, n, base, names.length, roots, typeSize, record);
-      out.write(record.bytes, 0, record.length);
-      written += record.length;
-    }
-    i32(nodeCount);
-    for (int node = 0; node < nodeCount; node++) {
-      i64(node >= 1 && node <= n ? s.addressOf(node - 1) : 0);
-    }
-    u8(8);
-    u8(is64Bit ? 1 : 0);
-  }
-
-  /** Node {@code node}'s record: CInt type and size flag, [CInt size], CInt children, deltas. */
-  private static void encode(
-      HeapSnapshot s,
-      int node,
-      int n,
-      int base,
-      int objectTypes,
-      Roots roots,
-      long[] typeSize,
-      Record b) {
-    if (node <= n) {
-      int i = node - 1;
-      int type = s.typeOf(i) + 1;
-      long size = s.sizeOf(i);
-      boolean hasSize = size != typeSize[type];
-      cint(b, type << 1 | (hasSize ? 1 : 0));
-      if (hasSize) {
-        cint(b, (int) Math.min(Integer.MAX_VALUE, size));
-      }
-      int from = s.referencesStart(i);
-      int to = s.referencesStart(i + 1);
-      cint(b, to - from);
-      for (int k = from; k < to; k++) {
-        cint(b, s.referenceAt(k) + 1 - node);
-      }
-    } else {
-      int g = node - base;
-      cint(b, (1 + objectTypes + g) << 1);
-      IntColumn children = roots.children.get(g);
-      cint(b, children.size());
-      for (int k = 0; k < children.size(); k++) {
-        cint(b, children.get(k) - node);
-      }
-    }
-  }
-
-  /** One node's bytes, reused from node to node. */
-  static final class Record {
-    byte[] bytes = new byte[64];
-    int length;
-
-    void write(int b) {
-      if (length == bytes.length) {
-        bytes = Arrays.copyOf(bytes, length * 2);
-      }
-      bytes[length++] = (byte) b;
     }
   }
 
   /**
-   * A compressed signed integer: the fewest 7-bit groups (1 to 5) that hold it, most significant
-   * first, bit 7 set on every byte but the last.
+   * What follows the type table, written a batch of nodes at a time from wherever it stopped: the
+   * node count and each node's offset (its encoding measured), the blob of nodes, then the count
+   * and each node's address.
    */
-  static void cint(Record b, int v) {
-    int n = 5;
-    for (int k = 1; k <= 4; k++) {
-      int bits = 7 * k;
-      if (v >= -(1 << (bits - 1)) && v < (1 << (bits - 1))) {
-        n = k;
-        break;
+  private static final class Body {
+    private static final int OFFSETS = 0;
+    private static final int NODES = 1;
+    private static final int ADDRESSES = 2;
+    private static final int DONE = 3;
+
+    private final Layout l;
+    private int phase = OFFSETS;
+
+    /** The next node of the phase; -1 before the phase's opening fields. */
+    private int node = -1;
+
+    private long blobLength;
+
+    Body(Layout l) {
+      this.l = l;
+    }
+
+    /** Writes up to {@code batch} nodes' worth to {@code w}; false once everything is written. */
+    boolean produce(GcDumpWriter w, int batch) throws IOException {
+      int count = l.nodeCount;
+      int until = (int) Math.min(count, (long) Math.max(node, 0) + batch);
+      switch (phase) {
+        case OFFSETS -> {
+          if (node < 0) {
+            w.i32(count);
+            blobLength = 2; // node 0: type 0, no children
+            w.i32(0);
+            node = 1;
+          }
+          for (; node < until; node++) {
+            if (blobLength > Integer.MAX_VALUE) {
+              throw new IllegalStateException("a .gcdump cannot be larger than 2 GB");
+            }
+            w.i32((int) blobLength);
+            blobLength += length(node);
+          }
+          if (node == count) {
+            if (blobLength > Integer.MAX_VALUE) {
+              throw new IllegalStateException("a .gcdump cannot be larger than 2 GB");
+            }
+            w.i32((int) blobLength);
+            w.u8(0);
+            w.u8(0);
+            phase = NODES;
+            node = 1;
+          }
+        }
+        case NODES -> {
+          for (; node < until; node++) {
+            w.encode(l, node);
+          }
+          if (node == count) {
+            phase = ADDRESSES;
+            node = -1;
+          }
+        }
+        case ADDRESSES -> {
+          if (node < 0) {
+            w.i32(count);
+            node = 0;
+          }
+          for (; node < until; node++) {
+            w.i64(node >= 1 && node <= l.n ? l.s.addressOf(node - 1) : 0);
+          }
+          if (node == count) {
+            phase = DONE;
+          }
+        }
+        default -> {
+          return false;
+        }
+      }
+      return phase != DONE;
+    }
+
+    /** The length of node {@code node}'s record, as {@link #encode} writes it. */
+    private int length(int node) {
+      HeapSnapshot s = l.s;
+      if (node <= l.n) {
+        int i = node - 1;
+        int type = s.typeOf(i) + 1;
+        long size = s.sizeOf(i);
+        boolean hasSize = size != l.typeSize[type];
+        int from = s.referencesStart(i);
+        int to = s.referencesStart(i + 1);
+        int length =
+            cintLength(type << 1 | (hasSize ? 1 : 0))
+                + (hasSize ? cintLength((int) Math.min(Integer.MAX_VALUE, size)) : 0)
+                + cintLength(to - from);
+        for (int k = from; k < to; k++) {
+          length += cintLength(s.referenceAt(k) + 1 - node);
+        }
+        return length;
+      }
+      int g = node - l.base;
+      IntColumn children = l.roots.children.get(g);
+      int length = cintLength((1 + l.objectTypes + g) << 1) + cintLength(children.size());
+      for (int k = 0; k < children.size(); k++) {
+        length += cintLength(children.get(k) - node);
+      }
+      return length;
+    }
+  }
+
+  /** Node {@code node}'s record: CInt type and size flag, [CInt size], CInt children, deltas. */
+  private void encode(Layout l, int node) throws IOException {
+    HeapSnapshot s = l.s;
+    room(15);
+    if (node <= l.n) {
+      int i = node - 1;
+      int type = s.typeOf(i) + 1;
+      long size = s.sizeOf(i);
+      boolean hasSize = size != l.typeSize[type];
+      pos = cint(buf, pos, type << 1 | (hasSize ? 1 : 0));
+      if (hasSize) {
+        pos = cint(buf, pos, (int) Math.min(Integer.MAX_VALUE, size));
+      }
+      int from = s.referencesStart(i);
+      int to = s.referencesStart(i + 1);
+      pos = cint(buf, pos, to - from);
+      for (int k = from; k < to; k++) {
+        room(5);
+        pos = cint(buf, pos, s.referenceAt(k) + 1 - node);
+      }
+    } else {
+      int g = node - l.base;
+      pos = cint(buf, pos, (1 + l.objectTypes + g) << 1);
+      IntColumn children = l.roots.children.get(g);
+      pos = cint(buf, pos, children.size());
+      for (int k = 0; k < children.size(); k++) {
+        room(5);
+        pos = cint(buf, pos, children.get(k) - node);
       }
     }
+  }
+
+  /** Bytes of one value, for tests of {@link #cint(Record, int)}. */
+  static final class Record {
+    byte[] bytes = new byte[8];
+    int length;
+  }
+
+  /** {@link #cint(byte[], int, int)} into {@code b}. */
+  static void cint(Record b, int v) {
+    b.length = cint(b.bytes, b.length, v);
+  }
+
+  /** How many bytes {@link #cint(byte[], int, int)} takes for {@code v}. */
+  static int cintLength(int v) {
+    if (v >= -(1 << 6) && v < 1 << 6) {
+      return 1;
+    }
+    if (v >= -(1 << 13) && v < 1 << 13) {
+      return 2;
+    }
+    if (v >= -(1 << 20) && v < 1 << 20) {
+      return 3;
+    }
+    if (v >= -(1 << 27) && v < 1 << 27) {
+      return 4;
+    }
+    return 5;
+  }
+
+  /**
+   * A compressed signed integer at {@code at}: the fewest 7-bit groups (1 to 5) that hold it, most
+   * significant first, bit 7 set on every byte but the last; returns where it ends.
+   */
+  static int cint(byte[] b, int at, int v) {
+    int n = cintLength(v);
     for (int k = n - 1; k >= 0; k--) {
       int group = (int) (((long) v >> (7 * k)) & 0x7F);
-      b.write(k > 0 ? group | 0x80 : group);
+      b[at++] = (byte) (k > 0 ? group | 0x80 : group);
     }
+    return at;
   }
 
   private void typeObject(int version, int minReader, String name) throws IOException {
@@ -302,17 +531,17 @@ public final class GcDumpWriter {
   }
 
   private void u8(int v) throws IOException {
-    out.write(v);
-    written++;
+    room(1);
+    buf[pos++] = (byte) v;
   }
 
   private void i32(int v) throws IOException {
-    scratch[0] = (byte) v;
-    scratch[1] = (byte) (v >>> 8);
-    scratch[2] = (byte) (v >>> 16);
-    scratch[3] = (byte) (v >>> 24);
-    out.write(scratch, 0, 4);
-    written += 4;
+    room(4);
+    buf[pos] = (byte) v;
+    buf[pos + 1] = (byte) (v >>> 8);
+    buf[pos + 2] = (byte) (v >>> 16);
+    buf[pos + 3] = (byte) (v >>> 24);
+    pos += 4;
   }
 
   private void i64(long v) throws IOException {

@@ -34,6 +34,10 @@ public final class HeapSnapshot {
   private final Map<Integer, Long> bigSizes;
   private final int[] type;
   private final String[] typeNames;
+
+  /** Each type as given to the constructor: its index among the distinct names. */
+  private final int[] mergedType;
+
   private final String[] typeModules;
   private final int[] first;
   private final int[] target;
@@ -85,33 +89,48 @@ public final class HeapSnapshot {
     this.size = size;
     this.bigSizes = Map.copyOf(bigSizes);
     this.type = type;
-    this.typeModules = new String[typeNames.length];
-    this.typeNames = mergeTypesByName(type, typeNames, typeModules, this.typeModules);
+    this.mergedType = new int[typeNames.length];
+    this.typeNames = mergeTypesByName(type, typeNames, mergedType);
+    this.typeModules = mergeModules(mergedType, typeModules, this.typeNames.length);
     this.rootKind = rootKind;
     this.rootNames = Map.copyOf(rootNames);
     this.outside = outside;
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
     this.problems = List.copyOf(problems);
     int n = address.length;
-    // References to nothing of the walk out, in place.
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-      int from = objectFirst[i];
-      objectFirst[i] = m;
-      for (int k = from; k < objectFirst[i + 1]; k++) {
-        if (objectTarget[k] >= 0) {
-          objectTarget[m++] = objectTarget[k];
-        }
+    // One pass marks what is referenced and finds references to nothing of the walk; only then
+    // are they taken out, in place.
+    boolean[] referenced = new boolean[n];
+    boolean outsiders = false;
+    for (int k = 0, end = objectFirst[n]; k < end; k++) {
+      int t = objectTarget[k];
+      if (t >= 0) {
+        referenced[t] = true;
+      } else {
+        outsiders = true;
       }
     }
-    objectFirst[n] = m;
+    if (outsiders) {
+      int m = 0;
+      for (int i = 0; i < n; i++) {
+        int from = objectFirst[i];
+        objectFirst[i] = m;
+        for (int k = from; k < objectFirst[i + 1]; k++) {
+          if (objectTarget[k] >= 0) {
+            objectTarget[m++] = objectTarget[k];
+          }
+        }
+      }
+      objectFirst[n] = m;
+    }
+    for (int h = 0; h < dependentKey.length; h++) {
+      if (dependentKey[h] >= 0 && dependentValue[h] >= 0) {
+        referenced[dependentValue[h]] = true;
+      }
+    }
     int[] merged = withDependents(objectFirst, objectTarget, dependentKey, dependentValue, n);
     this.first = objectFirst;
     this.target = merged;
-    boolean[] referenced = new boolean[n];
-    for (int k = 0; k < first[n]; k++) {
-      referenced[target[k]] = true;
-    }
     int rootEdges = 0;
     for (int o : rootObject) {
       if (o >= 0) {
@@ -192,13 +211,11 @@ public final class HeapSnapshot {
   }
 
   /**
-   * Gives types of one name one index, renumbering {@code type} in place; the distinct names. Each
-   * distinct type's module (the first known among its namesakes) goes to {@code mergedModules}.
+   * Gives types of one name one index, renumbering {@code type} in place; the distinct names.
+   * {@code merged} receives each given type's distinct index.
    */
-  private static String[] mergeTypesByName(
-      int[] type, String[] names, String[] modules, String[] mergedModules) {
+  private static String[] mergeTypesByName(int[] type, String[] names, int[] merged) {
     Map<String, Integer> byName = new HashMap<>();
-    int[] merged = new int[names.length];
     List<String> distinct = new ArrayList<>();
     for (int t = 0; t < names.length; t++) {
       Integer to = byName.putIfAbsent(names[t], distinct.size());
@@ -208,9 +225,6 @@ public final class HeapSnapshot {
       } else {
         merged[t] = to;
       }
-      if (mergedModules[merged[t]] == null) {
-        mergedModules[merged[t]] = modules[t];
-      }
     }
     if (distinct.size() < names.length) {
       for (int i = 0; i < type.length; i++) {
@@ -218,6 +232,56 @@ public final class HeapSnapshot {
       }
     }
     return distinct.toArray(new String[0]);
+  }
+
+  /** Each distinct type's module: the first known among the given types of its name. */
+  private static String[] mergeModules(int[] merged, String[] modules, int distinct) {
+    String[] out = new String[distinct];
+    for (int t = 0; t < merged.length; t++) {
+      if (out[merged[t]] == null) {
+        out[merged[t]] = modules[t];
+      }
+    }
+    return out;
+  }
+
+  /** {@code graph} with its types' modules and the GC's own sizes, everything else shared. */
+  private HeapSnapshot(HeapSnapshot graph, String[] typeModules, long[] generationSizes) {
+    this.gcNumber = graph.gcNumber;
+    this.address = graph.address;
+    this.size = graph.size;
+    this.bigSizes = graph.bigSizes;
+    this.type = graph.type;
+    this.mergedType = graph.mergedType;
+    this.typeNames = graph.typeNames;
+    this.typeModules = mergeModules(mergedType, typeModules, typeNames.length);
+    this.first = graph.first;
+    this.target = graph.target;
+    this.rootTarget = graph.rootTarget;
+    this.rootOfEdge = graph.rootOfEdge;
+    this.rootKind = graph.rootKind;
+    this.rootNames = graph.rootNames;
+    this.outside = graph.outside;
+    this.generationSizes = generationSizes == null ? null : generationSizes.clone();
+    this.problems = graph.problems;
+  }
+
+  /**
+   * This snapshot with what a live walk learns after the graph: each type's module file ({@code
+   * typeModules}, by the types as the builder gave them, before types of one name were merged) and
+   * the GC's own generation sizes (null: unknown).
+   */
+  HeapSnapshot withEnding(String[] typeModules, long[] generationSizes) {
+    if (typeModules.length != mergedType.length) {
+      throw new IllegalArgumentException(
+          typeModules.length + " modules for " + mergedType.length + " types");
+    }
+    return new HeapSnapshot(this, typeModules, generationSizes);
+  }
+
+  /** Whether {@code other} is this graph (itself, or it with its ending: the same arrays). */
+  boolean sameGraph(HeapSnapshot other) {
+    return other.address == address && other.target == target && other.first == first;
   }
 
   /** The number of the GC that walked the heap; -1 for a file. */

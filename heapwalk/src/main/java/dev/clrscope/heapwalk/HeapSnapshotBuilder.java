@@ -1,19 +1,18 @@
 package dev.clrscope.heapwalk;
 
-import dev.clrscope.nettrace.DecodedPayload;
 import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceEvent;
-import dev.clrscope.nettrace.events.EventFields;
 import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
-import dev.clrscope.nettrace.events.RuntimePayload.BulkNode;
+import dev.clrscope.nettrace.events.RuntimePayload.BulkRootCwt;
 import dev.clrscope.nettrace.events.RuntimePayload.BulkRootEdge;
+import dev.clrscope.nettrace.events.RuntimePayload.BulkRootStaticVar;
 import dev.clrscope.nettrace.events.RuntimePayload.BulkType;
 import dev.clrscope.nettrace.events.RuntimePayload.BulkTypeValue;
-import dev.clrscope.nettrace.events.RuntimePayload.GcBulkEdge;
-import dev.clrscope.nettrace.events.RuntimePayload.GcBulkNode;
+import dev.clrscope.nettrace.events.RuntimePayload.GcBulkRootCwt;
 import dev.clrscope.nettrace.events.RuntimePayload.GcBulkRootEdge;
+import dev.clrscope.nettrace.events.RuntimePayload.GcBulkRootStaticVar;
 import dev.clrscope.nettrace.events.RuntimePayload.GcEnd;
 import dev.clrscope.nettrace.events.RuntimePayload.GcStart;
 import java.util.ArrayList;
@@ -21,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns the runtime's heap-walk events into a {@link HeapSnapshot}. The runtime walks the heap only
@@ -31,6 +31,13 @@ import java.util.Optional;
  * in GCBulkRootStaticVar), dependent handles (a key keeps its value alive) and type names
  * (BulkType). Each of the three streams numbers its events from 0: a gap is an event lost, said in
  * {@link HeapSnapshot#problems()}, never silently turned into a wrong graph.
+ *
+ * <p>The graph is built as the events arrive, on the thread that reads them: each object goes into
+ * primitive columns and into the index of the pages it lies on ({@link PageIndex}), with no object
+ * allocated per row, so that when the walk's GCEnd comes only the references are left to resolve
+ * ({@link #graph()}). What comes after the GCEnd (the GC's own sizes, the module names of the
+ * rundown at the session's end) is kept apart and may arrive on the reading thread while another
+ * builds the graph; {@link #complete} adds it.
  */
 public final class HeapSnapshotBuilder {
   private enum State {
@@ -53,66 +60,77 @@ public final class HeapSnapshotBuilder {
   private final Map<Long, String> typeNames = new HashMap<>();
 
   /** The runtime's type ids in the order objects first named them: an object's type is an index. */
-  private final Map<Long, Integer> typeIndex = new HashMap<>();
-
-  private final List<Long> typeIds = new ArrayList<>();
+  private final TypeIds typeIds = new TypeIds();
 
   private final LongColumn address = new LongColumn();
+  private PageIndex pages;
   private final IntColumn size = new IntColumn();
   private final Map<Integer, Long> bigSizes = new HashMap<>();
   private final IntColumn type = new IntColumn();
-  private final IntColumn edgeCount = new IntColumn();
+
+  /** Where each object's references start: the references the objects before it claimed. */
+  private final IntColumn firstEdge = new IntColumn();
+
   private long claimedEdges;
   private final LongColumn target = new LongColumn();
+  private final RuntimeEvents.BulkNodes nodeRows = new RuntimeEvents.BulkNodes();
+  private final RuntimeEvents.BulkEdges edgeRows = new RuntimeEvents.BulkEdges();
   private final LongColumn rootAddress = new LongColumn();
   private final IntColumn rootKind = new IntColumn();
   private final LongColumn dependentKey = new LongColumn();
   private final LongColumn dependentValue = new LongColumn();
 
-  /** Takes one event of the session; anything but the runtime's heap events is ignored. */
+  /**
+   * Takes one event of the session; anything but the runtime's heap events is ignored. Called on
+   * one thread; after the walk's GCEnd only the GC's sizes and the module names are taken, which
+   * {@link #graph()} on another thread does not read.
+   */
   public void accept(TraceEvent e) {
-    if (RuntimeEvents.RUNDOWN_PROVIDER.equals(e.providerName())) {
+    String provider = e.providerName();
+    if (RuntimeEvents.RUNDOWN_PROVIDER.equals(provider)) {
       if (e.eventId() == MODULE_DC_END) {
         module(e);
       }
       return;
     }
-    if (!RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())
-        || (state == State.DONE && (heapStats != null || e.eventId() != GC_HEAP_STATS))) {
+    if (!RuntimeEvents.RUNTIME_PROVIDER.equals(provider) || !e.metadata().fields().isEmpty()) {
       return;
     }
-    Optional<RuntimePayload> decoded;
+    int id = e.eventId();
+    if (state == State.DONE) {
+      if (id == GC_HEAP_STATS && heapStats == null) {
+        heapStats(e);
+      }
+      return;
+    }
     try {
-      decoded = RuntimeEvents.decode(e);
+      if (id == BULK_NODE || id == BULK_EDGE) {
+        // The walk's millions of rows: straight into the columns, no record per row.
+        if (state == State.WALKING) {
+          if (id == BULK_NODE) {
+            nodeRows.read(e);
+            index(NODES, nodeRows.index());
+            addNodes(nodeRows, e.header().pointerSize());
+          } else {
+            edgeRows.read(e);
+            index(EDGES, edgeRows.index());
+            target.addAll(edgeRows.target(), edgeRows.count());
+          }
+        }
+        return;
+      }
+      Optional<RuntimePayload> decoded = RuntimeEvents.decode(e);
+      if (decoded.isPresent()) {
+        accept(decoded.get());
+      }
     } catch (NetTraceFormatException ex) {
       if (state == State.WALKING) {
-        problems.add("an undecodable event " + e.eventId() + ": " + ex.getMessage());
+        problems.add("an undecodable event " + id + ": " + ex.getMessage());
       }
-      return;
     }
-    if (decoded.isEmpty()) {
-      if (state == State.WALKING && e.eventId() == BULK_ROOT_STATIC_VAR) {
-        staticRoots(e);
-      } else if (state == State.WALKING && e.eventId() == BULK_ROOT_CWT) {
-        dependentHandles(e);
-      }
-      return;
-    }
-    RuntimePayload p = decoded.get();
-    if (p instanceof RuntimePayload.GcHeapStats h) {
-      // The GC's own sizes, sent just after the walk's GCEnd.
-      if (state == State.DONE) {
-        heapStats =
-            new long[] {
-              h.generationSize0(),
-              h.generationSize1(),
-              h.generationSize2(),
-              h.generationSize3(),
-              h.generationSize4()
-            };
-      }
-      return;
-    }
+  }
+
+  private void accept(RuntimePayload p) {
     if (p instanceof BulkType t) {
       // Type rows may come before the walk (statics) or during it: keep them all.
       for (BulkTypeValue v : t.values()) {
@@ -128,23 +146,41 @@ public final class HeapSnapshotBuilder {
       if (state == State.WALKING && end.count() == gcNumber) {
         state = State.DONE;
       }
-    } else if (state == State.WALKING) {
-      if (p instanceof GcBulkNode n) {
-        index(NODES, n.index());
-        for (BulkNode v : n.values()) {
-          addNode(v);
-        }
-      } else if (p instanceof GcBulkEdge b) {
-        index(EDGES, b.index());
-        for (RuntimePayload.BulkEdge v : b.values()) {
-          target.add(v.value());
-        }
-      } else if (p instanceof GcBulkRootEdge r) {
-        index(ROOTS, r.index());
-        for (BulkRootEdge v : r.values()) {
-          addRoot(v.rootedNodeAddress(), v.gcRootKind());
+    } else if (state == State.WALKING && p instanceof GcBulkRootEdge r) {
+      index(ROOTS, r.index());
+      for (BulkRootEdge v : r.values()) {
+        addRoot(v.rootedNodeAddress(), v.gcRootKind());
+      }
+    } else if (state == State.WALKING && p instanceof GcBulkRootStaticVar statics) {
+      for (BulkRootStaticVar v : statics.values()) {
+        addRoot(v.objectId(), STATIC_ROOT);
+        if (!v.fieldName().isEmpty()) {
+          rootNames.put(rootAddress.size() - 1, v.fieldName());
         }
       }
+    } else if (state == State.WALKING && p instanceof GcBulkRootCwt handles) {
+      for (BulkRootCwt v : handles.values()) {
+        dependentKey.add(v.gcKeyNodeId());
+        dependentValue.add(v.gcValueNodeId());
+      }
+    }
+  }
+
+  private void heapStats(TraceEvent e) {
+    try {
+      if (RuntimeEvents.decode(e).orElse(null) instanceof RuntimePayload.GcHeapStats h) {
+        // The GC's own sizes, sent just after the walk's GCEnd.
+        heapStats =
+            new long[] {
+              h.generationSize0(),
+              h.generationSize1(),
+              h.generationSize2(),
+              h.generationSize3(),
+              h.generationSize4()
+            };
+      }
+    } catch (NetTraceFormatException ex) {
+      // The walk is whole without the GC's own count; the report leaves it out.
     }
   }
 
@@ -158,8 +194,11 @@ public final class HeapSnapshotBuilder {
    * objects claim. A walk with lost events is worth taking again with a bigger buffer.
    */
   public boolean eventsLost() {
-    return gaps || claimedEdges != target.size();
+    return gaps || claimedEdges != (edgesArrived >= 0 ? edgesArrived : target.size());
   }
+
+  /** How many references the walk sent, once {@link #graph()} has taken them; -1 before. */
+  private long edgesArrived = -1;
 
   private boolean gaps;
 
@@ -179,11 +218,24 @@ public final class HeapSnapshotBuilder {
   }
 
   /**
-   * The snapshot, with what does not add up in its {@link HeapSnapshot#problems()}.
+   * The snapshot, with what does not add up in its {@link HeapSnapshot#problems()}: the graph
+   * ({@link #graph()}) with what came after the walk ({@link #complete}).
    *
    * @return empty if no walk began at all
    */
   public Optional<HeapSnapshot> build() {
+    return graph().map(this::complete);
+  }
+
+  /**
+   * The graph as the walk left it: the references resolved to objects, the types named. Once the
+   * walk's GCEnd has come this may run on another thread than {@link #accept}, while the session
+   * ends; the GC's sizes and the modules' names are added by {@link #complete}. Once only: the
+   * columns are handed over.
+   *
+   * @return empty if no walk began at all
+   */
+  public Optional<HeapSnapshot> graph() {
     if (state == State.WAITING) {
       return Optional.empty();
     }
@@ -193,6 +245,7 @@ public final class HeapSnapshotBuilder {
     }
     int n = address.size();
     int edges = target.size();
+    edgesArrived = edges;
     // Object i owns the next edgeCount[i] references: only a whole stream says which are whose.
     boolean trusted = claimedEdges == edges;
     if (!trusted) {
@@ -205,56 +258,63 @@ public final class HeapSnapshotBuilder {
               + " the references are left out (counts and sizes are exact, retained sizes and"
               + " paths are not)");
     }
-    int[] objectFirst = new int[n + 1];
-    {
-      long sum = 0;
-      for (int i = 0; i < n; i++) {
-        objectFirst[i] = (int) Math.min(sum, trusted ? edges : 0);
-        sum += edgeCount.get(i);
-      }
-      objectFirst[n] = trusted ? edges : 0;
+    int[] objectFirst;
+    if (trusted) {
+      firstEdge.add(edges);
+      objectFirst = firstEdge.drain();
+    } else {
+      firstEdge.drain();
+      objectFirst = new int[n + 1];
     }
-    edgeCount.drain();
     long[] addresses = address.drain();
-    AddressIndex index = new AddressIndex(addresses);
+    java.util.function.LongToIntFunction index =
+        pages != null && pages.ordered() ? pages::find : new AddressIndex(addresses)::find;
     int[] objectTarget = new int[trusted ? edges : 0];
     long outside = 0;
-    for (int k = 0; k < objectTarget.length; k++) {
-      long a = target.get(k);
-      target.releaseThrough(k);
-      objectTarget[k] = index.find(a);
-      if (objectTarget[k] < 0 && a != 0) {
-        outside++;
+    for (int k = 0; k < objectTarget.length; ) {
+      // A chunk at a time, each freed once resolved.
+      long[] chunk = target.chunkAt(k);
+      int length = Math.min(chunk.length, objectTarget.length - k);
+      for (int j = 0; j < length; j++) {
+        long a = chunk[j];
+        int o = index.applyAsInt(a);
+        objectTarget[k + j] = o;
+        if (o < 0 && a != 0) {
+          outside++;
+        }
       }
+      target.releaseThrough(k + length - 1);
+      k += length;
     }
     target.clear();
-    int[] rootObject = index.findAll(rootAddress.drain());
-    int[] keys = index.findAll(dependentKey.drain());
-    int[] values = index.findAll(dependentValue.drain());
+    pages = null;
+    int[] rootObject = findAll(index, rootAddress.drain());
+    int[] keys = findAll(index, dependentKey.drain());
+    int[] values = findAll(index, dependentValue.drain());
     int[] kinds = rootKind.drain();
     byte[] kind = new byte[kinds.length];
     for (int r = 0; r < kinds.length; r++) {
       kind[r] = (byte) kinds[r];
     }
-    String[] names = new String[typeIds.size()];
-    String[] modules = new String[typeIds.size()];
-    for (int t = 0; t < modules.length; t++) {
-      Long module = typeModules.get(typeIds.get(t));
-      modules[t] = module == null ? null : modulePaths.get(module);
-    }
+    int typeCount = typeIds.size();
+    String[] names = new String[typeCount];
+    typeModuleIds = new long[typeCount];
     int unnamed = 0;
     int[] types = type.drain();
-    int[] perType = new int[names.length];
+    int[] perType = new int[typeCount];
     for (int t : types) {
       perType[t]++;
     }
-    for (int t = 0; t < names.length; t++) {
-      String name = typeNames.get(typeIds.get(t));
+    for (int t = 0; t < typeCount; t++) {
+      long id = typeIds.idOf(t);
+      String name = typeNames.get(id);
       if (name == null) {
-        name = "UNKNOWN 0x" + Long.toHexString(typeIds.get(t));
+        name = "UNKNOWN 0x" + Long.toHexString(id);
         unnamed += perType[t];
       }
       names[t] = name;
+      Long module = typeModules.get(id);
+      typeModuleIds[t] = module == null ? 0 : module;
     }
     unnamedObjects = unnamed;
     if (unnamed > 0) {
@@ -271,7 +331,7 @@ public final class HeapSnapshotBuilder {
             bigSizes,
             types,
             names,
-            modules,
+            new String[typeCount],
             objectFirst,
             objectTarget,
             keys,
@@ -280,8 +340,31 @@ public final class HeapSnapshotBuilder {
             kind,
             rootNames,
             outside,
-            heapStats,
+            null,
             found));
+  }
+
+  /**
+   * {@code graph} (from {@link #graph()}) with what came after the walk: the GC's own sizes of its
+   * generations and each type's module file (from the rundown). Call once the stream has ended.
+   */
+  public HeapSnapshot complete(HeapSnapshot graph) {
+    String[] modules = new String[typeModuleIds == null ? 0 : typeModuleIds.length];
+    for (int t = 0; t < modules.length; t++) {
+      modules[t] = modulePaths.get(typeModuleIds[t]);
+    }
+    return graph.withEnding(modules, heapStats);
+  }
+
+  /** Each type's module id (0: unknown), by the builder's type index; set by {@link #graph()}. */
+  private long[] typeModuleIds;
+
+  private static int[] findAll(java.util.function.LongToIntFunction index, long[] addresses) {
+    int[] found = new int[addresses.length];
+    for (int i = 0; i < addresses.length; i++) {
+      found[i] = index.applyAsInt(addresses[i]);
+    }
+    return found;
   }
 
   private long unnamedObjects;
@@ -298,28 +381,30 @@ public final class HeapSnapshotBuilder {
   private static final int MODULE_DC_END = RuntimeEvent.Rundown.MODULE_DC_END;
 
   private final Map<Long, Long> typeModules = new HashMap<>();
-  private final Map<Long, String> modulePaths = new HashMap<>();
+
+  /** Written by the reading thread while another may build the graph. */
+  private final Map<Long, String> modulePaths = new ConcurrentHashMap<>();
 
   private void module(TraceEvent e) {
-    DecodedPayload fields = EventFields.of(e);
-    if (fields.get("ModuleID") instanceof Number id
-        && fields.get("ModuleILPath") instanceof String path
-        && !path.isEmpty()) {
-      modulePaths.put(id.longValue(), path);
+    try {
+      if (RuntimeEvents.decode(e).orElse(null) instanceof RuntimePayload.ModuleLoad m
+          && !m.moduleIlPath().isEmpty()) {
+        modulePaths.put(m.moduleId(), m.moduleIlPath());
+      }
+    } catch (NetTraceFormatException ex) {
+      // That module's types go without their file.
     }
   }
 
   /** GCHeapStats: the generations' sizes at the end of a GC. */
   private static final int GC_HEAP_STATS = RuntimeEvent.Runtime.GC_HEAP_STATS;
 
-  private long[] heapStats;
+  private volatile long[] heapStats;
 
-  /** GCBulkRootStaticVar: static fields' objects, roots of their own kind. */
-  private static final int BULK_ROOT_STATIC_VAR = RuntimeEvent.Runtime.GC_BULK_ROOT_STATIC_VAR;
+  /** GCBulkNode and GCBulkEdge: the walk's objects, and their references in the same order. */
+  private static final int BULK_NODE = RuntimeEvent.Runtime.GC_BULK_NODE;
 
-  /** GCBulkRootConditionalWeakTableElementEdge: a dependent handle's key keeps its value alive. */
-  private static final int BULK_ROOT_CWT =
-      RuntimeEvent.Runtime.GC_BULK_ROOT_CONDITIONAL_WEAK_TABLE_ELEMENT_EDGE;
+  private static final int BULK_EDGE = RuntimeEvent.Runtime.GC_BULK_EDGE;
 
   /** The root kind given to static fields (the runtime's GCRootKind stops at 5). */
   public static final int STATIC_ROOT = 6;
@@ -327,45 +412,8 @@ public final class HeapSnapshotBuilder {
   /** The root kind of a .gcdump's root node, under which its writer grouped the roots. */
   public static final int FILE_ROOT = 7;
 
-  private void staticRoots(TraceEvent e) {
-    for (Map<?, ?> v : values(e)) {
-      if (v.get("ObjectID") instanceof Number object) {
-        addRoot(object.longValue(), STATIC_ROOT);
-        if (v.get("FieldName") instanceof String field && !field.isEmpty()) {
-          rootNames.put(rootAddress.size() - 1, field);
-        }
-      }
-    }
-  }
-
   /** Static fields' names, by root number. */
   private final Map<Integer, String> rootNames = new HashMap<>();
-
-  private void dependentHandles(TraceEvent e) {
-    for (Map<?, ?> v : values(e)) {
-      if (v.get("GCKeyNodeID") instanceof Number key
-          && v.get("GCValueNodeID") instanceof Number value) {
-        dependentKey.add(key.longValue());
-        dependentValue.add(value.longValue());
-      }
-    }
-  }
-
-  /** The {@code Values} rows of a bulk event decoded from the runtime's manifest. */
-  private List<Map<?, ?>> values(TraceEvent e) {
-    Object values = EventFields.of(e).get("Values");
-    List<Map<?, ?>> rows = new ArrayList<>();
-    if (values instanceof List<?> list) {
-      for (Object o : list) {
-        if (o instanceof Map<?, ?> m) {
-          rows.add(m);
-        }
-      }
-    } else {
-      problems.add("a " + e.eventId() + " event could not be decoded");
-    }
-    return rows;
-  }
 
   private void addRoot(long object, int kind) {
     rootAddress.add(object);
@@ -388,24 +436,108 @@ public final class HeapSnapshotBuilder {
     nextIndex[stream] = index + 1;
   }
 
-  private void addNode(BulkNode v) {
-    int i = address.size();
-    address.add(v.address());
-    if (v.size() >= 0 && v.size() <= Integer.MAX_VALUE) {
-      size.add((int) v.size());
-    } else {
-      size.add(-1);
-      bigSizes.put(i, v.size());
+  /**
+   * A GCBulkNode event's objects into the columns and the page index, a loop per column with no
+   * call per object on the way, which matters most before the JIT has compiled these loops.
+   */
+  private void addNodes(RuntimeEvents.BulkNodes rows, int pointerSize) {
+    int n = rows.count();
+    if (scratch.length < n) {
+      scratch = new int[n];
     }
-    Integer t = typeIndex.get(v.typeId());
-    if (t == null) {
-      t = typeIds.size();
-      typeIndex.put(v.typeId(), t);
-      typeIds.add(v.typeId());
+    int[] column = scratch;
+    int i0 = address.size();
+    long[] objectAddress = rows.address();
+    address.addAll(objectAddress, n);
+    if (pages == null) {
+      pages = new PageIndex(pointerSize);
     }
-    type.add(t);
-    long count = Math.max(0, Math.min(v.edgeCount(), Integer.MAX_VALUE));
-    edgeCount.add((int) count);
-    claimedEdges += count;
+    pages.addAll(objectAddress, n);
+    long[] objectSize = rows.size();
+    for (int j = 0; j < n; j++) {
+      long v = objectSize[j];
+      if (v >= 0 && v <= Integer.MAX_VALUE) {
+        column[j] = (int) v;
+      } else {
+        column[j] = -1;
+        bigSizes.put(i0 + j, v);
+      }
+    }
+    size.addAll(column, n);
+    long[] typeId = rows.typeId();
+    long lastId = 0;
+    int last = -1;
+    for (int j = 0; j < n; j++) {
+      long id = typeId[j];
+      if (id != lastId || last < 0) {
+        last = typeIds.indexOf(id);
+        lastId = id;
+      }
+      column[j] = last;
+    }
+    type.addAll(column, n);
+    long[] edgeCount = rows.edgeCount();
+    long claimed = claimedEdges;
+    for (int j = 0; j < n; j++) {
+      column[j] = (int) Math.min(claimed, Integer.MAX_VALUE);
+      claimed += Math.max(0, Math.min(edgeCount[j], Integer.MAX_VALUE));
+    }
+    firstEdge.addAll(column, n);
+    claimedEdges = claimed;
+  }
+
+  /** One event's worth of a column, reused. */
+  private int[] scratch = new int[0];
+
+  /** The runtime's type ids, each numbered in order of first use: an open-addressing table. */
+  private static final class TypeIds {
+    private long[] ids = new long[64];
+    private int[] index = new int[64];
+    private long[] byIndex = new long[32];
+    private int size;
+
+    /** The number of {@code id}, given it if new. */
+    int indexOf(long id) {
+      int mask = ids.length - 1;
+      int h = (int) (id * 0x9E3779B97F4A7C15L >>> 40) & mask;
+      while (index[h] != 0) {
+        if (ids[h] == id) {
+          return index[h] - 1;
+        }
+        h = (h + 1) & mask;
+      }
+      if (size == byIndex.length) {
+        byIndex = java.util.Arrays.copyOf(byIndex, size * 2);
+      }
+      byIndex[size] = id;
+      ids[h] = id;
+      index[h] = ++size;
+      if (size * 2 > ids.length) {
+        rehash();
+      }
+      return size - 1;
+    }
+
+    private void rehash() {
+      ids = new long[ids.length * 2];
+      index = new int[ids.length];
+      int mask = ids.length - 1;
+      for (int t = 0; t < size; t++) {
+        int h = (int) (byIndex[t] * 0x9E3779B97F4A7C15L >>> 40) & mask;
+        while (index[h] != 0) {
+          h = (h + 1) & mask;
+        }
+        ids[h] = byIndex[t];
+        index[h] = t + 1;
+      }
+    }
+
+    long idOf(int t) {
+      return byIndex[t];
+    }
+
+    int size() {
+      return size;
+    }
   }
 }

@@ -29,6 +29,29 @@ final class IntColumn {
     size++;
   }
 
+  /** Appends {@code values[0..n)}, a chunk's worth at a time. */
+  void addAll(int[] values, int n) {
+    int from = 0;
+    while (from < n) {
+      int c = size >>> SHIFT;
+      int at = size & MASK;
+      if (c == chunks.length) {
+        chunks = Arrays.copyOf(chunks, c * 2);
+      }
+      if (chunks[c] == null) {
+        chunks[c] = new int[c == 0 ? Math.max(1 << 10, Math.min(CHUNK, n)) : CHUNK];
+      } else if (c == 0 && at + (n - from) > chunks[0].length && chunks[0].length < CHUNK) {
+        chunks[0] =
+            Arrays.copyOf(
+                chunks[0], Math.min(CHUNK, Math.max(at + n - from, chunks[0].length * 4)));
+      }
+      int k = Math.min(n - from, chunks[c].length - at);
+      System.arraycopy(values, from, chunks[c], at, k);
+      size += k;
+      from += k;
+    }
+  }
+
   int get(int i) {
     return chunks[i >>> SHIFT][i & MASK];
   }

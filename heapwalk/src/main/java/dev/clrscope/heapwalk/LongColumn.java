@@ -29,12 +29,43 @@ final class LongColumn {
     size++;
   }
 
+  /** Appends {@code values[0..n)}, a chunk's worth at a time. */
+  void addAll(long[] values, int n) {
+    int from = 0;
+    while (from < n) {
+      int c = size >>> SHIFT;
+      int at = size & MASK;
+      if (c == chunks.length) {
+        chunks = Arrays.copyOf(chunks, c * 2);
+      }
+      if (chunks[c] == null) {
+        chunks[c] = new long[c == 0 ? Math.max(1 << 10, Math.min(CHUNK, n)) : CHUNK];
+      } else if (c == 0 && at + (n - from) > chunks[0].length && chunks[0].length < CHUNK) {
+        chunks[0] =
+            Arrays.copyOf(
+                chunks[0], Math.min(CHUNK, Math.max(at + n - from, chunks[0].length * 4)));
+      }
+      int k = Math.min(n - from, chunks[c].length - at);
+      System.arraycopy(values, from, chunks[c], at, k);
+      size += k;
+      from += k;
+    }
+  }
+
   long get(int i) {
     return chunks[i >>> SHIFT][i & MASK];
   }
 
   int size() {
     return size;
+  }
+
+  /**
+   * The chunk that holds entry {@code i}, from its first entry: entry {@code i} is at {@code i %
+   * chunk length}, and {@code i} is expected to be a chunk's first entry.
+   */
+  long[] chunkAt(int i) {
+    return chunks[i >>> SHIFT];
   }
 
   /** Frees the chunk that holds entries up to {@code i}: nothing at or before it is read again. */

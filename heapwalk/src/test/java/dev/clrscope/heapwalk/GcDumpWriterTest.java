@@ -30,6 +30,49 @@ class GcDumpWriterTest {
     return out.toByteArray();
   }
 
+  /**
+   * A file begun before the walk's modules were known ({@link GcDumpWriter#prepare}) and finished
+   * once they came is, byte for byte, the file written from the finished snapshot, whatever was
+   * encoded ahead: nothing, part of the objects, or everything after the type table.
+   */
+  @Test
+  void aFileBegunWhileTheSessionEndsIsTheSameFile() throws Exception {
+    HeapSnapshot file = GcDumpReader.read(FixtureWalks.fixture("generic.gcdump"));
+    List<TraceEvent> events =
+        FixtureWalks.events(FixtureWalks.nodesOf(file), FixtureWalks.rootsOf(file), 3);
+    GcDumpWriter.About about =
+        new GcDumpWriter.About("TargetApp", 1234, 638_000_000_000_000_000L, true);
+    for (long budget : new long[] {0, 1, 5_000, 20_000, Long.MAX_VALUE}) {
+      HeapSnapshotBuilder b = new HeapSnapshotBuilder();
+      int i = 0;
+      while (!b.isComplete()) {
+        b.accept(events.get(i++));
+      }
+      HeapSnapshot graph = b.graph().orElseThrow();
+      GcDumpWriter.Prepared prepared = GcDumpWriter.prepare(graph, budget, () -> true);
+      // At most a batch of nodes past the budget; everything after the type table at most.
+      assertThat(prepared.encodedAhead())
+          .isLessThanOrEqualTo(Math.min(budget, 1L << 40) + (1 << 16));
+      if (budget == 0) {
+        assertThat(prepared.encodedAhead()).isZero();
+      }
+      for (; i < events.size(); i++) {
+        b.accept(events.get(i));
+      }
+      HeapSnapshot complete = b.complete(graph);
+      assertThat(prepared.isFor(complete)).isTrue();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      prepared.write(complete, about, out);
+      ByteArrayOutputStream whole = new ByteArrayOutputStream();
+      GcDumpWriter.write(complete, about, whole);
+      assertThat(out.toByteArray()).as("budget %d", budget).isEqualTo(whole.toByteArray());
+      assertThat(prepared.isFor(complete)).isFalse();
+      // The modules the rundown sent after the graph was built are in the file.
+      assertThat(GcDumpReader.parse(out.toByteArray()).moduleOf("ChainNode"))
+          .hasValue(SyntheticWalk.MODULE_FILE);
+    }
+  }
+
   @Test
   void aWalkWrittenAndReadBackKeepsEveryTypesFigures() throws Exception {
     HeapSnapshot walked = liveWalk();

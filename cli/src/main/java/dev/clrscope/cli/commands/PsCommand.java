@@ -166,6 +166,13 @@ public final class PsCommand extends ClrscopeSubcommand {
       }
       listed.add(new Listed(p, i, i == null ? null : waiting ? "waiting" : "running", commandLine));
     }
+    if (listed.isEmpty()) {
+      // An empty table prints nothing on stdout; a person still learns why nothing is there.
+      warn.accept(
+          "no .NET processes found; a runtime started with DOTNET_EnableDiagnostics=0 is not"
+              + " listed, and one in another container is listed only when this user can read its"
+              + " /proc entry");
+    }
     renderer.report(Report.table(SCHEMA, listed));
   }
 

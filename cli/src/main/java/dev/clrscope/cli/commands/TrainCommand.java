@@ -74,7 +74,15 @@ public final class TrainCommand extends ClrscopeSubcommand {
       hangUp.setDaemon(true);
       hangUp.start();
       runs.add(List.of("info", "--diagnostic-port", socket + ",connect"));
-      try {
+      // A heap snapshot from a stand-in runtime that sends a small walk: the session, the reader,
+      // the builder and the .gcdump writer, read back and reported, land in the archive too.
+      Path runtime = Path.of("clrscope-train-runtime.sock");
+      Path gcdump = Path.of("clrscope-train.gcdump");
+      String port = runtime + ",connect";
+      runs.add(List.of("dump-heap", "collect", "--diagnostic-port", port, "-o", gcdump.toString()));
+      runs.add(List.of("dump-heap", "report", gcdump.toString(), "--top", "3"));
+      runs.add(List.of("dump-heap", "--diagnostic-port", port, "--top", "3"));
+      try (TrainingRuntime stand = TrainingRuntime.listen(runtime)) {
         System.setOut(sink);
         System.setErr(sink);
         for (List<String> run : runs) {
@@ -84,6 +92,7 @@ public final class TrainCommand extends ClrscopeSubcommand {
         System.setOut(out);
         System.setErr(err);
         Files.deleteIfExists(log);
+        Files.deleteIfExists(gcdump);
       }
     } finally {
       Files.deleteIfExists(socket);

@@ -20,6 +20,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.function.BooleanSupplier;
 
 /**
  * A snapshot of the managed heap taken from outside the process, as dotnet-gcdump takes it: the
@@ -154,8 +158,34 @@ public final class HeapWalk {
    * @throws InterruptedException if interrupted
    */
   public HeapSnapshot take() throws InterruptedException {
+    return take((graph, ending) -> {});
+  }
+
+  /**
+   * What to do with the graph as soon as it is whole, while the session ends: the types' modules
+   * (from the rundown) and the GC's own sizes are yet to come, in the snapshot {@link #take}
+   * returns, which shares the graph's arrays ({@code GcDumpWriter.prepare} encodes a file's objects
+   * meanwhile).
+   */
+  @FunctionalInterface
+  public interface WhileEnding {
+    /**
+     * @param graph the walk's graph, without modules and sizes
+     * @param ending true as long as the session has not ended
+     */
+    void graph(HeapSnapshot graph, BooleanSupplier ending);
+  }
+
+  /**
+   * Takes the snapshot, handing the graph to {@code whileEnding} as soon as it is whole (called on
+   * this thread, once per walk: again if the heap is walked again).
+   *
+   * @throws WalkFailure if the process ended or the runtime did not walk its heap (whole) in time
+   * @throws InterruptedException if interrupted
+   */
+  public HeapSnapshot take(WhileEnding whileEnding) throws InterruptedException {
     try (WalkLock lock = WalkLock.acquire(pid, target, limit, listener)) {
-      return takeAlone();
+      return takeAlone(whileEnding);
     }
   }
 
@@ -166,9 +196,10 @@ public final class HeapWalk {
    */
   private static final double MOST_UNNAMED = 0.1;
 
-  private HeapSnapshot takeAlone() throws InterruptedException {
+  private HeapSnapshot takeAlone(WhileEnding whileEnding) throws InterruptedException {
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
-    SessionResult result = walk(builder);
+    Walked walked = walk(builder, whileEnding);
+    SessionResult result = walked.result();
     if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
       int bigger = (int) Math.min(Integer.MAX_VALUE, Math.max(4L * bufferMb, RETRY_BUFFER_MB));
       listener.note(
@@ -180,7 +211,8 @@ public final class HeapWalk {
               bigger));
       bufferMb = bigger;
       builder = new HeapSnapshotBuilder();
-      result = walk(builder);
+      walked = walk(builder, whileEnding);
+      result = walked.result();
     }
     if (result.failure() != null) {
       listener.warn("the trace stream broke off: " + result.failure().getMessage());
@@ -201,9 +233,8 @@ public final class HeapWalk {
               + limitText()
               + " (--duration): nothing was written or reported; try a longer --duration");
     }
-    HeapSnapshot snapshot =
-        builder
-            .build()
+    HeapSnapshot graph =
+        (walked.graph() != null ? Optional.of(walked.graph()) : builder.graph())
             .orElseThrow(
                 () ->
                     new WalkFailure(
@@ -225,6 +256,7 @@ public final class HeapWalk {
                       + " (try a longer --duration)")
               + ": the snapshot is incomplete, nothing was written or reported");
     }
+    HeapSnapshot snapshot = builder.complete(graph);
     long unnamed = builder.unnamedObjects();
     if (unnamed > 0 && unnamed >= MOST_UNNAMED * snapshot.objectCount()) {
       throw new WalkFailure(
@@ -241,10 +273,17 @@ public final class HeapWalk {
     return snapshot;
   }
 
-  private SessionResult walk(HeapSnapshotBuilder builder) throws InterruptedException {
+  /**
+   * A session's outcome and the graph, when it was built while the session ended (the walk was
+   * whole by then); else null.
+   */
+  private record Walked(SessionResult result, HeapSnapshot graph) {}
+
+  private Walked walk(HeapSnapshotBuilder builder, WhileEnding whileEnding)
+      throws InterruptedException {
     listener.note("Walking the managed heap of " + target + " (one forced full GC) ...");
     try {
-      return walk(builder, config(bufferMb, moduleRundown));
+      return walk(builder, config(bufferMb, moduleRundown), whileEnding);
     } catch (RuntimeTooOldException e) {
       if (!moduleRundown) {
         throw e;
@@ -252,7 +291,7 @@ public final class HeapWalk {
       // Before .NET 8 the rundown's keywords cannot be chosen: the walk goes without module names.
       moduleRundown = false;
       listener.note("(This runtime cannot send module names alone, before .NET 8: left out.)");
-      return walk(builder, config(bufferMb, false));
+      return walk(builder, config(bufferMb, false), whileEnding);
     }
   }
 
@@ -281,48 +320,124 @@ public final class HeapWalk {
     return ms < 1000 ? ms + " ms" : ms % 1000 == 0 ? ms / 1000 + " s" : ms / 1000.0 + " s";
   }
 
-  private SessionResult walk(HeapSnapshotBuilder builder, EventPipeSessionConfig config)
+  /**
+   * One session: the events read in the order of each block as it comes (the walk's events all come
+   * from the thread that walks, in order; waiting for a global order held them until the stream
+   * ended), the graph built as they arrive, and once the walk's GCEnd has come, the session stopped
+   * on another thread (StopTracing, then the modules' rundown) while this one resolves the graph.
+   */
+  private Walked walk(
+      HeapSnapshotBuilder builder, EventPipeSessionConfig config, WhileEnding whileEnding)
       throws InterruptedException {
     StopSwitch stop = new StopSwitch();
     boolean[] completeInTime = {false};
+    HeapTimeline.mark("starting the session");
+    boolean[] marked = new boolean[3];
+    HeapSnapshot[] graph = new HeapSnapshot[1];
     SessionResult result =
         starter.run(
-            SessionRequest.of(config, "clrscope-heap-reader").withDuration(limit),
+            SessionRequest.of(config, "clrscope-heap-reader")
+                .withOrdering(SessionRequest.Ordering.LIVE)
+                .withDuration(limit),
             stop,
             session -> {
-              // The runtime hands a thread's events over when its buffer fills or the session
-              // stops, so the walk's last events (its GCEnd) can wait in the GC thread's buffer:
-              // once events stop coming, stopping the session delivers the rest.
-              // A small heap's events may all wait there: silence from the start counts too, a
-              // little longer.
-              long seen = 0;
-              long quietSince = System.nanoTime();
-              try (AutoCloseable progress = listener.progress(builder, session)) {
-                while (!stop.awaitStop(POLL)) {
-                  long n = session.eventsRead();
-                  if (n != seen) {
-                    seen = n;
-                    quietSince = System.nanoTime();
-                  } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
-                    stop.request("no new heap events for a while");
+              HeapTimeline.mark("session started");
+              awaitWalk(builder, session, stop);
+              FutureTask<SessionResult> finishing = new FutureTask<>(session::finish);
+              Thread finisher = new Thread(finishing, "clrscope-heap-stop");
+              finisher.setDaemon(true);
+              finisher.start();
+              try {
+                if (builder.isComplete() && !builder.eventsLost()) {
+                  HeapTimeline.mark("building the graph");
+                  graph[0] = builder.graph().orElse(null);
+                  HeapTimeline.mark("graph built");
+                  if (graph[0] != null) {
+                    whileEnding.graph(graph[0], () -> !finishing.isDone());
                   }
                 }
-              } catch (InterruptedException e) {
-                throw e;
-              } catch (Exception e) {
-                throw new IllegalStateException("closing the progress line failed", e);
+              } finally {
+                // The session is closed after this returns: never while it is still stopping.
+                finisher.join();
               }
-              return session.finish();
+              SessionResult r = finished(finishing);
+              HeapTimeline.mark("stream ended: " + r.events() + " events, " + r.bytes() + " bytes");
+              return r;
             },
             event -> {
+              if (!marked[0]) {
+                marked[0] = true;
+                HeapTimeline.mark("first event");
+              }
               builder.accept(event);
+              if (!marked[1] && builder.hasStarted()) {
+                marked[1] = true;
+                HeapTimeline.mark("the walk's GCStart, written " + lag(event) + " ms before");
+              }
               if (builder.isComplete() && !completeInTime[0]) {
                 completeInTime[0] = !stop.stoppedByDuration();
+                if (!marked[2]) {
+                  marked[2] = true;
+                  HeapTimeline.mark("the walk's GCEnd, written " + lag(event) + " ms before");
+                }
                 stop.request("the heap walk is complete");
               }
             });
     overLimit = stop.stoppedByDuration() && !completeInTime[0];
-    return result;
+    return new Walked(result, graph[0]);
+  }
+
+  /**
+   * Waits until the walk is complete or the stream is quiet. The runtime hands a thread's events
+   * over when its buffer fills, when its streaming thread next looks (every 100 ms) or when the
+   * session stops; should the walk's last events (its GCEnd) wait there, stopping the session
+   * delivers them. A small heap's events may all wait there: silence from the start counts too, a
+   * little longer.
+   */
+  private void awaitWalk(HeapSnapshotBuilder builder, SessionRunner session, StopSwitch stop)
+      throws InterruptedException {
+    long seen = 0;
+    long quietSince = System.nanoTime();
+    try (AutoCloseable progress = listener.progress(builder, session)) {
+      while (!stop.awaitStop(POLL)) {
+        long n = session.eventsRead();
+        if (n != seen) {
+          seen = n;
+          quietSince = System.nanoTime();
+        } else if (System.nanoTime() - quietSince > (n > 0 ? QUIET : FIRST).toNanos()) {
+          HeapTimeline.mark("quiet: " + session.bytesRead() + " bytes read");
+          stop.request("no new heap events for a while");
+        }
+      }
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the progress line failed", e);
+    }
+  }
+
+  /** What the stopping thread came to; what it threw, thrown here. */
+  private static SessionResult finished(FutureTask<SessionResult> finishing)
+      throws InterruptedException {
+    try {
+      return finishing.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException("stopping the heap session failed", cause);
+    }
+  }
+
+  private static long lag(dev.clrscope.nettrace.TraceEvent e) {
+    return (System.nanoTime() - e.clockNanos()) / 1_000_000;
   }
 
   /** The .gcdump header's facts of process {@code pid}, now. */
@@ -343,5 +458,35 @@ public final class HeapWalk {
   /** Writes {@code snapshot} of process {@code pid} as a .gcdump to {@code out}. */
   public static void write(HeapSnapshot snapshot, long pid, OutputStream out) throws IOException {
     GcDumpWriter.write(snapshot, about(pid), out);
+  }
+
+  /**
+   * How much of a .gcdump {@link #prepare} encodes ahead at most: what the session's end (about 0.1
+   * s) leaves time for, without holding a big heap's whole file in memory.
+   */
+  private static final long PREPARED_BYTES = 32L << 20;
+
+  /**
+   * Begins the .gcdump of {@code graph} while its session ends ({@link WhileEnding}); {@link
+   * #write(HeapSnapshot, GcDumpWriter.Prepared, long, OutputStream)} finishes it.
+   */
+  public static GcDumpWriter.Prepared prepare(HeapSnapshot graph, BooleanSupplier ending) {
+    GcDumpWriter.Prepared p = GcDumpWriter.prepare(graph, PREPARED_BYTES, ending);
+    HeapTimeline.mark("file begun: " + p.encodedAhead() + " bytes encoded while the session ended");
+    return p;
+  }
+
+  /**
+   * Writes {@code snapshot} of process {@code pid} as a .gcdump to {@code out}, carrying on from
+   * {@code prepared} when it was begun for this snapshot's graph (else from the start).
+   */
+  public static void write(
+      HeapSnapshot snapshot, GcDumpWriter.Prepared prepared, long pid, OutputStream out)
+      throws IOException {
+    if (prepared != null && prepared.isFor(snapshot)) {
+      prepared.write(snapshot, about(pid), out);
+    } else {
+      write(snapshot, pid, out);
+    }
   }
 }

@@ -71,4 +71,14 @@ final class PayloadFieldReader {
   int pointerSize() {
     return pointerSize;
   }
+
+  /** {@link PayloadCursor#readColumn}: one field of {@code rows} fixed-size rows, not moving. */
+  void column(int rows, int rowSize, int offset, int width, long[] into, String name) {
+    c.readColumn(rows, rowSize, offset, width, into, name);
+  }
+
+  /** Moves past {@code n} bytes that are there. */
+  void skip(int n, String name) {
+    c.skip(n, name);
+  }
 }

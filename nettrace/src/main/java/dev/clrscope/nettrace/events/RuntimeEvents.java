@@ -59,8 +59,12 @@ public final class RuntimeEvents {
     rt.put(RuntimeEvent.Runtime.GC_ALLOCATION_TICK, RuntimeEvents::allocationTick);
     rt.put(RuntimeEvent.Runtime.BULK_TYPE, RuntimeEvents::bulkType);
     rt.put(RuntimeEvent.Runtime.GC_BULK_ROOT_EDGE, RuntimeEvents::bulkRootEdge);
+    rt.put(
+        RuntimeEvent.Runtime.GC_BULK_ROOT_CONDITIONAL_WEAK_TABLE_ELEMENT_EDGE,
+        RuntimeEvents::bulkRootCwt);
     rt.put(RuntimeEvent.Runtime.GC_BULK_NODE, RuntimeEvents::bulkNode);
     rt.put(RuntimeEvent.Runtime.GC_BULK_EDGE, RuntimeEvents::bulkEdge);
+    rt.put(RuntimeEvent.Runtime.GC_BULK_ROOT_STATIC_VAR, RuntimeEvents::bulkRootStaticVar);
     rt.put(
         RuntimeEvent.Runtime.GC_TRIGGERED,
         r -> new GcTriggered(r.u32("Reason"), r.u16("ClrInstanceID")));
@@ -268,28 +272,197 @@ public final class RuntimeEvents {
   }
 
   private static RuntimePayload bulkNode(PayloadFieldReader r) {
-    long index = r.u32("Index");
-    long count = r.u32("Count");
-    int clr = r.u16("ClrInstanceID");
-    int n = r.count(count, r.pointerSize() + 24, "GCBulkNode values");
-    List<BulkNode> values = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      values.add(
-          new BulkNode(r.pointer("Address"), r.u64("Size"), r.u64("TypeID"), r.u64("EdgeCount")));
+    BulkNodes rows = new BulkNodes();
+    rows.read(r);
+    List<BulkNode> values = new ArrayList<>(rows.count);
+    for (int i = 0; i < rows.count; i++) {
+      values.add(new BulkNode(rows.address[i], rows.size[i], rows.typeId[i], rows.edgeCount[i]));
     }
-    return new GcBulkNode(index, count, clr, List.copyOf(values));
+    return new GcBulkNode(rows.index, rows.declared, rows.clrInstanceId, List.copyOf(values));
   }
 
   private static RuntimePayload bulkEdge(PayloadFieldReader r) {
+    BulkEdges rows = new BulkEdges();
+    rows.read(r);
+    List<BulkEdge> values = new ArrayList<>(rows.count);
+    for (int i = 0; i < rows.count; i++) {
+      values.add(new BulkEdge(rows.target[i], rows.field[i]));
+    }
+    return new GcBulkEdge(rows.index, rows.declared, rows.clrInstanceId, List.copyOf(values));
+  }
+
+  /**
+   * The rows of one GCBulkNode event (runtime provider, id 18) as columns, refilled by each {@link
+   * #read}: a heap walk's millions of objects without a record each, each column read in one loop.
+   */
+  public static final class BulkNodes {
+    private long index;
+    private long declared;
+    private int clrInstanceId;
+    private int count;
+    private long[] address = new long[0];
+    private long[] size = new long[0];
+    private long[] typeId = new long[0];
+    private long[] edgeCount = new long[0];
+
+    /**
+     * Reads {@code e}'s rows in place of the last event's.
+     *
+     * @throws IllegalArgumentException if {@code e} is no GCBulkNode event
+     * @throws dev.clrscope.nettrace.NetTraceFormatException if the payload is shorter than its
+     *     count of rows
+     */
+    public void read(TraceEvent e) {
+      read(reader(e, RuntimeEvent.Runtime.GC_BULK_NODE, "GCBulkNode"));
+    }
+
+    private void read(PayloadFieldReader r) {
+      index = r.u32("Index");
+      declared = r.u32("Count");
+      clrInstanceId = r.u16("ClrInstanceID");
+      int pointer = r.pointerSize();
+      int row = pointer + 24;
+      int n = r.count(declared, row, "GCBulkNode values");
+      if (address.length < n) {
+        address = new long[n];
+        size = new long[n];
+        typeId = new long[n];
+        edgeCount = new long[n];
+      }
+      r.column(n, row, 0, pointer, address, "Address");
+      r.column(n, row, pointer, 8, size, "Size");
+      r.column(n, row, pointer + 8, 8, typeId, "TypeID");
+      r.column(n, row, pointer + 16, 8, edgeCount, "EdgeCount");
+      r.skip(n * row, "GCBulkNode values");
+      count = n;
+    }
+
+    /** The event's Index: its number in the walk's stream of GCBulkNode events. */
+    public long index() {
+      return index;
+    }
+
+    /** How many rows were read. */
+    public int count() {
+      return count;
+    }
+
+    /** Each object's address, in {@code [0, count())}. */
+    public long[] address() {
+      return address;
+    }
+
+    /** Each object's size in bytes. */
+    public long[] size() {
+      return size;
+    }
+
+    /** Each object's type (a BulkType row's TypeID). */
+    public long[] typeId() {
+      return typeId;
+    }
+
+    /** How many of the walk's references (GCBulkEdge rows, in order) each object owns. */
+    public long[] edgeCount() {
+      return edgeCount;
+    }
+  }
+
+  /**
+   * The rows of one GCBulkEdge event (runtime provider, id 19) as columns; see {@link BulkNodes}.
+   */
+  public static final class BulkEdges {
+    private long index;
+    private long declared;
+    private int clrInstanceId;
+    private int count;
+    private long[] target = new long[0];
+    private long[] field = new long[0];
+
+    /**
+     * Reads {@code e}'s rows in place of the last event's.
+     *
+     * @throws IllegalArgumentException if {@code e} is no GCBulkEdge event
+     * @throws dev.clrscope.nettrace.NetTraceFormatException if the payload is shorter than its
+     *     count of rows
+     */
+    public void read(TraceEvent e) {
+      read(reader(e, RuntimeEvent.Runtime.GC_BULK_EDGE, "GCBulkEdge"));
+    }
+
+    private void read(PayloadFieldReader r) {
+      index = r.u32("Index");
+      declared = r.u32("Count");
+      clrInstanceId = r.u16("ClrInstanceID");
+      int pointer = r.pointerSize();
+      int row = pointer + 4;
+      int n = r.count(declared, row, "GCBulkEdge values");
+      if (target.length < n) {
+        target = new long[n];
+        field = new long[n];
+      }
+      r.column(n, row, 0, pointer, target, "Value");
+      r.column(n, row, pointer, 4, field, "ReferencingFieldID");
+      r.skip(n * row, "GCBulkEdge values");
+      count = n;
+    }
+
+    /** The event's Index: its number in the walk's stream of GCBulkEdge events. */
+    public long index() {
+      return index;
+    }
+
+    /** How many rows were read. */
+    public int count() {
+      return count;
+    }
+
+    /** Each reference's target object; they belong to the objects by position. */
+    public long[] target() {
+      return target;
+    }
+  }
+
+  private static PayloadFieldReader reader(TraceEvent e, int id, String name) {
+    if (e.eventId() != id
+        || !e.metadata().fields().isEmpty()
+        || !RUNTIME_PROVIDER.equals(e.providerName())) {
+      throw new IllegalArgumentException("not a " + name + " event: " + e);
+    }
+    return new PayloadFieldReader(e.payload(), e.header().pointerSize());
+  }
+
+  private static RuntimePayload bulkRootCwt(PayloadFieldReader r) {
     long index = r.u32("Index");
     long count = r.u32("Count");
     int clr = r.u16("ClrInstanceID");
-    int n = r.count(count, r.pointerSize() + 4, "GCBulkEdge values");
-    List<BulkEdge> values = new ArrayList<>(n);
+    int n = r.count(count, 3 * r.pointerSize(), "GCBulkRootConditionalWeakTableElementEdge values");
+    List<BulkRootCwt> values = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      values.add(new BulkEdge(r.pointer("Value"), r.u32("ReferencingFieldID")));
+      values.add(
+          new BulkRootCwt(
+              r.pointer("GCKeyNodeID"), r.pointer("GCValueNodeID"), r.pointer("GCRootID")));
     }
-    return new GcBulkEdge(index, count, clr, List.copyOf(values));
+    return new GcBulkRootCwt(index, count, clr, List.copyOf(values));
+  }
+
+  private static RuntimePayload bulkRootStaticVar(PayloadFieldReader r) {
+    long count = r.u32("Count");
+    long appDomain = r.u64("AppDomainID");
+    int clr = r.u16("ClrInstanceID");
+    // Smallest row: three u64, a u32 and an empty name's terminator.
+    int n = r.count(count, 30, "GCBulkRootStaticVar values");
+    List<BulkRootStaticVar> values = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      values.add(
+          new BulkRootStaticVar(
+              r.u64("GCRootID"),
+              r.u64("ObjectID"),
+              r.u64("TypeID"),
+              r.u32("Flags"),
+              r.string("FieldName")));
+    }
+    return new GcBulkRootStaticVar(count, appDomain, clr, List.copyOf(values));
   }
 
   private static RuntimePayload bulkRootEdge(PayloadFieldReader r) {

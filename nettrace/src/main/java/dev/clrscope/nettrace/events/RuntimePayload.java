@@ -150,6 +150,22 @@ public sealed interface RuntimePayload {
   record GcBulkRootEdge(long index, long count, int clrInstanceId, List<BulkRootEdge> values)
       implements RuntimePayload {}
 
+  /** One dependent handle of {@link GcBulkRootCwt}: its key keeps its value alive. */
+  record BulkRootCwt(long gcKeyNodeId, long gcValueNodeId, long gcRootId) {}
+
+  /** GCBulkRootConditionalWeakTableElementEdge (17): dependent handles. */
+  record GcBulkRootCwt(long index, long count, int clrInstanceId, List<BulkRootCwt> values)
+      implements RuntimePayload {}
+
+  /** One static field of {@link GcBulkRootStaticVar}: the object it holds, the field's name. */
+  record BulkRootStaticVar(
+      long gcRootId, long objectId, long typeId, long flags, String fieldName) {}
+
+  /** GCBulkRootStaticVar (38): static fields, roots of their own. */
+  record GcBulkRootStaticVar(
+      long count, long appDomainId, int clrInstanceId, List<BulkRootStaticVar> values)
+      implements RuntimePayload {}
+
   /** MethodLoadVerbose/UnloadVerbose (143/144) and rundown MethodDCStart/EndVerbose (143/144). */
   record MethodLoadVerbose(
       long methodId,

@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -42,6 +43,11 @@ public final class DumpHeapCollectCommand extends HeapCommand {
   }
 
   @Override
+  protected boolean writesFile() {
+    return true;
+  }
+
+  @Override
   protected int show(HeapSnapshot snapshot, String source) {
     throw new UnsupportedOperationException("collect writes a live snapshot");
   }
@@ -68,6 +74,7 @@ public final class DumpHeapCollectCommand extends HeapCommand {
                 snapshot.totalSize()));
     out().println(file.toAbsolutePath());
     out().flush();
+    HeapTimeline.mark("done");
     return 0;
   }
 }

@@ -3,7 +3,9 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,19 +19,24 @@ import picocli.CommandLine.Option;
     name = "dump-heap",
     aliases = "gcdump",
     mixinStandardHelpOptions = true,
-    subcommands = {
-      DumpHeapRootsCommand.class,
-      DumpHeapReportCommand.class,
-      DumpHeapDiffCommand.class,
-      DumpHeapCollectCommand.class,
-      DumpHeapDominatorsCommand.class
-    },
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"
           + " and print, per type, how many objects it holds, their total size and what they"
           + " retain; or the same of a saved heap FILE (a .gcdump)."
     })
 public final class DumpHeapCommand extends HeapCommand {
+  /**
+   * The subcommands, in the order help lists them. Registered in code ({@code
+   * ClrscopeCommand.commandLineFor}) rather than in the annotation, so that {@code dump-heap
+   * collect} builds the picocli model of {@code collect} alone, not of all five.
+   */
+  public static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          DumpHeapRootsCommand.class,
+          DumpHeapReportCommand.class,
+          DumpHeapDiffCommand.class,
+          DumpHeapCollectCommand.class,
+          DumpHeapDominatorsCommand.class);
 
   @Mixin HeapReportOptions report;
 
@@ -51,6 +58,11 @@ public final class DumpHeapCommand extends HeapCommand {
   }
 
   @Override
+  protected boolean writesFile() {
+    return output != null;
+  }
+
+  @Override
   protected void written(HeapSnapshot snapshot, AttachedTarget attached) {
     if (output != null) {
       write(snapshot, attached, output);
@@ -61,6 +73,7 @@ public final class DumpHeapCommand extends HeapCommand {
   @Override
   protected int show(HeapSnapshot snapshot, String source) {
     report.print(snapshot, source, out(), err());
+    HeapTimeline.mark("report printed");
     return 0;
   }
 }
