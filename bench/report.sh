@@ -6,7 +6,10 @@
 # Then RUNS turns of one clrscope run and one dotnet-trace run (so a change in the machine's load
 # falls on both alike); medians and the frames per second clrscope names.
 # dotnet-trace: $DOTNET_TRACE, else bench/target/dotnet-tools (installed from NuGet when missing).
+# With LINES=1, the turns are clrscope with source lines (the default) and with --no-lines instead,
+# then --by-line: what lines cost (every frame of the trace is TargetApp's, whose PDB is beside it).
 # Usage: bench/report.sh [RUNS]   (after `mvn -q -DskipTests install`)
+#        LINES=1 bench/report.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-5}
@@ -17,8 +20,9 @@ app=src/test/target/apps/TargetApp/TargetApp.dll
 trace=bench/target/deep.nettrace
 [ -f "$app" ] && [ -f cli/target/clrscope.jar ] || { echo "build first: mvn -q -DskipTests install" >&2; exit 1; }
 
+lines=${LINES:-0}
 dt=${DOTNET_TRACE:-bench/target/dotnet-tools/dotnet-trace}
-if [ ! -x "$dt" ]; then
+if [ "$lines" != 1 ] && [ ! -x "$dt" ]; then
   dotnet tool install --tool-path bench/target/dotnet-tools dotnet-trace >/dev/null
   dt=bench/target/dotnet-tools/dotnet-trace
 fi
@@ -41,6 +45,37 @@ if [ ! -f "$trace" ]; then
   rm -f "$fifo"
 fi
 
+median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
+
+if [ "$lines" = 1 ]; then
+  frames=$(./clrscope trace report "$trace" topN --format json | sed 's/.*"frames":\([0-9]*\).*/\1/')
+  echo "machine: $(nproc) cores (shared), $(java -version 2>&1 | head -1)"
+  echo "trace: $trace, $(du -h "$trace" | cut -f1), $frames stack frames"
+  with=() without=() byline=()
+  for ((i = 0; i < runs; i++)); do
+    t0=$(date +%s%N)
+    ./clrscope trace report "$trace" topN -N 20 >/dev/null
+    t1=$(date +%s%N)
+    ./clrscope trace report "$trace" topN -N 20 --no-lines >/dev/null
+    t2=$(date +%s%N)
+    ./clrscope trace report "$trace" topN -N 20 --by-line >/dev/null
+    t3=$(date +%s%N)
+    with+=($(((t1 - t0) / 1000000)))
+    without+=($(((t2 - t1) / 1000000)))
+    byline+=($(((t3 - t2) / 1000000)))
+  done
+  mw=$(median "${with[@]}")
+  mo=$(median "${without[@]}")
+  mb=$(median "${byline[@]}")
+  printf '%-48s %8s  %s\n' "report topN -N 20 (median of $runs)" "ms" "runs"
+  printf '%-48s %8d  %s\n' "clrscope trace report FILE topN (lines)" "$mw" "${with[*]}"
+  printf '%-48s %8d  %s\n' "clrscope trace report FILE topN --no-lines" "$mo" "${without[*]}"
+  printf '%-48s %8d  %s\n' "clrscope trace report FILE topN --by-line" "$mb" "${byline[*]}"
+  awk -v w="$mw" -v o="$mo" -v b="$mb" 'BEGIN {
+    printf "lines: %.2fx the time without them; --by-line %.2fx\n", w / o, b / o }'
+  exit 0
+fi
+
 frames=$(./clrscope trace report "$trace" topN --format json | sed 's/.*"frames":\([0-9]*\).*/\1/')
 samples=$(./clrscope trace report "$trace" topN --format json | sed 's/.*"samples":\([0-9]*\),.*/\1/')
 echo "machine: $(nproc) cores (shared), $(java -version 2>&1 | head -1), dotnet-trace $("$dt" --version | head -1)"
@@ -56,7 +91,6 @@ for ((i = 0; i < runs; i++)); do
   ours+=($(((t1 - t0) / 1000000)))
   theirs+=($(((t2 - t1) / 1000000)))
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2))}'; }
 mo=$(median "${ours[@]}")
 mt=$(median "${theirs[@]}")
 printf '%-44s %8s  %s\n' "report topN -n 20 (median of $runs)" "ms" "runs"

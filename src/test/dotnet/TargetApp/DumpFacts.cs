@@ -181,7 +181,7 @@ internal static class DumpFacts
     {
         lock (Locked)
         {
-            Thread.Sleep(Timeout.Infinite);
+            Thread.Sleep(Timeout.Infinite); // line: blocked-here
         }
     }
 
@@ -207,12 +207,12 @@ internal static class DumpFacts
         }
         catch (ArgumentException e)
         {
-            throw new InvalidOperationException(OuterMessage, e);
+            throw new InvalidOperationException(OuterMessage, e); // line: throw-outer
         }
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void ThrowInner() => throw new ArgumentException(InnerMessage);
+    private static void ThrowInner() => throw new ArgumentException(InnerMessage); // line: throw-inner
 }
 
 /// <summary>

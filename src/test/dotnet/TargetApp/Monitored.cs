@@ -30,7 +30,7 @@ internal static class Monitored
         {
             try
             {
-                ThrowWidgetFailure(i);
+                ThrowWidgetFailure(i); // line: fail-calls-throw
             }
             catch (WidgetFailure)
             {
@@ -77,13 +77,13 @@ internal static class Monitored
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowUnhandled()
     {
-        throw new WidgetFailure(CrashMessage, -1);
+        throw new WidgetFailure(CrashMessage, -1); // line: throw-unhandled
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void ThrowWidgetFailure(int i)
     {
-        throw new WidgetFailure(FailureMessage, i);
+        throw new WidgetFailure(FailureMessage, i); // line: throw-widget-failure
     }
 
     /// <summary>
@@ -184,7 +184,7 @@ internal static class Monitored
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void EnterContendedMonitor()
     {
-        lock (MonitorLock)
+        lock (MonitorLock) // line: contended-monitor
         {
             Thread.MemoryBarrier();
         }
@@ -193,7 +193,7 @@ internal static class Monitored
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void EnterContendedLock()
     {
-        lock (ThreadingLock)
+        lock (ThreadingLock) // line: contended-lock
         {
             Thread.MemoryBarrier();
         }
@@ -244,7 +244,7 @@ internal static class Monitored
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void WaitForSignal(WaitHandle handle)
     {
-        handle.WaitOne();
+        handle.WaitOne(); // line: wait-for-signal
     }
 }
 

@@ -45,13 +45,13 @@ internal static class Profiled
     {
         long end = Environment.TickCount64 + ms;
         long x = 1;
-        while (Environment.TickCount64 < end)
+        while (Environment.TickCount64 < end) // line: burn-loop
         {
             for (int i = 0; i < 100_000; i++)
             {
                 x = x * 6364136223846793005L + 1442695040888963407L;
             }
-        }
+        } // line: burn-loop-end
         return x;
     }
 
@@ -122,7 +122,7 @@ internal static class Profiled
         long s = 0;
         for (int i = 0; i < n; i++)
         {
-            var w = new ProfiledWidget(i);
+            var w = new ProfiledWidget(i); // line: make-widget
             s += w.Sum;
         }
         return s;
@@ -134,7 +134,7 @@ internal static class Profiled
         long s = 0;
         for (int i = 0; i < n; i++)
         {
-            byte[] a = new byte[100_000];
+            byte[] a = new byte[100_000]; // line: make-large-array
             s += a.Length;
         }
         return s;

@@ -79,8 +79,13 @@ class AnalyzePromptTest {
         await()
             .atMost(WAIT)
             .until(() -> screen().contains("no command nosuch (help lists the commands"));
-        // Ctrl+C clears the line; the prompt goes on.
+        // Ctrl+C clears the line; the prompt goes on. What is typed before the prompt has handled
+        // the interrupt can be lost, so the next line waits for the next prompt (each turns on
+        // bracketed paste as it starts reading: ESC [?2004h).
+        String reading = "\u001b[?2004h";
+        int prompts = count(reading);
         type(keys, "dumpheap -stat\u0003");
+        await().atMost(WAIT).until(() -> count(reading) > prompts);
         type(keys, "exit\n");
         assertThat(terminal.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as(screen()).isTrue();
         assertThat(terminal.exitValue()).as(screen()).isZero();

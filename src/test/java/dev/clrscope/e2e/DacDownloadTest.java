@@ -3,22 +3,17 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,40 +30,20 @@ class DacDownloadTest {
   private static final String MOVED_PARENT = "/usr/share/dotneX/shared/";
 
   @TempDir Path dir;
-  private HttpServer server;
-  private final AtomicInteger requests = new AtomicInteger();
+  private SymbolServerDir server;
 
   @BeforeEach
   void serve() throws IOException {
-    Path store = dir.resolve("store");
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/symbols/",
-        exchange -> {
-          requests.incrementAndGet();
-          Path file =
-              store.resolve(exchange.getRequestURI().getPath().substring("/symbols/".length()));
-          if (!file.normalize().startsWith(store) || !Files.isRegularFile(file)) {
-            exchange.sendResponseHeaders(404, -1);
-            exchange.close();
-            return;
-          }
-          byte[] body = Files.readAllBytes(file);
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    server.start();
+    server = new SymbolServerDir(dir.resolve("store"));
   }
 
   @AfterEach
   void stop() {
-    server.stop(0);
+    server.close();
   }
 
   private URI url() {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/symbols");
+    return server.url();
   }
 
   @Test
@@ -93,9 +68,9 @@ class DacDownloadTest {
     }
     assertThat(Files.readAllBytes(dir.resolve("cache").resolve(key)))
         .isEqualTo(Files.readAllBytes(runtimeDac));
-    assertThat(requests.get()).isEqualTo(1);
+    assertThat(server.requests()).hasSize(1);
 
-    server.stop(0);
+    server.close();
     try (ClrProcess p = ClrProcess.openCore(core, options(url()))) {
       assertThat(p.runtime().dacSource()).isEqualTo("cache");
       assertThat(p.statistics().of("TargetApp.FactItem").count()).isEqualTo(100);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.transport.IpcEndpoint;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
@@ -204,13 +206,14 @@ class DiagnosticPortTest {
         .contains("Unix socket paths are limited to 107 bytes: choose a shorter path");
   }
 
-  static Path socketOf(long pid) throws Exception {
-    try (var sockets =
-        Files.newDirectoryStream(Path.of("/tmp"), "dotnet-diagnostic-" + pid + "-*-socket")) {
-      for (Path p : sockets) {
-        return p;
-      }
-    }
-    throw new AssertionError("no diagnostic socket for " + pid + " in /tmp");
+  /**
+   * The socket the runtime listens on. Not the first {@code dotnet-diagnostic-PID-*-socket} in
+   * /tmp: with pids reused (32,768 of them here) and killed runtimes' sockets left behind, that may
+   * be a dead process's; the locator picks the one bound now, as every command does.
+   */
+  static Path socketOf(long pid) {
+    IpcEndpoint endpoint = new EndpointLocator().locate(pid).endpoint();
+    assertThat(endpoint).isInstanceOf(IpcEndpoint.UnixSocket.class);
+    return ((IpcEndpoint.UnixSocket) endpoint).path();
   }
 }

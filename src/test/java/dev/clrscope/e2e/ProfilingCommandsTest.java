@@ -13,9 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.fornwall.jelf.ElfFile;
@@ -55,20 +53,9 @@ class ProfilingCommandsTest {
   }
 
   /** Records a trace of {@code target} while it runs {@code command}; returns its answer. */
-  private JsonNode collect(TargetProcess target, Path file, String command, String... options)
-      throws Exception {
-    List<String> args = new ArrayList<>(List.of("trace", "collect", "-p"));
-    args.add(Long.toString(target.pid()));
-    args.addAll(List.of(options));
-    args.addAll(List.of("--duration", "90s", "-o", file.toString()));
-    try (RunningCli cli = Clrscope.start(Map.of(), dir, args.toArray(String[]::new))) {
-      awaitStderr(cli, "Press Enter or Ctrl+C");
-      JsonNode answer = target.send(command, TIMEOUT);
-      cli.interrupt();
-      CliResult result = cli.await(TIMEOUT);
-      assertThat(result.exitCode()).as("%s", result).isZero();
-      return answer;
-    }
+  private static JsonNode collect(
+      TargetProcess target, Path file, String command, String... options) {
+    return TraceRecorder.collect(target, file, command, TIMEOUT, options);
   }
 
   @Test
@@ -153,8 +140,15 @@ class ProfilingCommandsTest {
     assertThat(csv.stdoutLines().get(0))
         .isEqualTo(
             "rank,exclusive,exclusivePercent,exclusiveCpu,inclusive,inclusivePercent,inclusiveCpu,"
-                + "method");
-    assertThat(csv.stdoutLines().get(1)).endsWith("," + first.path("method").asText());
+                + "method,file,line");
+    assertThat(csv.stdoutLines().get(1))
+        .endsWith(
+            ","
+                + first.path("method").asText()
+                + ","
+                + first.path("file").asText()
+                + ","
+                + first.path("line").asText());
   }
 
   @Test
@@ -191,7 +185,12 @@ class ProfilingCommandsTest {
     assertThat(top.path("estimatedBytes").asLong()).isBetween(25_000_000L, 40_000_000L);
     JsonNode stack = doc.path("stacks").get(0);
     assertThat(stack.path("topType").asText()).isEqualTo("TargetApp.ProfiledWidget");
-    assertThat(stack.path("frames").get(0).asText()).isEqualTo("TargetApp.Profiled.MakeWidgets");
+    JsonNode allocating = stack.path("frames").get(0);
+    assertThat(allocating.path("method").asText()).isEqualTo("TargetApp.Profiled.MakeWidgets");
+    // The line of the allocation, read from the source.
+    int widgetLine = SourceMarkers.line(DotnetApps.TARGET_APP, "Profiled.cs", "make-widget");
+    assertThat(allocating.path("file").asText()).endsWith("/TargetApp/Profiled.cs");
+    assertThat(allocating.path("line").asInt()).isEqualTo(widgetLine);
     // Large objects apart: the byte[100000] arrays, from their own method.
     JsonNode large = null;
     for (JsonNode s : doc.path("stacks")) {
@@ -202,15 +201,22 @@ class ProfilingCommandsTest {
     }
     assertThat(large).isNotNull();
     assertThat(large.path("topType").asText()).isEqualTo("System.Byte[]");
-    assertThat(large.path("frames").get(0).asText())
+    assertThat(large.path("frames").get(0).path("method").asText())
         .isEqualTo("TargetApp.Profiled.MakeLargeArrays");
+    assertThat(large.path("frames").get(0).path("line").asInt())
+        .isEqualTo(SourceMarkers.line(DotnetApps.TARGET_APP, "Profiled.cs", "make-large-array"));
     // The flame graph: folded stacks ending in the type, weighted by ticks.
-    String widgetLine =
+    String folded =
         Files.readAllLines(flame).stream()
-            .filter(l -> l.contains("TargetApp.Profiled.MakeWidgets;[TargetApp.ProfiledWidget] "))
+            .filter(
+                l ->
+                    l.contains(
+                        "TargetApp.Profiled.MakeWidgets (Profiled.cs:"
+                            + widgetLine
+                            + ");[TargetApp.ProfiledWidget] "))
             .findFirst()
             .orElseThrow();
-    assertThat(Long.parseLong(widgetLine.substring(widgetLine.lastIndexOf(' ') + 1)))
+    assertThat(Long.parseLong(folded.substring(folded.lastIndexOf(' ') + 1)))
         .isEqualTo(stack.path("ticks").asLong());
   }
 
@@ -223,8 +229,10 @@ class ProfilingCommandsTest {
     JsonNode doc = runJson("alloc", file.toString(), "--format", "json");
     assertThat(doc.path("types").get(0).path("type").asText())
         .isEqualTo("TargetApp.ProfiledWidget");
-    assertThat(doc.path("stacks").get(0).path("frames").get(0).asText())
+    assertThat(doc.path("stacks").get(0).path("frames").get(0).path("method").asText())
         .isEqualTo("TargetApp.Profiled.MakeWidgets");
+    assertThat(doc.path("stacks").get(0).path("frames").get(0).path("line").asInt())
+        .isEqualTo(SourceMarkers.line(DotnetApps.TARGET_APP, "Profiled.cs", "make-widget"));
   }
 
   /**

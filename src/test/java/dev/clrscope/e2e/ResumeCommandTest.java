@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Files;
+import dev.clrscope.ipc.TargetNotFoundException;
+import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.ipc.transport.IpcEndpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,10 +25,15 @@ class ResumeCommandTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Where the runtime puts its socket: its TMPDIR (this JVM's, which it inherits), else /tmp. */
-  private static Path runtimeTmp() {
-    String tmp = System.getenv("TMPDIR");
-    return Path.of(tmp == null || tmp.isEmpty() ? "/tmp" : tmp);
+  /** Whether the runtime of {@code pid} listens on a socket the locator finds. */
+  private static boolean listening(long pid) {
+    EndpointLocator locator = new EndpointLocator();
+    try {
+      return locator.locate(pid).endpoint() instanceof IpcEndpoint.UnixSocket socket
+          && Boolean.TRUE.equals(locator.isBound(socket.path()));
+    } catch (TargetNotFoundException notYet) {
+      return false;
+    }
   }
 
   @Test
@@ -38,17 +45,10 @@ class ResumeCommandTest {
             Map.of("DOTNET_DefaultDiagnosticPortSuspend", "1"),
             null)) {
       long pid = app.process().pid();
-      // The runtime opens its diagnostic socket, then waits before running any managed code.
-      await()
-          .atMost(TIMEOUT)
-          .until(
-              () -> {
-                try (var sockets =
-                    Files.newDirectoryStream(
-                        runtimeTmp(), "dotnet-diagnostic-" + pid + "-*-socket")) {
-                  return sockets.iterator().hasNext();
-                }
-              });
+      // The runtime opens its diagnostic socket, then waits before running any managed code. A
+      // socket file of this pid alone proves nothing: a dead process of the same pid may have left
+      // one, so the wait is for a bound one.
+      await().atMost(TIMEOUT).until(() -> listening(pid));
       assertThatThrownBy(() -> app.nextLine(Duration.ZERO))
           .as("no ready line while the runtime waits")
           .isInstanceOf(TimeoutException.class);

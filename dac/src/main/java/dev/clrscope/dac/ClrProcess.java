@@ -972,6 +972,106 @@ public final class ClrProcess implements AutoCloseable {
     return call(() -> List.copyOf(threadReader.stack(osThreadId)));
   }
 
+  /**
+   * Where {@code frame} is in its method's IL, for its source line; null for a runtime frame, code
+   * of no managed method, or an instruction of no IL (a prolog, an epilog).
+   *
+   * @param returnAddress whether the frame's IP is a return address (any frame a walk unwound to):
+   *     its IL offset is then the call's, looked up at the address less one, as debuggers do
+   */
+  public FrameLocation frameLocation(StackFrame frame, boolean returnAddress) {
+    if (frame.methodDesc() == 0 || frame.isRuntimeFrame() || frame.ip() == 0) {
+      return null;
+    }
+    return call(
+        () -> {
+          SosDac.MethodDescData md = sos.methodDescData(frame.methodDesc());
+          if (md == null || md.module() == 0) {
+            return null;
+          }
+          long at = returnAddress ? frame.ip() - 1 : frame.ip();
+          int il = xclr().ilOffset(at);
+          if (il < 0) {
+            return null;
+          }
+          dev.clrscope.symbols.ManagedModule module = managedModule(md.module());
+          return module == null ? null : new FrameLocation(md.token(), il, module);
+        });
+  }
+
+  /**
+   * Where each frame of a stack is in its method's IL ({@link #frameLocation}), null where none.
+   * Every frame a walk unwound to holds a return address; the innermost is exact when {@code
+   * innermostExact} (a thread stopped in managed code), and so is a frame a fault stopped (after a
+   * FaultingExceptionFrame).
+   */
+  public List<FrameLocation> frameLocations(List<StackFrame> frames, boolean innermostExact) {
+    List<FrameLocation> out = new java.util.ArrayList<>(frames.size());
+    for (int i = 0; i < frames.size(); i++) {
+      StackFrame f = frames.get(i);
+      boolean exact =
+          (i == 0 && innermostExact)
+              || (i > 0 && "FaultingExceptionFrame".equals(frames.get(i - 1).frameName()));
+      out.add(frameLocation(f, !exact));
+    }
+    return out;
+  }
+
+  /** Modules as source lines take them, by module address: read once. */
+  private final java.util.Map<Long, dev.clrscope.symbols.ManagedModule> managedModules =
+      new java.util.HashMap<>();
+
+  /**
+   * A module's path and the PDB its image names (read from the image as the target mapped it, so a
+   * core of another machine names its PDB too); null for a dynamic module. Owner thread only.
+   */
+  private dev.clrscope.symbols.ManagedModule managedModule(long module) {
+    if (managedModules.containsKey(module)) {
+      return managedModules.get(module);
+    }
+    dev.clrscope.symbols.ManagedModule m = null;
+    SosDac.ModuleData d = sos.moduleData(module);
+    if (d != null && !d.isReflection()) {
+      String path = sos.peFileName(d.peAssembly());
+      if (path == null || path.isEmpty()) {
+        path = sos.peFileName(module);
+      }
+      dev.clrscope.symbols.PdbId id = null;
+      String pdbPath = null;
+      // ReadyToRun images are mapped as the loader lays them out (RVAs are offsets); IL-only ones
+      // the runtime maps flat, as the file is: whichever names a portable PDB is the layout.
+      for (boolean mapped : new boolean[] {true, false}) {
+        if (d.ilBase() == 0 || id != null) {
+          break;
+        }
+        try {
+          dev.clrscope.symbols.PeDebugInfo pe =
+              dev.clrscope.symbols.PeDebugInfo.read(
+                  (offset, dst) ->
+                      target.read(d.ilBase() + offset, dst, 0, dst.length) == dst.length,
+                  MAPPED_IMAGE_LIMIT,
+                  mapped);
+          dev.clrscope.symbols.PeDebugInfo.CodeView cv = pe.portableCodeView();
+          if (cv != null) {
+            id = cv.id();
+            pdbPath = cv.path();
+          }
+        } catch (java.io.IOException | dev.clrscope.symbols.PdbFormatException e) {
+          // Not this layout, or the image's headers are not in the dump: the file on this
+          // machine names its PDB.
+        }
+      }
+      if (path != null && !path.isEmpty()) {
+        m = new dev.clrscope.symbols.ManagedModule(path, id, pdbPath);
+      }
+    }
+    managedModules.put(module, m);
+    return m;
+  }
+
+  /** A mapped image's headers and debug directory lie within its first 4 GB. */
+  private static final long MAPPED_IMAGE_LIMIT = 1L << 32;
+
   /** The name (with signature) of the method a MethodDesc describes, or null. */
   public String methodName(long methodDesc) {
     return call(() -> threadReader.methodName(methodDesc));

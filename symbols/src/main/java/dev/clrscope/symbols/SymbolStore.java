@@ -17,9 +17,10 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Files a symbol server serves by SSQP key (the Simple Symbol Query Protocol of dotnet/symstore:
- * {@code GET <server>/<key>}), kept in a local cache directory laid out by the same keys, so a file
- * is downloaded once and a cache directory can be filled by hand or by {@code dotnet-symbol}.
+ * Files a symbol server serves by SSQP key (the runtime's DAC, portable PDBs) (the Simple Symbol
+ * Query Protocol of dotnet/symstore: {@code GET <server>/<key>}), kept in a local cache directory
+ * laid out by the same keys, so a file is downloaded once and a cache directory can be filled by
+ * hand or by {@code dotnet-symbol}.
  *
  * <p>A download goes to a temporary file in the key's directory and is moved into place only when
  * whole, so a cut download never leaves a file that looks complete; it stops past {@link
@@ -123,8 +124,32 @@ public final class SymbolStore {
   public static final class NotFound extends Exception {
     private static final long serialVersionUID = 1L;
 
+    private final boolean serverUnreachable;
+
     public NotFound(String message) {
+      this(message, false);
+    }
+
+    NotFound(String message, boolean serverUnreachable) {
       super(message);
+      this.serverUnreachable = serverUnreachable;
+    }
+
+    /**
+     * Whether the server could not be reached or did not answer in time (rather than answered that
+     * it has no such file): asking it again in this run would only wait again.
+     */
+    public boolean serverUnreachable() {
+      return serverUnreachable;
+    }
+  }
+
+  /** The server could not be reached, or did not answer within the timeout. */
+  private static final class Unreachable extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Unreachable(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 
@@ -147,7 +172,7 @@ public final class SymbolStore {
       download(url, cached);
       return new Fetched(cached, true);
     } catch (IOException e) {
-      throw new NotFound(inCache + ", and " + url + " " + e.getMessage());
+      throw new NotFound(inCache + ", and " + url + " " + e.getMessage(), e instanceof Unreachable);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new NotFound(inCache + ", and the download of " + url + " was interrupted");
@@ -160,9 +185,9 @@ public final class SymbolStore {
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
     } catch (java.net.http.HttpTimeoutException e) {
-      throw new IOException("did not answer within " + seconds(timeout), e);
+      throw new Unreachable("did not answer within " + seconds(timeout), e);
     } catch (IOException e) {
-      throw new IOException("could not be reached (" + describe(e) + ")", e);
+      throw new Unreachable("could not be reached (" + describe(e) + ")", e);
     }
     try (InputStream body = response.body()) {
       int status = response.statusCode();
@@ -204,7 +229,7 @@ public final class SymbolStore {
         Files.deleteIfExists(partial);
       }
     } catch (java.net.http.HttpTimeoutException e) {
-      throw new IOException("did not send the file within " + seconds(timeout), e);
+      throw new Unreachable("did not send the file within " + seconds(timeout), e);
     }
   }
 
@@ -216,6 +241,11 @@ public final class SymbolStore {
   private static String describe(IOException e) {
     String m = e.getMessage();
     return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
+  }
+
+  /** Fails with {@link IllegalArgumentException} unless {@code key} is a key the store takes. */
+  public static void checkKeyText(String key) {
+    checkKey(key);
   }
 
   private static void checkKey(String key) {

@@ -3,19 +3,13 @@ package dev.clrscope.symbols;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -31,49 +25,20 @@ class SymbolStoreTest {
 
   @TempDir Path served;
   @TempDir Path cache;
-  private HttpServer server;
-  private final AtomicInteger requests = new AtomicInteger();
-  private final CountDownLatch never = new CountDownLatch(1);
+  private ServedStore server;
 
   @BeforeEach
   void serve() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext(
-        "/symbols/",
-        exchange -> {
-          requests.incrementAndGet();
-          String key = exchange.getRequestURI().getPath().substring("/symbols/".length());
-          if (key.startsWith("hang/")) {
-            try {
-              never.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-          }
-          Path file = served.resolve(key);
-          if (!Files.isRegularFile(file)) {
-            exchange.sendResponseHeaders(404, -1);
-            exchange.close();
-            return;
-          }
-          byte[] body = Files.readAllBytes(file);
-          exchange.sendResponseHeaders(200, body.length);
-          try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-          }
-        });
-    server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
-    server.start();
+    server = new ServedStore(served);
   }
 
   @AfterEach
   void stop() {
-    never.countDown();
-    server.stop(0);
+    server.close();
   }
 
   private URI url() {
-    return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/symbols");
+    return server.url();
   }
 
   private void publish(String key, byte[] content) throws IOException {
@@ -104,7 +69,7 @@ class SymbolStoreTest {
     assertThat(first.file()).isEqualTo(cache.resolve(KEY));
     assertThat(Files.readAllBytes(first.file())).isEqualTo(content);
     assertThat(second.downloaded()).isFalse();
-    assertThat(requests.get()).isEqualTo(1);
+    assertThat(server.requests()).hasSize(1);
     try (Stream<Path> files = Files.walk(cache)) {
       assertThat(files.filter(Files::isRegularFile)).containsExactly(cache.resolve(KEY));
     }
@@ -153,7 +118,7 @@ class SymbolStoreTest {
   @Test
   void anUnreachableServerIsSaidSo() throws Exception {
     URI closed = url();
-    server.stop(0);
+    server.close();
     SymbolStore store = new SymbolStore(cache, closed, Duration.ofSeconds(2), 4096);
 
     assertThatThrownBy(() -> store.fetch(KEY))

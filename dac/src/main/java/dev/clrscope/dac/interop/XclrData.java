@@ -28,6 +28,55 @@ public final class XclrData {
     this.process = process;
   }
 
+  /** CLRDATA_IL_OFFSET_NO_MAPPING and the prolog and epilog markers: no IL instruction. */
+  private static final int NO_IL_OFFSET = -1;
+
+  /**
+   * The IL offset of the managed code at {@code address}, as the DAC maps it (the method instance
+   * whose code holds it, then its IL-to-native map: {@code IXCLRDataMethodInstance::
+   * GetILOffsetsByAddress}); -1 when no method holds it or the address is in code of no IL
+   * instruction (a prolog, an epilog, no mapping).
+   */
+  public int ilOffset(long address) {
+    Memory handle = new Memory(8);
+    handle.setLong(0, 0);
+    // StartEnumMethodInstancesByAddress(address, appDomain: null, &handle).
+    if (process.call(27, address, Pointer.NULL, handle) != Hresult.S_OK) {
+      return NO_IL_OFFSET;
+    }
+    try {
+      Memory out = new Memory(8);
+      out.setPointer(0, null);
+      // EnumMethodInstanceByAddress(&handle, &instance).
+      if (process.call(28, handle, out) != Hresult.S_OK || out.getPointer(0) == null) {
+        return NO_IL_OFFSET;
+      }
+      ComObject instance = new ComObject(out.getPointer(0));
+      try {
+        Memory offsets = new Memory(4 * 8);
+        Memory needed = new Memory(4);
+        needed.setInt(0, 0);
+        // GetILOffsetsByAddress(address, offsetsLen, &offsetsNeeded, ilOffsets).
+        if (instance.call(12, address, 8, needed, offsets) < 0) {
+          return NO_IL_OFFSET;
+        }
+        int n = needed.getInt(0);
+        if (n < 1) {
+          return NO_IL_OFFSET;
+        }
+        // Several offsets when code is shared by several IL instructions: the first is the one
+        // the runtime's own stack traces take.
+        int il = offsets.getInt(0);
+        return il < 0 ? NO_IL_OFFSET : il;
+      } finally {
+        instance.release();
+      }
+    } finally {
+      // EndEnumMethodInstancesByAddress(handle).
+      process.call(29, handle.getLong(0));
+    }
+  }
+
   /** One position of a stack walk: the context's IP and SP and the explicit frame, if any. */
   public record WalkFrame(long ip, long sp, long frameAddress) {}
 

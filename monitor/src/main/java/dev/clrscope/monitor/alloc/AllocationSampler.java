@@ -9,6 +9,7 @@ import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
+import dev.clrscope.symbols.Frame;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.MethodNames;
 import java.util.ArrayList;
@@ -50,10 +51,13 @@ public final class AllocationSampler implements EventConsumer {
   private long estimated;
   private long withoutStack;
 
-  /** A live session for allocation ticks with stacks, and the rundown to name them. */
-  public static SessionRequest sessionRequest() {
+  /**
+   * A live session for allocation ticks with stacks, and the rundown to name them; with what source
+   * lines take when {@code lines}.
+   */
+  public static SessionRequest sessionRequest(boolean lines) {
     return MethodAddressMap.namedStacksSession(
-        RuntimeKeyword.GC.mask(), true, "clrscope-alloc-reader");
+        RuntimeKeyword.GC.mask(), true, lines, "clrscope-alloc-reader");
   }
 
   @Override
@@ -94,8 +98,8 @@ public final class AllocationSampler implements EventConsumer {
   }
 
   /**
-   * The summary, with stacks named by {@code frames} and merged when their names are the same (two
-   * addresses in one method).
+   * The summary, with stacks named by {@code frames} and merged when their frames are the same (two
+   * addresses in one method, or in one line of it when frames carry lines).
    *
    * @param topStacks how many stacks to keep per heap
    */
@@ -107,14 +111,14 @@ public final class AllocationSampler implements EventConsumer {
             .reversed()
             .thenComparing(TypeAllocations::type));
 
-    record Named(List<String> frames, boolean large) {}
+    record Named(List<Frame> frames, boolean large) {}
     Map<Named, long[]> merged = new HashMap<>();
     Map<Named, Map<String, long[]>> mergedTypes = new HashMap<>();
     byStack.forEach(
         (k, v) -> {
-          String[] names = new String[k.stack().depth()];
+          Frame[] names = new Frame[k.stack().depth()];
           for (int i = 0; i < names.length; i++) {
-            names[i] = frames.name(k.stack().frame(i));
+            names[i] = frames.frame(k.stack().frame(i), i > 0);
           }
           Named n = new Named(Arrays.asList(names), k.large());
           long[] m = merged.computeIfAbsent(n, x -> new long[2]);
@@ -140,7 +144,7 @@ public final class AllocationSampler implements EventConsumer {
     stacks.sort(
         Comparator.comparingLong(StackAllocations::estimatedBytes)
             .reversed()
-            .thenComparing(s -> String.join(";", s.frames())));
+            .thenComparing(s -> s.frames().toString()));
     List<StackAllocations> kept = new ArrayList<>();
     int small = 0;
     int large = 0;

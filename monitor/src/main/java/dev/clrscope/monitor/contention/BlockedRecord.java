@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.contention;
 
+import dev.clrscope.symbols.Frame;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,9 +21,9 @@ import java.util.List;
  * @param source for a wait, what waited (WaitHandleWaitStart's WaitSource: {@code Unknown} or
  *     {@code MonitorWait}); for a lock, {@code Managed} or {@code Native} (ContentionFlags)
  * @param method the waiting method: the first named frame outside the runtime's threading code, or
- *     a hex address when not named yet
- * @param stack the waiting call stack, innermost first, as named when the record was made; empty
- *     unless stacks were asked for
+ *     a hex address when not named yet; with the line of the wait where its PDB is found
+ * @param stack the waiting call stack, innermost first, as named when the record was made, with
+ *     lines where known; empty unless stacks were asked for
  */
 public record BlockedRecord(
     String kind,
@@ -34,8 +35,8 @@ public record BlockedRecord(
     Long lockId,
     Long objectId,
     String source,
-    String method,
-    List<String> stack) {
+    Frame method,
+    List<Frame> stack) {
 
   /** A lock contention. */
   public static final String LOCK = "lock";

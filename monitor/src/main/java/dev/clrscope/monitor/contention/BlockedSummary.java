@@ -3,6 +3,7 @@ package dev.clrscope.monitor.contention;
 import dev.clrscope.monitor.DurationSample;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.StackTrace;
+import dev.clrscope.symbols.Frame;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,7 +26,7 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
    * The waits of one kind (and one stack).
    *
    * @param kind {@code lock} or {@code wait}
-   * @param method the waiting method, or {@code null} in a per-kind group
+   * @param method the waiting method (and line, where known), or {@code null} in a per-kind group
    * @param stack the waiting stack, innermost first, or empty in a per-kind or per-method group
    * @param count how many waits
    * @param totalMillis their total time
@@ -35,8 +36,8 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
    */
   public record Group(
       String kind,
-      String method,
-      List<String> stack,
+      Frame method,
+      List<Frame> stack,
       long count,
       double totalMillis,
       double p50Millis,
@@ -71,18 +72,18 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
      */
     BlockedSummary build(MethodAddressMap methods, long observedNanos, boolean wholeStacks) {
       Map<String, DurationSample> kinds = new LinkedHashMap<>();
-      Map<List<String>, DurationSample> stacks = new HashMap<>();
+      record Named(String kind, Frame method, List<Frame> stack) {}
+      Map<Named, DurationSample> stacks = new HashMap<>();
       for (Map.Entry<Key, DurationSample> e : durations.entrySet()) {
         String kind = e.getKey().kind();
         kinds.computeIfAbsent(kind, k -> new DurationSample()).addAll(e.getValue());
         StackTrace stack = e.getKey().stack();
-        String method = methods.firstFrameOutside(stack, ContentionAssembler.RUNTIME_NAMESPACES);
-        List<String> key = new ArrayList<>();
-        key.add(kind);
-        key.add(method == null ? "-" : method);
-        if (wholeStacks) {
-          key.addAll(methods.names(stack));
-        }
+        Frame method = methods.firstFrameOutside(stack, ContentionAssembler.RUNTIME_NAMESPACES);
+        Named key =
+            new Named(
+                kind,
+                method == null ? Frame.of("-") : method,
+                wholeStacks ? methods.frames(stack) : List.of());
         stacks.computeIfAbsent(key, k -> new DurationSample()).addAll(e.getValue());
       }
       List<Group> byKind = new ArrayList<>();
@@ -92,17 +93,17 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
         }
       }
       List<Group> byStack = new ArrayList<>();
-      stacks.forEach((k, v) -> byStack.add(group(k.get(0), k.get(1), k.subList(2, k.size()), v)));
+      stacks.forEach((k, v) -> byStack.add(group(k.kind(), k.method(), k.stack(), v)));
       byStack.sort(
           Comparator.comparingDouble(Group::totalMillis)
               .reversed()
               .thenComparing(Group::kind)
-              .thenComparing(Group::method));
+              .thenComparing(g -> g.method().text()));
       return new BlockedSummary(observedNanos, byKind, byStack);
     }
 
     private static Group group(
-        String kind, String method, List<String> stack, DurationSample sample) {
+        String kind, Frame method, List<Frame> stack, DurationSample sample) {
       DurationSample.Stats s = sample.stats();
       return new Group(
           kind,

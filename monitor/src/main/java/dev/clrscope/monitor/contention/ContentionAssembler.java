@@ -11,6 +11,7 @@ import dev.clrscope.nettrace.events.EventFields;
 import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
+import dev.clrscope.symbols.Frame;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -71,9 +72,15 @@ public final class ContentionAssembler implements EventConsumer {
    * @param rundown whether the runtime sends its rundown at the end
    */
   public static SessionRequest sessionRequest(boolean rundown) {
+    return sessionRequest(rundown, false);
+  }
+
+  /** {@link #sessionRequest(boolean)}, with what source lines take when {@code lines}. */
+  public static SessionRequest sessionRequest(boolean rundown, boolean lines) {
     return MethodAddressMap.namedStacksSession(
         RuntimeKeyword.maskOf(RuntimeKeyword.CONTENTION, RuntimeKeyword.WAIT_HANDLE),
         rundown,
+        lines,
         "clrscope-contention-reader");
   }
 
@@ -174,7 +181,7 @@ public final class ContentionAssembler implements EventConsumer {
   }
 
   private void named(String kind, long thread, Start s, long nanos) {
-    String method = methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES);
+    Frame method = methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES);
     sink.accept(
         new BlockedRecord(
             kind,
@@ -187,7 +194,7 @@ public final class ContentionAssembler implements EventConsumer {
             s.objectId(),
             s.source(),
             method,
-            keepStacks ? methods.names(s.stack()) : List.of()));
+            keepStacks ? methods.frames(s.stack()) : List.of()));
   }
 
   /**

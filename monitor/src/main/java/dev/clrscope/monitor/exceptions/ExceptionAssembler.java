@@ -11,6 +11,7 @@ import dev.clrscope.nettrace.events.EventFields;
 import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimePayload;
+import dev.clrscope.symbols.Frame;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -87,8 +88,13 @@ public final class ExceptionAssembler implements EventConsumer {
    * @param rundown whether the runtime sends its rundown (the methods it has code for) at the end
    */
   public static SessionRequest sessionRequest(boolean rundown) {
+    return sessionRequest(rundown, false);
+  }
+
+  /** {@link #sessionRequest(boolean)}, with what source lines take when {@code lines}. */
+  public static SessionRequest sessionRequest(boolean rundown, boolean lines) {
     return MethodAddressMap.namedStacksSession(
-        RuntimeKeyword.EXCEPTION.mask(), rundown, "clrscope-exceptions-reader");
+        RuntimeKeyword.EXCEPTION.mask(), rundown, lines, "clrscope-exceptions-reader");
   }
 
   /**
@@ -200,9 +206,9 @@ public final class ExceptionAssembler implements EventConsumer {
   private void named(Thrown t, String catchingMethod, boolean unhandled) {
     RuntimePayload.ExceptionThrown x = t.payload();
     String type = x.exceptionType();
-    String site =
+    Frame site =
         x.exceptionEip() != 0 && methods.nameOrNull(x.exceptionEip()) != null
-            ? methods.name(x.exceptionEip())
+            ? methods.frame(x.exceptionEip(), false)
             : methods.firstFrameOutside(t.stack(), DISPATCH_NAMESPACES);
     sink.accept(
         new ExceptionRecord(
@@ -214,7 +220,7 @@ public final class ExceptionAssembler implements EventConsumer {
             x.exceptionHResult(),
             ExceptionFlag.labels(x.exceptionFlags()),
             site,
-            keepStacks ? methods.names(t.stack()) : List.of(),
+            keepStacks ? methods.frames(t.stack()) : List.of(),
             catchingMethod != null,
             catchingMethod == null && unhandled,
             catchingMethod));
@@ -228,21 +234,22 @@ public final class ExceptionAssembler implements EventConsumer {
    */
   public ExceptionSummary summary(long observedNanos) {
     Map<String, Long> byType = new HashMap<>();
-    Map<List<String>, Long> sites = new HashMap<>();
+    record Site(String type, Frame site) {}
+    Map<Site, Long> sites = new HashMap<>();
     for (Map.Entry<SiteKey, Long> e : bySite.entrySet()) {
       String type = e.getKey().type();
       byType.merge(type, e.getValue(), Long::sum);
-      String site = methods.firstFrameOutside(e.getKey().stack(), DISPATCH_NAMESPACES);
-      sites.merge(List.of(type, site == null ? "-" : site), e.getValue(), Long::sum);
+      Frame site = methods.firstFrameOutside(e.getKey().stack(), DISPATCH_NAMESPACES);
+      sites.merge(new Site(type, site == null ? Frame.of("-") : site), e.getValue(), Long::sum);
     }
     List<ExceptionSummary.SiteCount> bySiteCounts = new ArrayList<>();
     sites.forEach(
-        (k, v) -> bySiteCounts.add(new ExceptionSummary.SiteCount(k.get(0), k.get(1), v)));
+        (k, v) -> bySiteCounts.add(new ExceptionSummary.SiteCount(k.type(), k.site(), v)));
     bySiteCounts.sort(
         Comparator.comparingLong(ExceptionSummary.SiteCount::count)
             .reversed()
             .thenComparing(ExceptionSummary.SiteCount::type)
-            .thenComparing(ExceptionSummary.SiteCount::throwSite));
+            .thenComparing(c -> c.throwSite().text()));
     return new ExceptionSummary(
         count,
         uncaught,

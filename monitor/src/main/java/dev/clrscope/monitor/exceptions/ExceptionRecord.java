@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.exceptions;
 
+import dev.clrscope.symbols.Frame;
 import java.time.Instant;
 import java.util.List;
 
@@ -13,11 +14,11 @@ import java.util.List;
  * @param message its message
  * @param hresult its HRESULT
  * @param flags the runtime's ExceptionFlags by name ({@link ExceptionFlag})
- * @param throwSite the method that threw it: the first named frame outside the runtime's exception
- *     dispatch, or a hex address when the method was not named yet ({@link
- *     dev.clrscope.monitor.methods.MethodAddressMap#firstFrameOutside})
+ * @param throwSite the method that threw it, with the line of the throw when its PDB is found: the
+ *     first named frame outside the runtime's exception dispatch, or a hex address when the method
+ *     was not named yet ({@link dev.clrscope.monitor.methods.MethodAddressMap#firstFrameOutside})
  * @param stack the call stack, innermost first, as named when the record was made (hex for frames
- *     not named yet); empty unless stacks were asked for
+ *     not named yet), with lines where known; empty unless stacks were asked for
  * @param caught whether a catch handler on the same thread was entered for it
  * @param unhandled whether it was still in flight when the target exited: no handler took it and it
  *     ended its thread, and with it the process (a live session that the target's exit ended)
@@ -32,8 +33,8 @@ public record ExceptionRecord(
     String message,
     long hresult,
     List<String> flags,
-    String throwSite,
-    List<String> stack,
+    Frame throwSite,
+    List<Frame> stack,
     boolean caught,
     boolean unhandled,
     String catchingMethod) {

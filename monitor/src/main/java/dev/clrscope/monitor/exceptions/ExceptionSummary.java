@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.exceptions;
 
+import dev.clrscope.symbols.Frame;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,13 +26,13 @@ public record ExceptionSummary(
     List<SiteCount> byThrowSite) {
 
   /**
-   * Exceptions of one type thrown from one method.
+   * Exceptions of one type thrown from one place.
    *
    * @param type the exception type
-   * @param throwSite the method that threw them
+   * @param throwSite the method that threw them, and the line where known
    * @param count how many
    */
-  public record SiteCount(String type, String throwSite, long count) {}
+  public record SiteCount(String type, Frame throwSite, long count) {}
 
   /** Copies the collections. */
   public ExceptionSummary {

@@ -13,9 +13,11 @@ import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.symbols.Frame;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
 import dev.clrscope.symbols.ProcessMaps;
+import dev.clrscope.symbols.SourceLines;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,21 @@ public final class MethodAddressMap implements EventConsumer {
    */
   public static SessionRequest namedStacksSession(
       long keywords, boolean rundown, String readerName) {
+    return namedStacksSession(keywords, rundown, false, readerName);
+  }
+
+  /**
+   * {@link #namedStacksSession(long, boolean, String)}, and when {@code lines}, the keywords source
+   * lines take: the IL-to-native map of each method compiled while it runs
+   * (JittedMethodILToNativeMap) and each module loaded (Loader: its path and PDB id).
+   */
+  public static SessionRequest namedStacksSession(
+      long keywords, boolean rundown, boolean lines, String readerName) {
+    if (lines) {
+      keywords |=
+          RuntimeKeyword.maskOf(
+              RuntimeKeyword.JITTED_METHOD_IL_TO_NATIVE_MAP, RuntimeKeyword.LOADER);
+    }
     return SessionRequest.of(
             new EventPipeSessionConfig(
                 16,
@@ -131,6 +148,17 @@ public final class MethodAddressMap implements EventConsumer {
     this.frames = new FrameResolver(code, null, maps, false);
   }
 
+  /**
+   * Frames carry source lines from now on, their PDBs found through {@code lines} (feed the events
+   * after this call).
+   */
+  public MethodAddressMap withLines(SourceLines lines) {
+    if (lines != null) {
+      code.withLines(lines);
+    }
+    return this;
+  }
+
   /** Takes the method range from {@code e} if it is a method load or rundown event. */
   @Override
   public void accept(TraceEvent e) {
@@ -155,13 +183,31 @@ public final class MethodAddressMap implements EventConsumer {
     return frames.resolve(ip);
   }
 
-  /** The names of a stack's frames, innermost first ({@link #name(long)} each). */
-  public List<String> names(StackTrace stack) {
-    List<String> names = new ArrayList<>(stack.depth());
+  /**
+   * The frame at {@code ip}: its name ({@link #name(long)}) and, with lines, its line (for a return
+   * address, the call's). Not cached.
+   */
+  public Frame frame(long ip, boolean returnAddress) {
+    return frames.resolveFrame(ip, returnAddress);
+  }
+
+  /**
+   * A stack's frames, innermost first ({@link #frame} each; all but the first return addresses).
+   */
+  public List<Frame> frames(StackTrace stack) {
+    List<Frame> frames = new ArrayList<>(stack.depth());
     for (int i = 0; i < stack.depth(); i++) {
-      names.add(name(stack.frame(i)));
+      frames.add(frame(stack.frame(i), i > 0));
     }
-    return names;
+    return frames;
+  }
+
+  /**
+   * What kept frames from their module's names or lines (a damaged library, a PDB refused, damaged
+   * or Windows), one line each, for the caller to warn about once the session is over.
+   */
+  public List<String> problems() {
+    return frames.problems();
   }
 
   /**
@@ -172,27 +218,29 @@ public final class MethodAddressMap implements EventConsumer {
    * that only the rundown at the end names. If no frame qualifies, the first unnamed frame's
    * address, or if every frame is the runtime's, the innermost; {@code null} for an empty stack.
    *
+   * <p>The frame carries its line when lines are kept.
+   *
    * @param runtimeNamespaces prefixes of method names to pass over, such as {@code
    *     "System.Threading."}
    */
-  public String firstFrameOutside(StackTrace stack, List<String> runtimeNamespaces) {
-    String firstUnnamed = null;
+  public Frame firstFrameOutside(StackTrace stack, List<String> runtimeNamespaces) {
+    Frame firstUnnamed = null;
     for (int i = 0; i < stack.depth(); i++) {
       long ip = stack.frame(i);
       String name = nameOrNull(ip);
       if (name == null) {
         if (firstUnnamed == null) {
-          firstUnnamed = name(ip);
+          firstUnnamed = frame(ip, i > 0);
         }
         continue;
       }
       if (runtimeNamespaces.stream().noneMatch(name::startsWith)) {
-        return name;
+        return frame(ip, i > 0);
       }
     }
     if (firstUnnamed == null && stack.depth() > 0) {
       // Every frame is the runtime's own: the innermost says most.
-      return name(stack.frame(0));
+      return frame(stack.frame(0), false);
     }
     return firstUnnamed;
   }

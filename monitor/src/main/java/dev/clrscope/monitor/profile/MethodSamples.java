@@ -1,9 +1,12 @@
 package dev.clrscope.monitor.profile;
 
+import dev.clrscope.symbols.SourceLine;
+
 /**
  * One method's share of a trace's thread samples.
  *
  * @param name the frame's name ({@code symbols/FrameResolver})
+ * @param line the method's hottest line (or, ranking lines, this row's line), or null
  * @param exclusive samples with this method as the innermost frame
  * @param exclusiveCpu of those, the samples of a thread running managed code (CPU), as opposed to
  *     waiting or in native code
@@ -11,4 +14,9 @@ package dev.clrscope.monitor.profile;
  * @param inclusiveCpu of those, the samples of a thread running managed code
  */
 public record MethodSamples(
-    String name, long exclusive, long exclusiveCpu, long inclusive, long inclusiveCpu) {}
+    String name,
+    SourceLine line,
+    long exclusive,
+    long exclusiveCpu,
+    long inclusive,
+    long inclusiveCpu) {}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.symbols.Frame;
 import dev.clrscope.symbols.FrameResolver;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,13 +55,14 @@ class AllocationSamplerTest {
     assertThat(top.topType()).isEqualTo("TargetApp.ProfiledWidget");
     assertThat(top.ticks()).isEqualTo(27);
     assertThat(top.frames())
+        .extracting(Frame::name)
         .startsWith(
             "TargetApp.Profiled.MakeWidgets",
             "TargetApp.Profiled.Allocate",
             "TargetApp.Program.Execute");
     StackAllocations large =
         s.stacks().stream().filter(StackAllocations::large).findFirst().orElseThrow();
-    assertThat(large.frames().get(0)).isEqualTo("TargetApp.Profiled.MakeLargeArrays");
+    assertThat(large.frames().get(0).name()).isEqualTo("TargetApp.Profiled.MakeLargeArrays");
     // At most three stacks per heap.
     assertThat(s.stacks().stream().filter(x -> !x.large()).count()).isLessThanOrEqualTo(3);
   }

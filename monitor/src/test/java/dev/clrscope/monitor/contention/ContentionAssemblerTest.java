@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.symbols.Frame;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -43,7 +44,7 @@ class ContentionAssemblerTest {
     List<BlockedRecord> locks = out.stream().filter(r -> r.kind().equals("lock")).toList();
     assertThat(locks).hasSize(4);
     assertThat(locks)
-        .extracting(BlockedRecord::method)
+        .extracting(r -> r.method().name())
         .containsExactly(
             "TargetApp.Monitored.EnterContendedMonitor",
             "TargetApp.Monitored.EnterContendedMonitor",
@@ -69,7 +70,7 @@ class ContentionAssemblerTest {
     // The lock's own waits on its wait handle are not waits again; Thread.Join's are.
     List<BlockedRecord> waits = out.stream().filter(r -> r.kind().equals("wait")).toList();
     assertThat(waits)
-        .extracting(BlockedRecord::method)
+        .extracting(r -> r.method().name())
         .containsExactly(
             "TargetApp.Monitored.Contend",
             "TargetApp.Monitored.WaitForSignal",
@@ -95,11 +96,12 @@ class ContentionAssemblerTest {
     // After the rundown, the summary names the lock's own frames too.
     BlockedSummary.Group monitor =
         s.byStack().stream()
-            .filter(g -> g.method().equals("TargetApp.Monitored.EnterContendedMonitor"))
+            .filter(g -> g.method().name().equals("TargetApp.Monitored.EnterContendedMonitor"))
             .findFirst()
             .orElseThrow();
     assertThat(monitor.count()).isEqualTo(2);
     assertThat(monitor.stack())
+        .extracting(Frame::name)
         .startsWith(
             "System.Threading.Monitor.Enter_Slowpath",
             "System.Threading.Monitor.Enter",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
+import dev.clrscope.symbols.Frame;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -49,7 +50,8 @@ class ExceptionAssemblerTest {
               assertThat(r.type()).isEqualTo("TargetApp.WidgetFailure");
               assertThat(r.message()).isEqualTo("widget failure on request");
               // The app's methods were compiled while the session ran: named live.
-              assertThat(r.throwSite()).isEqualTo("TargetApp.Monitored.ThrowWidgetFailure");
+              assertThat(r.throwSite())
+                  .isEqualTo(Frame.of("TargetApp.Monitored.ThrowWidgetFailure"));
               assertThat(r.caught()).isTrue();
               assertThat(r.handling()).isEqualTo("caught");
               assertThat(r.catchingMethod())
@@ -58,11 +60,12 @@ class ExceptionAssemblerTest {
               assertThat(r.hresult()).isEqualTo(0x80131500L);
               // Live, the dispatcher's precompiled frame has no name yet; Main was compiled before.
               assertThat(r.stack())
+                  .extracting(Frame::name)
                   .hasSize(5)
                   .element(1)
                   .isEqualTo("TargetApp.Monitored.ThrowWidgetFailure");
-              assertThat(r.stack().get(0)).startsWith("0x");
-              assertThat(r.stack().get(2)).isEqualTo("TargetApp.Monitored.Fail");
+              assertThat(r.stack().get(0).name()).startsWith("0x");
+              assertThat(r.stack().get(2).name()).isEqualTo("TargetApp.Monitored.Fail");
             });
     assertThat(out).extracting(ExceptionRecord::threadId).containsOnly(out.get(0).threadId());
 
@@ -74,7 +77,7 @@ class ExceptionAssemblerTest {
     assertThat(s.byThrowSite())
         .containsExactly(
             new ExceptionSummary.SiteCount(
-                "TargetApp.WidgetFailure", "TargetApp.Monitored.ThrowWidgetFailure", 3));
+                "TargetApp.WidgetFailure", Frame.of("TargetApp.Monitored.ThrowWidgetFailure"), 3));
   }
 
   @Test
@@ -91,6 +94,7 @@ class ExceptionAssemblerTest {
 
     assertThat(out).hasSize(3);
     assertThat(out.get(0).stack())
+        .extracting(Frame::name)
         .containsExactly(
             "System.Runtime.EH.DispatchEx",
             "TargetApp.Monitored.ThrowWidgetFailure",

@@ -44,7 +44,7 @@ class UnhandledExceptionTest {
     ExceptionRecord fatal = out.get(1);
     assertThat(fatal.type()).isEqualTo("TargetApp.WidgetFailure");
     assertThat(fatal.message()).isEqualTo("unhandled widget failure");
-    assertThat(fatal.throwSite()).isEqualTo("TargetApp.Monitored.ThrowUnhandled");
+    assertThat(fatal.throwSite().name()).isEqualTo("TargetApp.Monitored.ThrowUnhandled");
     assertThat(fatal.unhandled()).isTrue();
     assertThat(fatal.catchingMethod()).isNull();
     assertThat(s.uncaught()).isEqualTo(1);

@@ -49,6 +49,7 @@ public final class RuntimeEvent {
     public static final int APP_DOMAIN_LOAD = 156;
     public static final int APP_DOMAIN_UNLOAD = 157;
     public static final int RUNTIME_INFORMATION_START = 187;
+    public static final int METHOD_IL_TO_NATIVE_MAP = 190;
     public static final int GC_PER_HEAP_HISTORY = 204;
     public static final int GC_GLOBAL_HEAP_HISTORY = 205;
     public static final int EXCEPTION_CATCH_START = 250;
@@ -82,6 +83,8 @@ public final class RuntimeEvent {
     public static final int DC_END_COMPLETE = 146;
     public static final int DC_START_INIT = 147;
     public static final int DC_END_INIT = 148;
+    public static final int METHOD_DC_START_IL_TO_NATIVE_MAP = 149;
+    public static final int METHOD_DC_END_IL_TO_NATIVE_MAP = 150;
     public static final int DOMAIN_MODULE_DC_START = 151;
     public static final int DOMAIN_MODULE_DC_END = 152;
     public static final int MODULE_DC_START = 153;

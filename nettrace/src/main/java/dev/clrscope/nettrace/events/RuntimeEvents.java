@@ -111,6 +111,7 @@ public final class RuntimeEvents {
     rt.put(RuntimeEvent.Runtime.APP_DOMAIN_LOAD, RuntimeEvents::appDomain);
     rt.put(RuntimeEvent.Runtime.APP_DOMAIN_UNLOAD, RuntimeEvents::appDomain);
     rt.put(RuntimeEvent.Runtime.RUNTIME_INFORMATION_START, RuntimeEvents::runtimeInformation);
+    rt.put(RuntimeEvent.Runtime.METHOD_IL_TO_NATIVE_MAP, RuntimeEvents::ilToNativeMap);
     rt.put(RuntimeEvent.Runtime.GC_PER_HEAP_HISTORY, RuntimeEvents::perHeapHistory);
     rt.put(RuntimeEvent.Runtime.GC_GLOBAL_HEAP_HISTORY, RuntimeEvents::globalHeapHistory);
     KNOWN.put(RUNTIME_PROVIDER, rt);
@@ -122,6 +123,8 @@ public final class RuntimeEvents {
     rd.put(RuntimeEvent.Rundown.DC_END_COMPLETE, RuntimeEvents::clrInstance);
     rd.put(RuntimeEvent.Rundown.DC_START_INIT, RuntimeEvents::clrInstance);
     rd.put(RuntimeEvent.Rundown.DC_END_INIT, RuntimeEvents::clrInstance);
+    rd.put(RuntimeEvent.Rundown.METHOD_DC_START_IL_TO_NATIVE_MAP, RuntimeEvents::ilToNativeMap);
+    rd.put(RuntimeEvent.Rundown.METHOD_DC_END_IL_TO_NATIVE_MAP, RuntimeEvents::ilToNativeMap);
     rd.put(RuntimeEvent.Rundown.DOMAIN_MODULE_DC_START, RuntimeEvents::domainModule);
     rd.put(RuntimeEvent.Rundown.DOMAIN_MODULE_DC_END, RuntimeEvents::domainModule);
     rd.put(RuntimeEvent.Rundown.MODULE_DC_START, RuntimeEvents::module);
@@ -592,6 +595,22 @@ public final class RuntimeEvents {
         r.string("MethodSignature"),
         r.u16("ClrInstanceID"),
         r.u64("ReJITID"));
+  }
+
+  private static RuntimePayload ilToNativeMap(PayloadFieldReader r) {
+    long methodId = r.u64("MethodID");
+    long reJitId = r.u64("ReJITID");
+    int extent = r.u8("MethodExtent");
+    int n = r.count(r.u16("CountOfMapEntries"), 8, "ILOffsets and NativeOffsets");
+    int[] il = new int[n];
+    int[] nat = new int[n];
+    for (int i = 0; i < n; i++) {
+      il[i] = (int) r.u32("ILOffsets");
+    }
+    for (int i = 0; i < n; i++) {
+      nat[i] = (int) r.u32("NativeOffsets");
+    }
+    return new MethodIlToNativeMap(methodId, reJitId, extent, il, nat, r.u16("ClrInstanceID"));
   }
 
   private static RuntimePayload module(PayloadFieldReader r) {

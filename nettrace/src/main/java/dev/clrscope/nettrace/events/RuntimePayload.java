@@ -181,6 +181,23 @@ public sealed interface RuntimePayload {
       long reJitId)
       implements RuntimePayload {}
 
+  /**
+   * MethodILToNativeMap (190) and rundown MethodDCStart/EndILToNativeMap (149/150): where the IL of
+   * one code version of a method went in its native code, pairs sorted as the runtime gives them.
+   * An IL offset of -1 (no mapping), -2 (prolog) or -3 (epilog) marks code of no IL instruction.
+   *
+   * @param methodExtent 0 for the method's (hot) code, 1 for its cold part
+   */
+  @SuppressWarnings("ArrayRecordComponent") // the decoded arrays, handed over once, never mutated
+  record MethodIlToNativeMap(
+      long methodId,
+      long reJitId,
+      int methodExtent,
+      int[] ilOffsets,
+      int[] nativeOffsets,
+      int clrInstanceId)
+      implements RuntimePayload {}
+
   /** ModuleLoad/Unload (152/153) and rundown ModuleDCStart/End (153/154), V2. */
   record ModuleLoad(
       long moduleId,

@@ -7,16 +7,20 @@ import dev.clrscope.cli.commands.trace.TraceConversion;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
+import dev.clrscope.symbols.Frame;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
 import dev.clrscope.symbols.PerfMap;
 import dev.clrscope.symbols.ProcessMaps;
+import dev.clrscope.symbols.SourceLines;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -59,8 +63,15 @@ public final class AllocCommand extends AttachingCommand {
               + " a FILE ending in .json, else folded stacks (flamegraph.pl).")
   Path flame;
 
+  @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
+
+  private SourceLines sourceLines;
+
   @Override
   protected void validate() {
+    sourceLines = lines.sourceLines(symbolServer.url());
     if (top < 1) {
       throw new ParameterException(spec.commandLine(), "--top must be 1 or more, not " + top);
     }
@@ -78,6 +89,9 @@ public final class AllocCommand extends AttachingCommand {
   @Override
   protected int readFile(Path file) {
     ManagedCodeMap methods = new ManagedCodeMap();
+    if (sourceLines != null) {
+      methods.withLines(sourceLines);
+    }
     AllocationSampler sampler = new AllocationSampler();
     FrameResolver[] frames = new FrameResolver[1];
     SessionResult read =
@@ -96,14 +110,15 @@ public final class AllocCommand extends AttachingCommand {
 
   @Override
   protected int run(AttachedTarget attached) {
-    MethodAddressMap methods = new MethodAddressMap();
+    MethodAddressMap methods = new MethodAddressMap().withLines(sourceLines);
     AllocationSampler sampler = new AllocationSampler();
     // The target's native modules now, while it is there; named at the end.
     ProcessMaps maps =
         attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty();
     watchMonitor(
         attached,
-        AllocationSampler.sessionRequest().withDuration(durationOption.duration()),
+        AllocationSampler.sessionRequest(sourceLines != null)
+            .withDuration(durationOption.duration()),
         "the allocations",
         () -> {},
         "some allocation ticks are missing",
@@ -126,9 +141,9 @@ public final class AllocCommand extends AttachingCommand {
     if (flame != null) {
       List<StackSample> samples = new ArrayList<>();
       for (StackAllocations st : sampler.allStacks(frames)) {
-        List<String> rootFirst = new ArrayList<>(st.frames());
+        List<Frame> rootFirst = new ArrayList<>(st.frames());
         Collections.reverse(rootFirst);
-        rootFirst.add("[" + st.topType() + (st.large() ? " (large)" : "") + "]");
+        rootFirst.add(Frame.of("[" + st.topType() + (st.large() ? " (large)" : "") + "]"));
         for (long i = 0; i < st.ticks(); i++) {
           samples.add(new StackSample(0, 0, 1, rootFirst));
         }

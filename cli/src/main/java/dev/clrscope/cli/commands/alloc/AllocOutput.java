@@ -2,12 +2,14 @@ package dev.clrscope.cli.commands.alloc;
 
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
 import dev.clrscope.monitor.alloc.TypeAllocations;
+import dev.clrscope.symbols.Frame;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -91,8 +93,8 @@ final class AllocOutput {
                           Unit.PERCENT,
                           (StackRow r) -> Unit.percent(r.s().estimatedBytes(), r.allBytes()))
                       .only(Field.Shown.TABLE),
-                  Field.data("frames", Unit.WORDS, (StackRow r) -> r.s().frames())
-                      .only(Field.Shown.JSON)))
+                  Field.<StackRow, Frame>nested(
+                      "frames", FrameFields.FRAME, (StackRow r) -> r.s().frames())))
           .withPriority(List.of("rank", "topType", "estimatedBytes", "heap", "ticks"));
 
   /** The report of an allocation summary. */
@@ -109,7 +111,12 @@ final class AllocOutput {
         .values(TOTALS, s)
         .rows("types", null, TYPES, types)
         .primary()
-        .rows("stacks", "Top allocating stacks", STACKS, stacks, r -> r.s().frames())
+        .rows(
+            "stacks",
+            "Top allocating stacks",
+            STACKS,
+            stacks,
+            r -> FrameFields.texts(r.s().frames()))
         .build();
   }
 

@@ -5,16 +5,18 @@ import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.options.SymbolServerUrl;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.RuntimeInfo;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
+import dev.clrscope.symbols.SourceLines;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,8 +91,11 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       paramLabel = "URL|none",
       description =
           "Where to download the DAC when the runtime directory and the cache lack it (default:"
-              + " Microsoft's public symbol server); none to never download.")
+              + " Microsoft's public symbol server); none to never download. Given, PDBs the"
+              + " machine lacks are downloaded from it too (by default they are not).")
   String symbolServer;
+
+  @Mixin LineOptions lines;
 
   @Mixin FormatOption format;
 
@@ -105,9 +110,12 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
               : "give one of a core file, -p PID and -n NAME");
     }
     DacOptions options = dacOptions();
+    // PDBs are downloaded only from a server given here: the default one is the DAC's.
+    SourceLines sourceLines =
+        lines.sourceLines(symbolServer == null ? null : options.symbolServer());
     AnalysisTarget target = open(options);
     try (target) {
-      AnalyzeShell shell = new AnalyzeShell(target, format.format(), out(), err());
+      AnalyzeShell shell = new AnalyzeShell(target, format.format(), sourceLines, out(), err());
       Batch batch = runBatch(shell);
       if (batch.code() != ExitCode.OK || batch.exited()) {
         return batch.code();
@@ -144,20 +152,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       if (symbolServer.equalsIgnoreCase("none")) {
         options = options.withSymbolServer(null);
       } else {
-        URI uri;
-        try {
-          uri = URI.create(symbolServer);
-        } catch (IllegalArgumentException e) {
-          uri = null;
-        }
-        if (uri == null
-            || uri.getHost() == null
-            || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))) {
-          throw new ParameterException(
-              spec.commandLine(),
-              "--symbol-server takes an http(s) URL or none, not " + symbolServer);
-        }
-        options = options.withSymbolServer(uri);
+        options = options.withSymbolServer(SymbolServerUrl.parse(spec, symbolServer, " or none"));
       }
     }
     return options;

@@ -4,7 +4,12 @@ import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrThread;
+import dev.clrscope.dac.FrameLocation;
+import dev.clrscope.dac.StackFrame;
+import dev.clrscope.symbols.SourceLine;
+import dev.clrscope.symbols.SourceLines;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -24,10 +29,20 @@ final class AnalyzeContext {
     /** The OS id of the thread {@code setthread} chose, or 0 for the default. */
     int currentThread;
 
+    /** Where frames' PDBs are found (each looked for once a session), or null for no lines. */
+    final SourceLines lines;
+
+    /** How many of the lines' problems were said already. */
+    int problemsSaid;
+
     /** The exact heap graph, and the process (one pause of a live one) it was read from. */
     dev.clrscope.heapwalk.HeapSnapshot graph;
 
     ClrProcess graphOf;
+
+    Session(SourceLines lines) {
+      this.lines = lines;
+    }
   }
 
   AnalyzeContext(CommandTable commands, Session session) {
@@ -77,6 +92,44 @@ final class AnalyzeContext {
   /** Draws a whole result. */
   void show(Report report) {
     renderer.report(report);
+  }
+
+  /**
+   * The source lines of a stack's frames, in order (null where none): all but the innermost frame
+   * hold return addresses ({@link ClrProcess#frameLocations}); what kept lines from a module is
+   * said once a session, on stderr.
+   *
+   * @param innermostExact whether the first frame's IP is where its thread is (a thread's walk)
+   *     rather than a return address (an exception's recorded frames)
+   */
+  List<SourceLine> lines(List<StackFrame> frames, boolean innermostExact) {
+    List<SourceLine> lines = new ArrayList<>(frames.size());
+    if (session.lines == null) {
+      frames.forEach(f -> lines.add(null));
+      return lines;
+    }
+    for (FrameLocation where : process.frameLocations(frames, innermostExact)) {
+      lines.add(where == null ? null : where.line(session.lines));
+    }
+    sayLineProblems();
+    return lines;
+  }
+
+  /** Says on stderr, once a session, what kept lines from a module (a PDB refused or damaged). */
+  void sayLineProblems() {
+    if (session.lines == null) {
+      return;
+    }
+    List<String> problems = session.lines.problems();
+    for (int i = session.problemsSaid; i < problems.size(); i++) {
+      err.println("analyze: " + problems.get(i));
+    }
+    session.problemsSaid = problems.size();
+  }
+
+  /** Where frames' PDBs are found, or null for no lines. */
+  SourceLines sourceLines() {
+    return session.lines;
   }
 
   /** A note for a person, on stderr (never among the data). */

@@ -5,6 +5,7 @@ import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.symbols.SourceLines;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -27,12 +28,20 @@ final class AnalyzeShell {
   private final PrintStream jsonOut;
   private int shown;
 
-  AnalyzeShell(AnalysisTarget target, OutputFormat format, PrintStream out, PrintStream err) {
+  /**
+   * @param lines finds the PDBs of frames' source lines, or null for none ({@code --no-lines})
+   */
+  AnalyzeShell(
+      AnalysisTarget target,
+      OutputFormat format,
+      SourceLines lines,
+      PrintStream out,
+      PrintStream err) {
     this.target = target;
     this.format = format;
     this.out = out;
     this.err = err;
-    this.context = new AnalyzeContext(commands, new AnalyzeContext.Session());
+    this.context = new AnalyzeContext(commands, new AnalyzeContext.Session(lines));
     if (format == OutputFormat.json) {
       json = new OneLineJson(out);
       jsonOut = new PrintStream(json, false, StandardCharsets.UTF_8);

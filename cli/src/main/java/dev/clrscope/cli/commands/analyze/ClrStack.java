@@ -1,12 +1,14 @@
 package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrThread;
 import dev.clrscope.dac.StackFrame;
+import dev.clrscope.symbols.SourceLine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -23,29 +25,57 @@ final class ClrStack extends SosCommand {
         SosArgs.Spec.of(Set.of("-all"), Set.of(), 0, 0));
   }
 
-  /** A frame as SOS shows it. */
-  static final RecordSchema<StackFrame> FRAME =
-      new RecordSchema<>(
-          null,
-          List.of(
-              Field.of("childSp", "CHILD SP", 0, Unit.ADDRESS, StackFrame::sp),
-              Field.of("ip", "IP", 0, Unit.ADDRESS, StackFrame::ip),
-              Field.of("callSite", "CALL SITE", 0, Unit.TEXT, StackFrame::display),
-              Field.data("method", Unit.TEXT, StackFrame::method).optional(),
-              Field.data(
-                      "methodDesc",
-                      Unit.ADDRESS,
-                      (StackFrame f) -> f.methodDesc() == 0 ? null : f.methodDesc())
-                  .optional(),
-              Field.data("frame", Unit.TEXT, StackFrame::frameName).optional()));
+  /** A frame and its source line (null when its PDB or IL offset is not known). */
+  record Located(StackFrame frame, SourceLine line) {
+    /** The call site as SOS shows it, and the line as clrscope does: {@code M() (File.cs:42)}. */
+    String callSite() {
+      return line == null ? frame.display() : frame.display() + " (" + line.text() + ")";
+    }
+
+    /** A frame's line of text under its thread or exception. */
+    String text() {
+      return String.format(
+          java.util.Locale.ROOT, "%016x %016x %s", frame.sp(), frame.ip(), callSite());
+    }
+
+    /** {@code frames} with {@code lines}, in order. */
+    static List<Located> of(List<StackFrame> frames, List<SourceLine> lines) {
+      List<Located> located = new ArrayList<>(frames.size());
+      for (int i = 0; i < frames.size(); i++) {
+        located.add(new Located(frames.get(i), lines.get(i)));
+      }
+      return located;
+    }
+  }
+
+  /** A frame as SOS shows it, with its source line. */
+  static final RecordSchema<Located> FRAME = frameSchema();
+
+  private static RecordSchema<Located> frameSchema() {
+    List<Field<Located>> f = new ArrayList<>();
+    f.add(Field.of("childSp", "CHILD SP", 0, Unit.ADDRESS, (Located l) -> l.frame().sp()));
+    f.add(Field.of("ip", "IP", 0, Unit.ADDRESS, (Located l) -> l.frame().ip()));
+    f.add(
+        Field.of("callSite", "CALL SITE", 0, Unit.TEXT, (Located l) -> l.frame().display())
+            .cell(Located::callSite));
+    f.add(Field.data("method", Unit.TEXT, (Located l) -> l.frame().method()).optional());
+    f.addAll(FrameFields.lineFields(Located::line, null));
+    f.add(
+        Field.data(
+                "methodDesc",
+                Unit.ADDRESS,
+                (Located l) -> l.frame().methodDesc() == 0 ? null : l.frame().methodDesc())
+            .optional());
+    f.add(Field.data("frame", Unit.TEXT, (Located l) -> l.frame().frameName()).optional());
+    return new RecordSchema<>(null, f);
+  }
 
   /** A thread's stack. */
-  record ThreadStack(ClrThread thread, List<StackFrame> frames) {
+  record ThreadStack(ClrThread thread, List<Located> frames) {
     List<String> lines() {
       List<String> lines = new ArrayList<>();
-      for (StackFrame f : frames) {
-        lines.add(
-            String.format(java.util.Locale.ROOT, "%016x %016x %s", f.sp(), f.ip(), f.display()));
+      for (Located f : frames) {
+        lines.add(f.text());
       }
       return lines;
     }
@@ -75,7 +105,7 @@ final class ClrStack extends SosCommand {
     if (args.has("-all")) {
       for (ClrThread t : p.threads()) {
         if (t.osId() != 0 && !t.isDead()) {
-          stacks.add(new ThreadStack(t, p.stack(t.osId())));
+          stacks.add(stack(context, t));
         }
       }
     } else {
@@ -83,9 +113,15 @@ final class ClrStack extends SosCommand {
       if (t == null) {
         context.note("The runtime has no thread.");
       } else {
-        stacks.add(new ThreadStack(t, p.stack(t.osId())));
+        stacks.add(stack(context, t));
       }
     }
     context.show(Report.builder().rows("threads", null, STACK, stacks, ThreadStack::lines).build());
+  }
+
+  /** A thread's frames with their lines: the innermost is where the thread is. */
+  private static ThreadStack stack(AnalyzeContext context, ClrThread t) {
+    List<StackFrame> frames = context.process().stack(t.osId());
+    return new ThreadStack(t, Located.of(frames, context.lines(frames, true)));
   }
 }

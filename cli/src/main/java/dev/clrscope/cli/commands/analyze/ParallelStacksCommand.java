@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
@@ -22,14 +23,19 @@ final class ParallelStacksCommand extends SosCommand {
   private static final RecordSchema<ParallelStacks.Node> NODE =
       new RecordSchema<ParallelStacks.Node>(
               null,
-              List.of(
+              withLines(
                   Field.of(
                       "threadCount",
                       "THREADS",
                       0,
                       Unit.COUNT,
                       (ParallelStacks.Node n) -> n.threads().size()),
-                  Field.of("frame", "FRAME", 0, Unit.TEXT, ParallelStacks.Node::frame),
+                  Field.of("frame", "FRAME", 0, Unit.TEXT, ParallelStacks.Node::frame)
+                      .cell(
+                          n ->
+                              n.line() == null
+                                  ? n.frame()
+                                  : n.frame() + " (" + n.line().text() + ")"),
                   Field.of(
                           "endingHere",
                           "ENDS HERE (OS THREAD IDS)",
@@ -40,9 +46,23 @@ final class ParallelStacksCommand extends SosCommand {
                   Field.data("threads", Unit.WORDS, ParallelStacks.Node::threads)))
           .withPriority(List.of("frame", "threadCount"));
 
+  /** The node's fields, its line's ({@code file}, {@code line}) after its frame's. */
+  @SafeVarargs
+  private static List<Field<ParallelStacks.Node>> withLines(Field<ParallelStacks.Node>... fields) {
+    List<Field<ParallelStacks.Node>> all = new java.util.ArrayList<>();
+    for (Field<ParallelStacks.Node> f : fields) {
+      all.add(f);
+      if (f.key().equals("frame")) {
+        all.addAll(FrameFields.lineFields(ParallelStacks.Node::line, null));
+      }
+    }
+    return all;
+  }
+
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    List<ParallelStacks.Node> roots = ParallelStacks.of(context.process());
+    List<ParallelStacks.Node> roots = ParallelStacks.of(context.process(), context.sourceLines());
+    context.sayLineProblems();
     context.show(
         Report.builder()
             .tree(null, null, NODE, roots, ParallelStacks.Node::children, "frame")

@@ -25,15 +25,14 @@ final class PrintException extends SosCommand {
   }
 
   /** One exception of the chain: depth 0 the one asked for, 1 its inner exception... */
-  record Row(int depth, ExceptionInfo exception) {
+  record Row(int depth, ExceptionInfo exception, List<ClrStack.Located> stackTrace) {
     List<String> lines() {
       List<String> lines = new ArrayList<>();
-      if (exception.stackTrace().isEmpty()) {
+      if (stackTrace.isEmpty()) {
         lines.add("(no stack trace: it was never thrown)");
       }
-      for (StackFrame f : exception.stackTrace()) {
-        lines.add(
-            String.format(java.util.Locale.ROOT, "%016x %016x %s", f.sp(), f.ip(), f.display()));
+      for (ClrStack.Located f : stackTrace) {
+        lines.add(f.text());
       }
       return lines;
     }
@@ -50,8 +49,7 @@ final class PrintException extends SosCommand {
                   Field.of("message", "MESSAGE", 0, Unit.TEXT, (Row r) -> r.exception().message()),
                   Field.of(
                       "hresult", "HRESULT", 0, Unit.TEXT, (Row r) -> r.exception().hresultHex()),
-                  Field.nested(
-                      "stackTrace", ClrStack.FRAME, (Row r) -> r.exception().stackTrace())))
+                  Field.nested("stackTrace", ClrStack.FRAME, Row::stackTrace)))
           .withPriority(List.of("type", "message", "address"));
 
   @Override
@@ -73,7 +71,9 @@ final class PrintException extends SosCommand {
     }
     List<Row> rows = new ArrayList<>();
     for (ExceptionInfo x = e; x != null && rows.size() < 100; x = x.inner()) {
-      rows.add(new Row(rows.size(), x));
+      // The frames an exception recorded all hold return addresses, the throw's too.
+      List<StackFrame> frames = x.stackTrace();
+      rows.add(new Row(rows.size(), x, ClrStack.Located.of(frames, context.lines(frames, false))));
     }
     context.show(Report.builder().rows("exceptions", null, EXCEPTIONS, rows, Row::lines).build());
   }

@@ -4,7 +4,9 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.contention.BlockedRecord;
 import dev.clrscope.monitor.contention.BlockedSummary;
@@ -12,6 +14,7 @@ import dev.clrscope.monitor.contention.ContentionAssembler;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
+import dev.clrscope.symbols.SourceLines;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -35,6 +38,12 @@ public final class ContentionCommand extends AttachingCommand {
 
   @Mixin DurationOption durationOption;
 
+  @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
+
+  private SourceLines sourceLines;
+
   @Option(
       names = "--min-duration",
       paramLabel = "DURATION",
@@ -49,6 +58,11 @@ public final class ContentionCommand extends AttachingCommand {
   boolean stacks;
 
   @Override
+  protected void validate() {
+    sourceLines = lines.sourceLines(symbolServer.url());
+  }
+
+  @Override
   protected boolean readsFiles() {
     return true;
   }
@@ -57,27 +71,32 @@ public final class ContentionCommand extends AttachingCommand {
   @Override
   protected int readFile(Path file) {
     // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
-    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
+    MethodAddressMap methods =
+        new MethodAddressMap(ProcessMaps.forTrace(file)).withLines(sourceLines);
     MonitorOutput<BlockedRecord, BlockedSummary> output =
         ContentionOutput.output(format.renderer(out(), err()), stacks);
     ContentionAssembler assembler =
         new ContentionAssembler(methods, minDuration, stacks, output::write).namesAtEnd();
-    return analyseSavedTrace(
-        file, assembler, span -> output.summary(assembler.summary(span), null));
+    int code =
+        analyseSavedTrace(file, assembler, span -> output.summary(assembler.summary(span), null));
+    methods.problems().forEach(this::warn);
+    return code;
   }
 
   @Override
   protected int run(AttachedTarget attached) {
     MonitorOutput<BlockedRecord, BlockedSummary> output =
         ContentionOutput.output(format.renderer(out(), err()), stacks);
-    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
+    MethodAddressMap methods =
+        new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())).withLines(sourceLines);
     ContentionAssembler assembler =
         new ContentionAssembler(methods, minDuration, stacks, output::write);
     SessionResult result =
         watchMonitor(
             attached,
             namedFromTheStart(
-                ContentionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                ContentionAssembler.sessionRequest(true, sourceLines != null)
+                    .withDuration(durationOption.duration()),
                 methods,
                 attached),
             "the locks and waits",
@@ -86,6 +105,7 @@ public final class ContentionCommand extends AttachingCommand {
             assembler);
     BlockedSummary s = assembler.summary(result.observedNanos());
     output.summary(s, result.stopReason());
+    methods.problems().forEach(this::warn);
     return 0;
   }
 }

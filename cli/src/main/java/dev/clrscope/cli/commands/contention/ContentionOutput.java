@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.contention;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
@@ -30,9 +31,9 @@ final class ContentionOutput {
     f.add(Field.<BlockedRecord>data("lockId", Unit.ADDRESS, BlockedRecord::lockId));
     f.add(Field.<BlockedRecord>data("objectId", Unit.ADDRESS, BlockedRecord::objectId));
     if (stacks) {
-      f.add(Field.<BlockedRecord>data("stack", Unit.WORDS, BlockedRecord::stack));
+      f.addAll(FrameFields.stackFields("stack", BlockedRecord::stack));
     }
-    f.add(Field.of("method", "METHOD", 0, Unit.TEXT, BlockedRecord::method));
+    f.addAll(FrameFields.frameFields("method", "METHOD", 0, BlockedRecord::method));
     // No "kind" member of the schema's own: the record's kind (lock, wait) is one of its fields.
     return new RecordSchema<>(null, f);
   }
@@ -42,13 +43,9 @@ final class ContentionOutput {
     Renderer.Stream<BlockedRecord> stream = Renderer.Stream.live(schema(stacks));
     return new MonitorOutput<>(
         renderer,
-        stacks ? stream.withDetails(r -> atFrames(r.stack())) : stream,
+        stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream,
         ContentionOutput::summaryReport,
         BlockedSummary::observedNanos);
-  }
-
-  private static List<String> atFrames(List<String> stack) {
-    return stack.stream().map(f -> "at " + f).toList();
   }
 
   private static final RecordSchema<Watched> SUMMARY =
@@ -59,12 +56,11 @@ final class ContentionOutput {
     f.add(Field.of("kind", "KIND", 0, Unit.TEXT, BlockedSummary.Group::kind));
     if (byMethod) {
       f.add(
-          Field.<BlockedSummary.Group>data("method", Unit.TEXT, BlockedSummary.Group::method)
-              .optional());
-      f.add(
           Field.<BlockedSummary.Group>data(
-                  "stack", Unit.WORDS, g -> g.stack().isEmpty() ? null : g.stack())
+                  "method", Unit.TEXT, g -> g.method() == null ? null : g.method().name())
               .optional());
+      f.addAll(FrameFields.lineFields(g -> g.method() == null ? null : g.method().line(), null));
+      f.addAll(FrameFields.stackFields("stack", BlockedSummary.Group::stack));
     }
     f.add(Field.of("count", "COUNT", 0, Unit.COUNT, BlockedSummary.Group::count));
     f.add(Field.of("totalMs", "TOTAL_MS", 0, Unit.MILLIS, BlockedSummary.Group::totalMillis));
@@ -73,7 +69,8 @@ final class ContentionOutput {
     f.add(Field.of("maxMs", "MAX_MS", 0, Unit.MILLIS, BlockedSummary.Group::maxMillis));
     if (byMethod) {
       f.add(
-          Field.of("methodText", "METHOD", 0, Unit.TEXT, BlockedSummary.Group::method)
+          Field.<BlockedSummary.Group>of("methodText", "METHOD", 0, Unit.TEXT, g -> null)
+              .cell(g -> g.method() == null ? "-" : g.method().text())
               .only(Field.Shown.TABLE));
     }
     return f;
@@ -98,7 +95,7 @@ final class ContentionOutput {
             "By waiting " + (stacks ? "stack" : "method") + ", most blocked time first",
             BY_STACK,
             s.byStack(),
-            g -> atFrames(g.stack()))
+            g -> FrameFields.atFrames(g.stack()))
         .build();
   }
 }

@@ -3,7 +3,9 @@ package dev.clrscope.cli.commands.exceptions;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
+import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
@@ -12,6 +14,7 @@ import dev.clrscope.monitor.exceptions.ExceptionSummary;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
+import dev.clrscope.symbols.SourceLines;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,6 +39,12 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Mixin DurationOption durationOption;
 
+  @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
+
+  private SourceLines sourceLines;
+
   @Option(
       names = "--type",
       paramLabel = "REGEX",
@@ -49,6 +58,7 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
+    sourceLines = lines.sourceLines(symbolServer.url());
     typePattern = type == null ? null : TypeRegex.compile(spec, type);
   }
 
@@ -67,25 +77,30 @@ public final class ExceptionsCommand extends AttachingCommand {
   @Override
   protected int readFile(Path file) {
     // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
-    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.forTrace(file));
+    MethodAddressMap methods =
+        new MethodAddressMap(ProcessMaps.forTrace(file)).withLines(sourceLines);
     MonitorOutput<ExceptionRecord, ExceptionSummary> output =
         ExceptionsOutput.output(format.renderer(out(), err()), stacks);
     ExceptionAssembler assembler = assembler(methods, output).namesAtEnd();
-    return analyseSavedTrace(
-        file, assembler, span -> output.summary(assembler.summary(span), null));
+    int code =
+        analyseSavedTrace(file, assembler, span -> output.summary(assembler.summary(span), null));
+    methods.problems().forEach(this::warn);
+    return code;
   }
 
   @Override
   protected int run(AttachedTarget attached) {
     MonitorOutput<ExceptionRecord, ExceptionSummary> output =
         ExceptionsOutput.output(format.renderer(out(), err()), stacks);
-    MethodAddressMap methods = new MethodAddressMap(ProcessMaps.ofProcess(attached.pid()));
+    MethodAddressMap methods =
+        new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())).withLines(sourceLines);
     ExceptionAssembler assembler = assembler(methods, output);
     SessionResult result =
         watchMonitor(
             attached,
             namedFromTheStart(
-                ExceptionAssembler.sessionRequest(true).withDuration(durationOption.duration()),
+                ExceptionAssembler.sessionRequest(true, sourceLines != null)
+                    .withDuration(durationOption.duration()),
                 methods,
                 attached),
             "the exceptions",
@@ -94,6 +109,7 @@ public final class ExceptionsCommand extends AttachingCommand {
             assembler);
     ExceptionSummary s = assembler.summary(result.observedNanos());
     output.summary(s, result.stopReason());
+    methods.problems().forEach(this::warn);
     return 0;
   }
 }

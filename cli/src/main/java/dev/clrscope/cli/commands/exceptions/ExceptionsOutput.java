@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.exceptions;
 
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
@@ -28,7 +29,7 @@ final class ExceptionsOutput {
     f.add(Field.of("time", "TIME", 12, Unit.TIME, ExceptionRecord::time));
     f.add(Field.of("threadId", "THREAD", 7, Unit.ID, ExceptionRecord::threadId));
     f.add(Field.of("type", "TYPE", 32, Unit.TEXT, ExceptionRecord::type));
-    f.add(Field.of("throwSite", "THROW SITE", 40, Unit.TEXT, ExceptionRecord::throwSite));
+    f.addAll(FrameFields.frameFields("throwSite", "THROW SITE", 40, ExceptionRecord::throwSite));
     f.add(Field.of("handling", "HANDLING", 9, Unit.TEXT, ExceptionRecord::handling));
     f.add(
         Field.<ExceptionRecord>data("catchingMethod", Unit.TEXT, ExceptionRecord::catchingMethod));
@@ -39,7 +40,7 @@ final class ExceptionsOutput {
             Unit.TEXT,
             r -> String.format(Locale.ROOT, "0x%08X", r.hresult() & 0xFFFFFFFFL)));
     if (stacks) {
-      f.add(Field.<ExceptionRecord>data("stack", Unit.WORDS, ExceptionRecord::stack));
+      f.addAll(FrameFields.stackFields("stack", ExceptionRecord::stack));
     }
     f.add(Field.of("message", "MESSAGE", 0, Unit.TEXT, ExceptionRecord::message));
     return new RecordSchema<>("exception", f);
@@ -51,13 +52,9 @@ final class ExceptionsOutput {
     Renderer.Stream<ExceptionRecord> stream = Renderer.Stream.live(schema(stacks));
     return new MonitorOutput<>(
         renderer,
-        stacks ? stream.withDetails(ExceptionsOutput::frames) : stream,
+        stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream,
         ExceptionsOutput::summaryReport,
         ExceptionSummary::observedNanos);
-  }
-
-  private static List<String> frames(ExceptionRecord r) {
-    return r.stack().stream().map(f -> "at " + f).toList();
   }
 
   private static final RecordSchema<Summarized<ExceptionSummary>> SUMMARY =
@@ -91,14 +88,17 @@ final class ExceptionsOutput {
               Field.of("type", "TYPE", 0, Unit.TEXT, Map.Entry::getKey),
               Field.of("count", "COUNT", 0, Unit.COUNT, Map.Entry::getValue)));
 
-  private static final RecordSchema<ExceptionSummary.SiteCount> BY_SITE =
-      new RecordSchema<>(
-          null,
-          List.of(
-              Field.of("count", "COUNT", 0, Unit.COUNT, ExceptionSummary.SiteCount::count),
-              Field.of("type", "TYPE", 0, Unit.TEXT, ExceptionSummary.SiteCount::type),
-              Field.of(
-                  "throwSite", "THROW SITE", 0, Unit.TEXT, ExceptionSummary.SiteCount::throwSite)));
+  private static final RecordSchema<ExceptionSummary.SiteCount> BY_SITE = bySite();
+
+  private static RecordSchema<ExceptionSummary.SiteCount> bySite() {
+    List<Field<ExceptionSummary.SiteCount>> f = new ArrayList<>();
+    f.add(Field.of("count", "COUNT", 0, Unit.COUNT, ExceptionSummary.SiteCount::count));
+    f.add(Field.of("type", "TYPE", 0, Unit.TEXT, ExceptionSummary.SiteCount::type));
+    f.addAll(
+        FrameFields.frameFields(
+            "throwSite", "THROW SITE", 0, ExceptionSummary.SiteCount::throwSite));
+    return new RecordSchema<>(null, f);
+  }
 
   static Report summaryReport(ExceptionSummary s, Watched watched) {
     Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));

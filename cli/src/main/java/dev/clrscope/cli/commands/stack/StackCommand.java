@@ -4,7 +4,10 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
@@ -21,7 +24,9 @@ import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.symbols.Frame;
 import dev.clrscope.symbols.ProcessMaps;
+import dev.clrscope.symbols.SourceLines;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,7 +68,13 @@ public final class StackCommand extends AttachingCommand {
       description = "How long to sample (default: 10ms, as dotnet-stack).")
   Duration duration = DEFAULT_DURATION;
 
+  @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
+
   @Mixin FormatOption format;
+
+  private SourceLines sourceLines;
 
   /** The frame that stands for native code below a thread's managed frames, as dotnet-stack. */
   static final String NATIVE_FRAMES = "[Native Frames]";
@@ -73,6 +84,7 @@ public final class StackCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
+    sourceLines = lines.sourceLines(symbolServer.url());
     if (duration.isNegative() || duration.isZero()) {
       throw new ParameterException(spec.commandLine(), "--duration must be positive");
     }
@@ -105,10 +117,17 @@ public final class StackCommand extends AttachingCommand {
   }
 
   /** A thread's stack. */
-  record ThreadStack(long thread, List<String> frames) {}
+  record ThreadStack(long thread, List<Frame> frames) {}
 
-  private static final RecordSchema<String> FRAME =
-      new RecordSchema<>(null, List.of(Field.of("frame", "FRAME", 0, Unit.TEXT, (String f) -> f)));
+  /** A frame: its name as dotnet-stack's, and its line where the method's PDB is found. */
+  private static final RecordSchema<Frame> FRAME = frameSchema();
+
+  private static RecordSchema<Frame> frameSchema() {
+    List<Field<Frame>> f = new ArrayList<>();
+    f.add(Field.of("frame", "FRAME", 0, Unit.TEXT, Frame::name).cell(Frame::text));
+    f.addAll(FrameFields.lineFields(Frame::line, null));
+    return new RecordSchema<>(null, f);
+  }
 
   private static final RecordSchema<ThreadStack> STACKS =
       new RecordSchema<>(
@@ -121,7 +140,8 @@ public final class StackCommand extends AttachingCommand {
                               + Long.toHexString(s.thread()).toUpperCase(java.util.Locale.ROOT)
                               + ")"),
               Field.of("frameCount", "FRAMES", 0, Unit.COUNT, (ThreadStack s) -> s.frames().size()),
-              Field.<ThreadStack>data("frames", Unit.TEXT, s -> String.join(" | ", s.frames()))
+              Field.<ThreadStack>data(
+                      "frames", Unit.TEXT, s -> String.join(" | ", FrameFields.texts(s.frames())))
                   .only(Field.Shown.CSV),
               Field.nested("frames", FRAME, ThreadStack::frames)));
 
@@ -129,7 +149,8 @@ public final class StackCommand extends AttachingCommand {
   protected int run(AttachedTarget attached) {
     MethodAddressMap methods =
         new MethodAddressMap(
-            attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty());
+                attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty())
+            .withLines(sourceLines);
     FirstSamples samples = new FirstSamples();
     SessionRequest request =
         SessionRequest.of(
@@ -167,11 +188,15 @@ public final class StackCommand extends AttachingCommand {
     List<ThreadStack> stacks = new ArrayList<>();
     samples.stacks.forEach(
         (thread, stack) -> {
-          List<String> frames = new ArrayList<>();
-          if (samples.external.get(thread)) {
-            frames.add(NATIVE_FRAMES);
+          List<Frame> frames = new ArrayList<>();
+          boolean external = samples.external.get(thread);
+          if (external) {
+            frames.add(Frame.of(NATIVE_FRAMES));
           }
-          frames.addAll(methods.names(stack));
+          // Outside managed code, even the innermost managed frame holds a return address.
+          for (int i = 0; i < stack.depth(); i++) {
+            frames.add(methods.frame(stack.frame(i), external || i > 0));
+          }
           stacks.add(new ThreadStack(thread, frames));
         });
     if (stacks.isEmpty()) {
@@ -182,7 +207,11 @@ public final class StackCommand extends AttachingCommand {
     }
     format
         .renderer(out(), err())
-        .report(Report.builder().rows(null, null, STACKS, stacks, s -> s.frames()).build());
+        .report(
+            Report.builder()
+                .rows(null, null, STACKS, stacks, s -> FrameFields.texts(s.frames()))
+                .build());
+    methods.problems().forEach(this::warn);
     return 0;
   }
 }

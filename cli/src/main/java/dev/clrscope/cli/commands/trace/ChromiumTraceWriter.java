@@ -5,8 +5,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
+import dev.clrscope.symbols.Frame;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +49,10 @@ final class ChromiumTraceWriter implements ProfileWriter {
   @Override
   public void sample(StackSample s) throws IOException {
     List<String> before = openStacks.getOrDefault(s.threadId(), List.of());
-    List<String> now = s.frames();
+    List<String> now = new ArrayList<>(s.frames().size());
+    for (Frame f : s.frames()) {
+      now.add(f.text());
+    }
     int common = 0;
     while (common < before.size()
         && common < now.size()

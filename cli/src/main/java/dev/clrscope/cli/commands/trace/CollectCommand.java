@@ -6,6 +6,8 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.DurationParser;
+import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ByteSize;
@@ -20,6 +22,7 @@ import dev.clrscope.monitor.trace.SessionPlan;
 import dev.clrscope.monitor.trace.StoppingEvent;
 import dev.clrscope.monitor.trace.TraceRecording;
 import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.symbols.SourceLines;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -92,6 +95,13 @@ public final class CollectCommand extends AttachingCommand {
   @Mixin DurationOption durationOption;
 
   @Mixin BufferSizeOption bufferSize;
+
+  /** The lines of the frames of --format's conversion. */
+  @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
+
+  private SourceLines sourceLines;
 
   @Option(
       names = "--rundown",
@@ -190,6 +200,7 @@ public final class CollectCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
+    sourceLines = lines.sourceLines(symbolServer.url());
     try {
       if (noRundown && rundown != null) {
         throw new IllegalArgumentException("--rundown and --no-rundown exclude each other");
@@ -281,7 +292,7 @@ public final class CollectCommand extends AttachingCommand {
     out().println(file);
     if (conversion != null) {
       Path converted = TraceFileNames.convertedName(file, conversion);
-      TraceConversion.convert(file, converted, conversion, err());
+      TraceConversion.convert(file, converted, conversion, false, sourceLines, err());
       out().println(converted);
     }
     out().flush();

@@ -2,9 +2,13 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
+import dev.clrscope.symbols.SourceLines;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -46,6 +50,10 @@ public final class ConvertCommand extends ClrscopeSubcommand {
               + " written, as dotnet-trace does.")
   boolean allEvents;
 
+  @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
+
   @Override
   public Integer call() {
     if (allEvents && format != ConversionFormat.chromium) {
@@ -54,10 +62,11 @@ public final class ConvertCommand extends ClrscopeSubcommand {
           "--all-events applies to --format chromium only (speedscope and folded stacks hold"
               + " samples alone)");
     }
+    SourceLines source = lines.sourceLines(symbolServer.url());
     TraceFileInput.checkReadable(input);
     if ("-".equals(output)) {
       try {
-        TraceConversion.Result r = TraceConversion.convert(input, out(), format, allEvents);
+        TraceConversion.Result r = TraceConversion.convert(input, out(), format, allEvents, source);
         out().flush();
         TraceConversion.report(r, format, err());
       } catch (IOException e) {
@@ -69,7 +78,7 @@ public final class ConvertCommand extends ClrscopeSubcommand {
         output != null
             ? Path.of(output)
             : TraceFileNames.convertedName(input.toAbsolutePath(), format);
-    TraceConversion.convert(input, target, format, allEvents, err());
+    TraceConversion.convert(input, target, format, allEvents, source, err());
     out().println(target);
     return 0;
   }

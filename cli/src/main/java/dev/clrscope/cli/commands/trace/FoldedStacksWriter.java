@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
+import dev.clrscope.symbols.Frame;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.HashMap;
@@ -7,9 +8,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Folded stacks, {@code root;caller;leaf count}, one line per distinct stack with its number of
- * samples, sorted by stack: the input of flamegraph.pl, speedscope and many others. Memory grows
- * with the number of distinct stacks only.
+ * Folded stacks, {@code root;caller;leaf count} (a frame with a line as {@code Method
+ * (Program.cs:42)}), one line per distinct stack with its number of samples, sorted by stack: the
+ * input of flamegraph.pl, speedscope and many others. Memory grows with the number of distinct
+ * stacks only.
  */
 final class FoldedStacksWriter implements ProfileWriter {
   private final Writer out;
@@ -22,12 +24,12 @@ final class FoldedStacksWriter implements ProfileWriter {
   @Override
   public void sample(StackSample s) {
     StringBuilder sb = new StringBuilder();
-    for (String f : s.frames()) {
+    for (Frame f : s.frames()) {
       if (sb.length() > 0) {
         sb.append(';');
       }
       // ';' separates frames (the count follows the last space, so spaces may stay).
-      sb.append(f.replace(';', ','));
+      sb.append(f.text().replace(';', ','));
     }
     counts.computeIfAbsent(sb.toString(), k -> new long[1])[0]++;
   }

@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.trace;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.clrscope.symbols.Frame;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -33,8 +34,8 @@ final class SpeedscopeWriter implements ProfileWriter {
   private final OutputStream out;
   private final String name;
   private final Path tempDir;
-  private final Map<String, Integer> frameIds = new HashMap<>();
-  private final List<String> frames = new ArrayList<>();
+  private final Map<Frame, Integer> frameIds = new HashMap<>();
+  private final List<Frame> frames = new ArrayList<>();
   private final Map<Long, ThreadSamples> threads = new LinkedHashMap<>();
   private final LinkedHashMap<Long, Writer> open =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -79,7 +80,7 @@ final class SpeedscopeWriter implements ProfileWriter {
         threads.computeIfAbsent(
             s.threadId(), id -> new ThreadSamples(tempDir.resolve("thread-" + id + ".json")));
     StringBuilder sb = new StringBuilder(t.count == 0 ? "[" : ",[");
-    List<String> f = s.frames();
+    List<Frame> f = s.frames();
     for (int i = 0; i < f.size(); i++) {
       if (i > 0) {
         sb.append(',');
@@ -96,7 +97,7 @@ final class SpeedscopeWriter implements ProfileWriter {
     t.weight = s.weightMs();
   }
 
-  private int frameId(String frame) {
+  private int frameId(Frame frame) {
     Integer id = frameIds.get(frame);
     if (id == null) {
       id = frames.size();
@@ -167,9 +168,14 @@ final class SpeedscopeWriter implements ProfileWriter {
     g.writeEndArray();
     g.writeObjectFieldStart("shared");
     g.writeArrayFieldStart("frames");
-    for (String f : frames) {
+    for (Frame f : frames) {
       g.writeStartObject();
-      g.writeStringField("name", f);
+      g.writeStringField("name", f.name());
+      if (f.line() != null) {
+        // speedscope shows a frame's file and line, and tells frames of one name apart by them.
+        g.writeStringField("file", f.file());
+        g.writeNumberField("line", f.line().line());
+      }
       g.writeEndObject();
     }
     g.writeEndArray();

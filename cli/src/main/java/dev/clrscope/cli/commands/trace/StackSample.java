@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
+import dev.clrscope.symbols.Frame;
 import java.util.List;
 
 /**
@@ -9,6 +10,6 @@ import java.util.List;
  * @param threadId the sampled thread
  * @param timeMs milliseconds since the trace's start
  * @param weightMs the time the sample stands for (the sampling period)
- * @param frames frame names, root first, leaf last
+ * @param frames the frames (names, lines where known), root first, leaf last
  */
-public record StackSample(long threadId, double timeMs, double weightMs, List<String> frames) {}
+public record StackSample(long threadId, double timeMs, double weightMs, List<Frame> frames) {}

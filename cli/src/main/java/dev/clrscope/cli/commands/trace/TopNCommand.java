@@ -2,7 +2,10 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.LineOptions;
+import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
@@ -12,6 +15,7 @@ import dev.clrscope.monitor.profile.SampleTotals;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
+import dev.clrscope.symbols.SourceLines;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +40,9 @@ import picocli.CommandLine.ParentCommand;
           + " dotnet-sampled-thread-time or cpu-sampling profile): per method the samples with it"
           + " as the innermost frame (exclusive) and anywhere on the stack (inclusive), their share"
           + " of all samples, and how many of them were on CPU (running managed code) rather than"
-          + " waiting or in native code. Frames are named as `trace convert` names them."
+          + " waiting or in native code. Frames are named as `trace convert` names them; with"
+          + " the method's PDB, each row has the line where most of its samples fell, and"
+          + " --by-line ranks the source lines themselves."
     })
 public final class TopNCommand extends ClrscopeSubcommand {
   @ParentCommand ReportCommand report;
@@ -75,6 +81,17 @@ public final class TopNCommand extends ClrscopeSubcommand {
       description = "Name methods with their parameter types: Namespace.Type.Method(String,Int32).")
   boolean signatures;
 
+  @Option(
+      names = "--by-line",
+      description =
+          "Rank source lines instead of methods: each row a method and one of its lines, its"
+              + " samples counted per line (needs the methods' PDBs; see --symbol-path).")
+  boolean byLine;
+
+  @Mixin LineOptions lines;
+
+  @Mixin SymbolServerOption symbolServer;
+
   @Mixin FormatOption format;
 
   @Override
@@ -99,7 +116,14 @@ public final class TopNCommand extends ClrscopeSubcommand {
     if (thread != null && thread < 0) {
       throw new ParameterException(spec.commandLine(), "--thread takes a thread id (0 or more)");
     }
+    if (byLine && !lines.enabled()) {
+      throw new ParameterException(spec.commandLine(), "--by-line needs lines: drop --no-lines");
+    }
+    SourceLines source = lines.sourceLines(symbolServer.url());
     ManagedCodeMap methods = new ManagedCodeMap();
+    if (source != null) {
+      methods.withLines(source);
+    }
     SampleProfile[] profiled = new SampleProfile[1];
     FrameResolver[] resolver = new FrameResolver[1];
     SessionResult read =
@@ -124,7 +148,8 @@ public final class TopNCommand extends ClrscopeSubcommand {
     } else if (frames.managed().size() == 0) {
       warn("the trace has no method load or rundown events, so frames are hex addresses");
     }
-    List<MethodSamples> top = profile.top(number, inclusive);
+    List<MethodSamples> top =
+        byLine ? profile.topLines(number, inclusive) : profile.top(number, inclusive);
     // Said once the frames were named: a library is read when a frame first needs it.
     frames.problems().forEach(this::warn);
     List<Ranked> rows = new ArrayList<>();
@@ -135,15 +160,16 @@ public final class TopNCommand extends ClrscopeSubcommand {
         .renderer(out(), err())
         .report(
             Report.builder()
-                .values(HEAD, new Head(file.toString(), inclusive, thread, number, totals))
-                .rows("methods", null, METHODS, rows)
+                .values(HEAD, new Head(file.toString(), inclusive, byLine, thread, number, totals))
+                .rows(byLine ? "lines" : "methods", null, methods(source != null), rows)
                 .primary()
                 .build());
     return 0;
   }
 
   /** The samples a report counted, and how it orders methods. */
-  private record Head(String file, boolean inclusive, Long thread, int top, SampleTotals totals) {
+  private record Head(
+      String file, boolean inclusive, boolean byLine, Long thread, int top, SampleTotals totals) {
     String orderedBy() {
       return inclusive ? "inclusive" : "exclusive";
     }
@@ -152,7 +178,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
       return String.format(
           Locale.ROOT,
           "%,d samples%s: %,d on CPU (running managed code), %,d waiting or in native code;"
-              + " %d thread%s; top %d by %s",
+              + " %d thread%s; top %d %sby %s",
           totals.samples(),
           thread == null ? "" : " of thread " + thread,
           totals.cpu(),
@@ -160,6 +186,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
           totals.threads(),
           totals.threads() == 1 ? "" : "s",
           top,
+          byLine ? "lines " : "",
           inclusive ? "inclusive samples" : "exclusive samples");
     }
   }
@@ -170,6 +197,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
           List.of(
               Field.data("file", Unit.TEXT, Head::file),
               Field.data("orderedBy", Unit.TEXT, Head::orderedBy),
+              Field.data("ranked", Unit.TEXT, (Head h) -> h.byLine() ? "lines" : "methods"),
               Field.data("thread", Unit.ID, Head::thread),
               Field.of("samples", "Samples", 0, Unit.COUNT, (Head h) -> h.totals().samples())
                   .only(Field.Shown.DATA),
@@ -184,44 +212,41 @@ public final class TopNCommand extends ClrscopeSubcommand {
   /** A method and its rank. */
   private record Ranked(int rank, MethodSamples m, long samples) {}
 
-  private static final RecordSchema<Ranked> METHODS =
-      new RecordSchema<Ranked>(
-              null,
-              List.of(
-                  Field.of("rank", "#", 0, Unit.COUNT, Ranked::rank),
-                  Field.of("exclusive", "EXCL", 0, Unit.COUNT, (Ranked r) -> r.m().exclusive()),
-                  Field.of(
-                      "exclusivePercent",
-                      "EXCL %",
-                      0,
-                      Unit.PERCENT,
-                      (Ranked r) -> Unit.percent(r.m().exclusive(), r.samples())),
-                  Field.of(
-                      "exclusiveCpu",
-                      "EXCL CPU",
-                      0,
-                      Unit.COUNT,
-                      (Ranked r) -> r.m().exclusiveCpu()),
-                  Field.of("inclusive", "INCL", 0, Unit.COUNT, (Ranked r) -> r.m().inclusive()),
-                  Field.of(
-                      "inclusivePercent",
-                      "INCL %",
-                      0,
-                      Unit.PERCENT,
-                      (Ranked r) -> Unit.percent(r.m().inclusive(), r.samples())),
-                  Field.of(
-                      "inclusiveCpu",
-                      "INCL CPU",
-                      0,
-                      Unit.COUNT,
-                      (Ranked r) -> r.m().inclusiveCpu()),
-                  Field.of("method", "METHOD", 0, Unit.TEXT, (Ranked r) -> r.m().name())))
-          .withPriority(
-              List.of(
-                  "rank",
-                  "exclusive",
-                  "inclusive",
-                  "method",
-                  "exclusivePercent",
-                  "inclusivePercent"));
+  /** The rows' schema: with lines, the hottest (or the row's) line after the method. */
+  private static RecordSchema<Ranked> methods(boolean withLines) {
+    List<Field<Ranked>> f = new ArrayList<>();
+    f.add(Field.of("rank", "#", 0, Unit.COUNT, Ranked::rank));
+    f.add(Field.of("exclusive", "EXCL", 0, Unit.COUNT, (Ranked r) -> r.m().exclusive()));
+    f.add(
+        Field.of(
+            "exclusivePercent",
+            "EXCL %",
+            0,
+            Unit.PERCENT,
+            (Ranked r) -> Unit.percent(r.m().exclusive(), r.samples())));
+    f.add(Field.of("exclusiveCpu", "EXCL CPU", 0, Unit.COUNT, (Ranked r) -> r.m().exclusiveCpu()));
+    f.add(Field.of("inclusive", "INCL", 0, Unit.COUNT, (Ranked r) -> r.m().inclusive()));
+    f.add(
+        Field.of(
+            "inclusivePercent",
+            "INCL %",
+            0,
+            Unit.PERCENT,
+            (Ranked r) -> Unit.percent(r.m().inclusive(), r.samples())));
+    f.add(Field.of("inclusiveCpu", "INCL CPU", 0, Unit.COUNT, (Ranked r) -> r.m().inclusiveCpu()));
+    f.add(Field.of("method", "METHOD", 0, Unit.TEXT, (Ranked r) -> r.m().name()));
+    if (withLines) {
+      f.addAll(FrameFields.lineFields((Ranked r) -> r.m().line(), "LINE"));
+    }
+    return new RecordSchema<Ranked>(null, f)
+        .withPriority(
+            List.of(
+                "rank",
+                "exclusive",
+                "inclusive",
+                "method",
+                "source",
+                "exclusivePercent",
+                "inclusivePercent"));
+  }
 }

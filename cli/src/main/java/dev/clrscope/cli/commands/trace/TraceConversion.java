@@ -7,8 +7,10 @@ import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.TraceHeader;
 import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.symbols.Frame;
 import dev.clrscope.symbols.FrameResolver;
 import dev.clrscope.symbols.ManagedCodeMap;
+import dev.clrscope.symbols.SourceLines;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -46,18 +48,19 @@ public final class TraceConversion {
     }
   }
 
-  /** Converts {@code trace} into the file {@code output}, with notes on {@code err}. */
-  public static Result convert(Path trace, Path output, ConversionFormat format, PrintStream err) {
-    return convert(trace, output, format, false, err);
-  }
-
   /**
    * Converts {@code trace} into the file {@code output}, with notes on {@code err}; {@code
-   * allEvents} adds every event that is not a sample, where the format has room for it (Chromium).
+   * allEvents} adds every event that is not a sample, where the format has room for it (Chromium);
+   * frames carry lines when {@code lines} is given.
    */
   public static Result convert(
-      Path trace, Path output, ConversionFormat format, boolean allEvents, PrintStream err) {
-    Result result = OutputFile.write(output, out -> convert(trace, out, format, allEvents));
+      Path trace,
+      Path output,
+      ConversionFormat format,
+      boolean allEvents,
+      SourceLines lines,
+      PrintStream err) {
+    Result result = OutputFile.write(output, out -> convert(trace, out, format, allEvents, lines));
     report(result, format, err);
     return result;
   }
@@ -79,19 +82,23 @@ public final class TraceConversion {
     }
   }
 
-  /** Converts {@code trace} into {@code out} (not closed). */
+  /** Converts {@code trace} into {@code out} (not closed), frames without lines. */
   public static Result convert(Path trace, OutputStream out, ConversionFormat format)
       throws IOException {
-    return convert(trace, out, format, false);
+    return convert(trace, out, format, false, null);
   }
 
   /**
    * Converts {@code trace} onto {@code out}; see {@link #convert(Path, Path, ConversionFormat,
-   * boolean, PrintStream)}.
+   * boolean, SourceLines, PrintStream)}.
    */
   public static Result convert(
-      Path trace, OutputStream out, ConversionFormat format, boolean allEvents) throws IOException {
+      Path trace, OutputStream out, ConversionFormat format, boolean allEvents, SourceLines lines)
+      throws IOException {
     ManagedCodeMap methods = new ManagedCodeMap();
+    if (lines != null) {
+      methods.withLines(lines);
+    }
     Writer text = new OutputStreamWriter(out, StandardCharsets.UTF_8);
     Result result;
     try {
@@ -172,10 +179,11 @@ public final class TraceConversion {
       for (int k = 0; k < stacks.size(); k++) {
         StackTrace stack = stacks.get(k);
         int depth = stack.depth();
-        String[] names = new String[depth];
+        Frame[] names = new Frame[depth];
         for (int i = 0; i < depth; i++) {
-          // Stacks are innermost first; profiles want the root first.
-          names[depth - 1 - i] = frames.name(stack.frame(i));
+          // Stacks are innermost first; profiles want the root first. Below the innermost, a
+          // frame holds a return address: its line is the call's.
+          names[depth - 1 - i] = frames.frame(stack.frame(i), i > 0);
         }
         writer.sample(
             new StackSample(threads.get(k), times.get(k), weightMs, Arrays.asList(names)));

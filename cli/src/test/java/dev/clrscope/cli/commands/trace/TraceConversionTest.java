@@ -135,7 +135,7 @@ class TraceConversionTest {
   @Test
   void chromiumWithAllEventsAddsEveryOtherEventAsAnInstant() throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    TraceConversion.convert(TRACE, out, ConversionFormat.chromium, true);
+    TraceConversion.convert(TRACE, out, ConversionFormat.chromium, true, null);
     JsonNode events = JSON.readTree(out.toByteArray()).path("traceEvents");
     long instants = 0;
     long samplesEvents = 0;
