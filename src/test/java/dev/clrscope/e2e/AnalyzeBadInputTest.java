@@ -267,7 +267,35 @@ class AnalyzeBadInputTest {
             .as("%s", r)
             .isEqualTo(1);
       }
+      // The exact graph of the same core: its report, and analyze's commands over it.
+      endsCleanly(
+          Clrscope.run(
+              AnalyzeCli.TIMEOUT, "dump-heap", "report", damaged.toString(), "--format", "json"),
+          "clrscope dump-heap report: ");
+      endsCleanly(
+          analyze(
+              damaged.toString(),
+              "-c",
+              "dominators",
+              "-c",
+              "duplicates",
+              "-c",
+              "fill",
+              "--format",
+              "json"),
+          "clrscope analyze: ");
       Files.delete(damaged);
+    }
+  }
+
+  /** A result, or one line that starts with {@code prefix}: never a stack trace. */
+  private static void endsCleanly(CliResult r, String prefix) {
+    assertThat(r.exitCode()).as("%s", r).isIn(0, 1);
+    assertThat(r.stderr()).as("%s", r).doesNotContain("Exception").doesNotContain("internal error");
+    if (r.exitCode() == 1) {
+      assertThat(r.stderr().lines().filter(l -> l.startsWith(prefix)).count())
+          .as("%s", r)
+          .isEqualTo(1);
     }
   }
 
