@@ -68,8 +68,10 @@ public final class DumpHeapCollectCommand extends HeapCommand {
         .println(
             String.format(
                 java.util.Locale.ROOT,
-                "GC %d walked %,d objects, %,d bytes",
-                snapshot.gcNumber(),
+                "%s %,d objects, %,d bytes",
+                snapshot.gcNumber() >= 0
+                    ? "GC " + snapshot.gcNumber() + " walked"
+                    : attached.describe() + " holds",
                 snapshot.objectCount(),
                 snapshot.totalSize()));
     out().println(file.toAbsolutePath());
