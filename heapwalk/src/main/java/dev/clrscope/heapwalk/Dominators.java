@@ -211,6 +211,78 @@ public final class Dominators {
     return i <= 0 ? -1 : vertex[idom[i]];
   }
 
+  /**
+   * Whether the root reaches {@code v} and {@code v} is not the root: what {@code idom(v) >= 0}
+   * says, without its second, random, read (a report asks it of every one of millions of nodes).
+   */
+  public boolean isDominated(int v) {
+    return dfn[v] > 0;
+  }
+
+  /**
+   * Per class of nodes, the retained sizes of its nodes that no other node of the class dominates
+   * (a type's retained size: what freeing all its objects would free). A depth-first walk of the
+   * dominator tree counts, per class, how many of the current node's dominators are of it. The work
+   * is on depth-first numbers, where a node's dominator and its children are found in arrays read
+   * in order rather than by two random reads per node.
+   *
+   * @param classOf each node's class, {@code 0 .. classes - 1}; nodes past its end (the root of a
+   *     heap's roots) have none
+   */
+  public long[] retainedByClass(int[] classOf, int classes) {
+    int count = vertex.length;
+    int[] cls = new int[count];
+    for (int i = 0; i < count; i++) {
+      int v = vertex[i];
+      cls[i] = v < classOf.length ? classOf[v] : -1;
+    }
+    // The dominator tree's children by number: each list in increasing number order.
+    int[] childStart = new int[count + 1];
+    for (int i = 1; i < count; i++) {
+      childStart[idom[i] + 1]++;
+    }
+    for (int i = 0; i < count; i++) {
+      childStart[i + 1] += childStart[i];
+    }
+    int[] children = new int[Math.max(count - 1, 0)];
+    int[] next = Arrays.copyOf(childStart, count);
+    for (int i = 1; i < count; i++) {
+      children[next[idom[i]]++] = i;
+    }
+    System.arraycopy(childStart, 0, next, 0, count);
+    long[] result = new long[classes];
+    int[] active = new int[classes];
+    int[] stack = new int[count];
+    int top = 0;
+    if (count > 0) {
+      stack[top++] = 0;
+      if (cls[0] >= 0) {
+        result[cls[0]] += retained[0];
+        active[cls[0]]++;
+      }
+    }
+    while (top > 0) {
+      int v = stack[top - 1];
+      if (next[v] < childStart[v + 1]) {
+        int c = children[next[v]++];
+        int t = cls[c];
+        if (t >= 0) {
+          if (active[t] == 0) {
+            result[t] += retained[c];
+          }
+          active[t]++;
+        }
+        stack[top++] = c;
+      } else {
+        top--;
+        if (cls[v] >= 0) {
+          active[cls[v]]--;
+        }
+      }
+    }
+    return result;
+  }
+
   /** What {@code v} retains: its size and everything only reachable through it. */
   public long retained(int v) {
     int i = dfn[v];

@@ -351,7 +351,7 @@ public final class HeapSnapshot {
     long[] count = new long[types];
     long[] total = new long[types];
     for (int i = 0; i < address.length; i++) {
-      if (d.idom(i) >= 0) {
+      if (d.isDominated(i)) {
         count[type[i]]++;
         total[type[i]] += sizeOf(i);
       }
@@ -384,7 +384,7 @@ public final class HeapSnapshot {
     long[] count = new long[types];
     long[] total = new long[types];
     for (int i = 0; i < address.length; i++) {
-      if (d.idom(i) < 0) {
+      if (!d.isDominated(i)) {
         count[type[i]]++;
         total[type[i]] += sizeOf(i);
       }
@@ -412,7 +412,7 @@ public final class HeapSnapshot {
 
   /** Whether a root reaches object {@code i}. */
   public boolean isReachable(int i) {
-    return dominators().idom(i) >= 0;
+    return dominators().isDominated(i);
   }
 
   private AddressIndex addressIndex;
@@ -436,7 +436,7 @@ public final class HeapSnapshot {
    */
   public List<TypeStatistics> retainedSet(int i) {
     Dominators d = dominators();
-    if (d.idom(i) < 0) {
+    if (!d.isDominated(i)) {
       return List.of();
     }
     int n = address.length;
@@ -472,7 +472,7 @@ public final class HeapSnapshot {
     Dominators d = dominators();
     long total = 0;
     for (int i = 0; i < address.length; i++) {
-      if (d.idom(i) >= 0) {
+      if (d.isDominated(i)) {
         total += sizeOf(i);
       }
     }
@@ -484,7 +484,7 @@ public final class HeapSnapshot {
     Dominators d = dominators();
     Map<String, Integer> out = new java.util.TreeMap<>();
     for (int i = 0; i < address.length; i++) {
-      if (d.idom(i) < 0) {
+      if (!d.isDominated(i)) {
         out.merge(typeNames[type[i]], 1, Integer::sum);
       }
     }
@@ -610,10 +610,6 @@ public final class HeapSnapshot {
     return dominators;
   }
 
-  /**
-   * Per type, the retained sizes of its objects that no other object of the type dominates: a walk
-   * of the dominator tree that counts, per type, how many of a node's dominators have it.
-   */
   /** The dominator tree's children of each node (the roots' node is {@code n}), as offsets. */
   private record Tree(int[] childStart, int[] children) {}
 
@@ -731,41 +727,9 @@ public final class HeapSnapshot {
     return folded;
   }
 
+  /** Per type, the retained sizes of its objects that no other object of the type dominates. */
   private long[] retainedByType(Dominators d) {
-    int[] typeOf = type;
-    int types = typeNames.length;
-    int n = typeOf.length;
-    Tree tree = tree(d, n);
-    int[] childStart = tree.childStart();
-    int[] children = tree.children();
-    long[] result = new long[types];
-    int[] active = new int[types];
-    // Iterative depth-first walk from the roots' node: entering a node adds it to its type's count
-    // of dominators on the current path, leaving removes it.
-    int[] stack = new int[n + 1];
-    int[] next = new int[n + 1];
-    int top = 0;
-    stack[top] = n;
-    next[top++] = childStart[n];
-    while (top > 0) {
-      int v = stack[top - 1];
-      if (next[top - 1] < childStart[v + 1]) {
-        int c = children[next[top - 1]++];
-        int t = typeOf[c];
-        if (active[t] == 0) {
-          result[t] += d.retained(c);
-        }
-        active[t]++;
-        stack[top] = c;
-        next[top++] = childStart[c];
-      } else {
-        top--;
-        if (v != n) {
-          active[typeOf[v]]--;
-        }
-      }
-    }
-    return result;
+    return d.retainedByClass(type, typeNames.length);
   }
 
   /** Object {@code i}'s address. */
