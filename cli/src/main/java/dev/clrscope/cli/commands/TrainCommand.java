@@ -5,13 +5,17 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.StandardProtocolFamily;
+import java.net.URISyntaxException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import picocli.CommandLine.Command;
 
 /**
@@ -88,6 +92,7 @@ public final class TrainCommand extends ClrscopeSubcommand {
         for (List<String> run : runs) {
           Main.run(run.toArray(String[]::new));
         }
+        loadReadersOfCores();
       } finally {
         System.setOut(out);
         System.setErr(err);
@@ -98,6 +103,43 @@ public final class TrainCommand extends ClrscopeSubcommand {
       Files.deleteIfExists(socket);
     }
     return 0;
+  }
+
+  /**
+   * Loads, without initialising, the classes that only reading a core or a paused process needs
+   * (the DAC module and JNA's core), which no run above can reach without a core: a third of the
+   * classes {@code analyze} and {@code dump-heap CORE} load would otherwise come from the jar on
+   * every start (about 350 classes; docs/benchmarks.md).
+   */
+  private static void loadReadersOfCores() {
+    ClassLoader loader = TrainCommand.class.getClassLoader();
+    try (JarFile jar =
+        new JarFile(
+            Path.of(TrainCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toFile())) {
+      for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
+        String name = e.nextElement().getName();
+        int slash = name.lastIndexOf('/');
+        if (!name.endsWith(".class") || slash < 0) {
+          continue;
+        }
+        String pkg = name.substring(0, slash + 1);
+        if (pkg.startsWith("dev/clrscope/dac/")
+            || pkg.equals("com/sun/jna/")
+            || pkg.equals("com/sun/jna/internal/")) {
+          try {
+            Class.forName(
+                name.substring(0, name.length() - ".class".length()).replace('/', '.'),
+                false,
+                loader);
+          } catch (ClassNotFoundException | LinkageError notArchived) {
+            // A class that does not load here is only not archived: it loads from the jar.
+          }
+        }
+      }
+    } catch (IOException | URISyntaxException | RuntimeException notArchived) {
+      // Not run from a jar (tests): nothing to archive.
+    }
   }
 
   private static void acceptAndHangUp(ServerSocketChannel peer) {
