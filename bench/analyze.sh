@@ -12,22 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-5000000}
 runs=${2:-5}
-dump=${DOTNET_DUMP:-$(command -v dotnet-dump || echo src/test/target/tools/dotnet-dump)}
-app=src/test/target/apps/TargetApp/TargetApp.dll
-[ -f cli/target/clrscope.jar ] && [ -f "$app" ] && [ -x "$dump" ] || {
-  echo "build first (mvn -q -DskipTests package) and install dotnet-dump" >&2
-  exit 1
-}
-scratch=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$scratch"' EXIT
-mkfifo "$scratch/in"
-dotnet "$app" <"$scratch/in" >"$scratch/out" 2>&1 &
-pid=$!
-exec 3>"$scratch/in"
-echo "hold Widget $n" >&3
-until grep -q '"event":"hold"' "$scratch/out" 2>/dev/null; do sleep 0.2; done
-core="$scratch/core"
-./clrscope dump -p "$pid" --type full -o "$core" >/dev/null 2>&1
+. bench/lib.sh
+widget_core "$n" full
 
 # The middle Widget: Program.Held (a List<Widget>) -> _items -> element N/2.
 json() { ./clrscope analyze "$core" --symbol-server none --format json -c "$1"; }
@@ -37,14 +23,6 @@ held=$(json "dumpmt $program" | grep -o '"value":"0x[0-9a-f]*","name":"Held"' | 
 items=$(json "dumpobj $held" | grep -o '"value":"0x[0-9a-f]*","name":"_items"' | member value)
 widget=$(json "dumparray -start $((n / 2)) -length 1 $items" | grep -o '"value":"0x[0-9a-f]*"' | member value)
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-best() { sort -n | head -1; }
-timed() { # timed FILE COMMAND...: appends "seconds kilobytes" to FILE
-  local into=$1
-  shift
-  /usr/bin/time -o "$scratch/t" -f "%e %M" "$@" >"$scratch/last" 2>&1 || true
-  cat "$scratch/t" >>"$into"
-}
 for ((i = 0; i < runs; i++)); do
   timed "$scratch/stat-ours" ./clrscope analyze "$core" --symbol-server none -c "dumpheap -stat"
   cp "$scratch/last" "$scratch/stat-ours.out"

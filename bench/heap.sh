@@ -88,8 +88,7 @@ collect() {
   cat "$scratch/t"
 }
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-best() { sort -n | head -1; }
+. bench/lib.sh
 # held FILE TYPE: how many objects of TYPE the file holds, as clrscope reads it back.
 held() {
   ./clrscope dump-heap report "$1" --type "^${2//./\\.}\$" --format csv 2>/dev/null |

@@ -23,7 +23,7 @@ if [ ! -f "$te/out/TraceEventCli.dll" ]; then
   dotnet build -c Release "$te/src/TraceEventCli.csproj" -o "$te/out" >/dev/null
 fi
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+. bench/lib.sh
 
 measure() { # label command...
   local label=$1 times=() rss=()
