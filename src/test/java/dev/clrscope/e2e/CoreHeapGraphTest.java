@@ -390,6 +390,31 @@ class CoreHeapGraphTest {
   }
 
   @Test
+  void dumpheapLiveAndDeadSplitTheHeapByItsRoots() {
+    String garbage = heapFacts.get("garbageType").asText();
+    List<JsonNode> docs =
+        AnalyzeCli.json(
+            AnalyzeCli.core(after()),
+            "dumpheap -stat -dead",
+            "dumpheap -stat -live",
+            "dumpheap -stat");
+    Map<String, JsonNode> dead = AnalyzeCli.byKey(docs.get(0).get("types"), "type");
+    Map<String, JsonNode> live = AnalyzeCli.byKey(docs.get(1).get("types"), "type");
+    Map<String, JsonNode> all = AnalyzeCli.byKey(docs.get(2).get("types"), "type");
+    // The app's garbage is all dead; what its static holds is all live.
+    assertThat(dead.get(garbage).get("count").asLong()).isEqualTo(HEAP_FACTS);
+    assertThat(live).doesNotContainKey(garbage);
+    assertThat(live.get("TargetApp.FactItem").get("count").asLong()).isEqualTo(ITEMS);
+    assertThat(dead).doesNotContainKey("TargetApp.FactItem");
+    // Together they are the heap's objects; free space is neither.
+    assertThat(live).doesNotContainKey("Free");
+    assertThat(dead).doesNotContainKey("Free");
+    long free = all.containsKey("Free") ? all.get("Free").get("count").asLong() : 0;
+    assertThat(docs.get(0).get("objects").asLong() + docs.get(1).get("objects").asLong())
+        .isEqualTo(docs.get(2).get("objects").asLong() - free);
+  }
+
+  @Test
   void anElfFileThatIsNoCoreAndACoreCutShortAreOneLineEach() throws Exception {
     Path program = dir.resolve("program.elf");
     java.nio.file.Files.copy(DotnetApps.dotnet().toRealPath(), program);

@@ -77,10 +77,22 @@ final class AnalyzeContext {
 
   /** Whether the object at an address is live: in the heap's graph and reached from a root. */
   java.util.function.LongPredicate live() {
+    return reached(true);
+  }
+
+  /**
+   * Whether the object at an address is dead: in the heap's graph (an object, not free space) and
+   * reached from no root, garbage the GC has not collected yet.
+   */
+  java.util.function.LongPredicate dead() {
+    return reached(false);
+  }
+
+  private java.util.function.LongPredicate reached(boolean wanted) {
     dev.clrscope.heapwalk.HeapSnapshot graph = heapGraph();
     return address -> {
       int i = graph.indexOf(address);
-      return i >= 0 && graph.isReachable(i);
+      return i >= 0 && graph.isReachable(i) == wanted;
     };
   }
 

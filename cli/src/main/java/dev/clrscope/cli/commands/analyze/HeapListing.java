@@ -35,10 +35,22 @@ final class HeapListing {
    * @param min the smallest size, in bytes
    * @param max the largest size, in bytes
    * @param generation one generation only, or null
+   * @param reached which objects by their addresses ({@code -live}, {@code -dead}), or null
    */
-  record Filter(String type, long methodTable, long min, long max, Generation generation) {
+  record Filter(
+      String type,
+      long methodTable,
+      long min,
+      long max,
+      Generation generation,
+      java.util.function.LongPredicate reached) {
     static Filter all() {
-      return new Filter(null, 0, 0, Long.MAX_VALUE, null);
+      return new Filter(null, 0, 0, Long.MAX_VALUE, null, null);
+    }
+
+    /** This filter, keeping only the objects {@code by} accepts (null: as it is). */
+    Filter reached(java.util.function.LongPredicate by) {
+      return by == null ? this : new Filter(type, methodTable, min, max, generation, by);
     }
 
     boolean everything() {
@@ -46,7 +58,8 @@ final class HeapListing {
           && methodTable == 0
           && min == 0
           && max == Long.MAX_VALUE
-          && generation == null;
+          && generation == null
+          && reached == null;
     }
 
     boolean keeps(HeapObject o) {
@@ -55,7 +68,8 @@ final class HeapListing {
           && (type == null || t.name().contains(type))
           && o.size() >= min
           && o.size() <= max
-          && (generation == null || o.generation() == generation);
+          && (generation == null || o.generation() == generation)
+          && (reached == null || reached.test(o.address()));
     }
   }
 
