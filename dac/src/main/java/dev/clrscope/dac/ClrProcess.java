@@ -539,6 +539,20 @@ public final class ClrProcess implements AutoCloseable {
     owner.checkStop();
   }
 
+  /**
+   * Asks the long work in progress (a heap walk, a graph's reading, root paths) to end: it throws
+   * {@link TargetException} with {@link TargetException.Problem#INTERRUPTED} at its next check, and
+   * this process stays open for the next request. From any thread (a signal handler's).
+   */
+  public void cancel() {
+    owner.cancel();
+  }
+
+  /** Forgets a {@link #cancel} that came after the work it was meant for. */
+  public void clearCancel() {
+    owner.clearCancel();
+  }
+
   TargetMemory memory() {
     return target;
   }

@@ -22,6 +22,10 @@ final class Owner {
   private final Thread thread;
   private final BlockingQueue<Runnable> work = new LinkedBlockingQueue<>();
   private volatile boolean stopRequested;
+
+  /** A user's Ctrl+C at analyze's prompt: the work in progress ends, the target stays open. */
+  private volatile boolean cancelRequested;
+
   private volatile boolean closed;
 
   Owner(String name) {
@@ -145,11 +149,27 @@ final class Owner {
     }
   }
 
-  /** Throws {@link Problem#INTERRUPTED} once a stop was asked for. */
+  /**
+   * Throws {@link Problem#INTERRUPTED} once a stop was asked for, or once after a {@link #cancel}.
+   */
   void checkStop() {
     if (stopRequested) {
       throw new TargetException(Problem.INTERRUPTED, "stopped: the target is being released");
     }
+    if (cancelRequested) {
+      cancelRequested = false;
+      throw new TargetException(Problem.INTERRUPTED, "interrupted (Ctrl+C)");
+    }
+  }
+
+  /** Asks the work in progress to end at its next check; from any thread. */
+  void cancel() {
+    cancelRequested = true;
+  }
+
+  /** Forgets a cancel that no check met (it came after the work it was meant for). */
+  void clearCancel() {
+    cancelRequested = false;
   }
 
   /** Ends the thread after the work queued so far. */

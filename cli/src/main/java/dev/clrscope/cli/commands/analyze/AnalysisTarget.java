@@ -46,6 +46,12 @@ abstract class AnalysisTarget implements AutoCloseable {
   /** Whether this is a live process. */
   abstract boolean isLive();
 
+  /** Asks the command reading the target to end at its next check (Ctrl+C); from any thread. */
+  abstract void cancel();
+
+  /** Forgets a cancel no command met, before the next command. */
+  abstract void clearCancel();
+
   /** {@code core /path} or {@code process 123}. */
   abstract String describe();
 
@@ -73,6 +79,16 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
+    void cancel() {
+      process.cancel();
+    }
+
+    @Override
+    void clearCancel() {
+      process.clearCancel();
+    }
+
+    @Override
     String describe() {
       return process.describe();
     }
@@ -86,7 +102,8 @@ abstract class AnalysisTarget implements AutoCloseable {
   private static final class Live extends AnalysisTarget {
     private final int pid;
     private final DacOptions options;
-    private ClrProcess paused;
+    // Read by a signal handler's thread too (cancel).
+    private volatile ClrProcess paused;
 
     Live(int pid, DacOptions options) {
       this.pid = pid;
@@ -119,6 +136,19 @@ abstract class AnalysisTarget implements AutoCloseable {
     @Override
     boolean isLive() {
       return true;
+    }
+
+    @Override
+    void cancel() {
+      ClrProcess p = paused;
+      if (p != null) {
+        p.cancel();
+      }
+    }
+
+    @Override
+    void clearCancel() {
+      // Each pause reads through a new process, which no cancel has reached yet.
     }
 
     @Override

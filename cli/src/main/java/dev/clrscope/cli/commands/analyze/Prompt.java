@@ -22,13 +22,16 @@ import org.jline.reader.ParsedLine;
 import org.jline.reader.UserInterruptException;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * Analyze's interactive prompt (JLine): line editing, a history kept in {@code
  * ~/.cache/clrscope/analyze_history} (or under {@code $XDG_CACHE_HOME}), completion of command
  * names and of each command's options. An error is one line and the prompt goes on; Ctrl+C clears
- * the line, Ctrl+D or {@code exit} ends. Ctrl+C while a command runs ends clrscope, and a live
- * process is let go first.
+ * the line, Ctrl+D or {@code exit} ends. Ctrl+C while a command runs ends that command where it
+ * next checks (a heap walk checks every 65,536 objects; a single read of the target does not), a
+ * live process is let go, and the prompt goes on.
  */
 final class Prompt {
   private final AnalyzeShell shell;
@@ -89,11 +92,31 @@ final class Prompt {
         } catch (EndOfFileException e) {
           break;
         }
-        runLine(shell, line, terminal.getWidth(), err, () -> exit = true);
+        AnalysisTarget target = shell.target();
+        target.clearCancel();
+        // While a command runs, Ctrl+C ends the command and the prompt goes on, as dotnet-dump's
+        // does; JLine has Ctrl+C back while it reads the next line.
+        SignalHandler previous = handleInterrupt(sig -> target.cancel());
+        try {
+          runLine(shell, line, terminal.getWidth(), err, () -> exit = true);
+        } finally {
+          if (previous != null) {
+            handleInterrupt(previous);
+          }
+        }
       }
       return ExitCode.OK;
     } catch (IOException e) {
       throw new CommandFailure("the terminal failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Installs {@code handler} for SIGINT; the handler it replaces, or null where there is none. */
+  private static SignalHandler handleInterrupt(SignalHandler handler) {
+    try {
+      return Signal.handle(new Signal("INT"), handler);
+    } catch (IllegalArgumentException notHere) {
+      return null;
     }
   }
 
