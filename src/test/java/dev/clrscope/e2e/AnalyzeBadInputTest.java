@@ -169,7 +169,7 @@ class AnalyzeBadInputTest {
         analyze(c, "-c", "dumpheap -foo"),
         2,
         "clrscope analyze: dumpheap: unknown option -foo (usage: dumpheap [-stat] [-short]"
-            + " [-strings] [-type SUBSTRING] [-mt MT] [-min N] [-max N])");
+            + " [-strings] [-live|-dead] [-type SUBSTRING] [-mt MT] [-min N] [-max N])");
     assertOneLine(
         analyze(c, "-c", "nosuch"),
         2,
