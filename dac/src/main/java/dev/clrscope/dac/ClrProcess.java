@@ -583,11 +583,6 @@ public final class ClrProcess implements AutoCloseable {
     return type(globals.objectMt());
   }
 
-  /** The free-space pseudo type. */
-  public ClrType freeType() {
-    return type(globals.freeMt());
-  }
-
   /** {@code System.Exception}. */
   public ClrType exceptionType() {
     return type(globals.exceptionMt());
@@ -1137,11 +1132,6 @@ public final class ClrProcess implements AutoCloseable {
       md = methodDescOfEntry(d.longField("_methodPtr"));
     }
     return md == 0 ? null : methodName(md);
-  }
-
-  /** The managed method whose code holds {@code ip}: its MethodDesc, or 0. */
-  public long methodDescOf(long ip) {
-    return call(() -> sos.methodDescFromIp(ip));
   }
 
   /** Where the native code of the method holding {@code ip} starts, or 0. */

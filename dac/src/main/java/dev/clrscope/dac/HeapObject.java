@@ -13,7 +13,6 @@ public final class HeapObject {
   ClrType type;
   long size;
   long alignedSize;
-  Generation generation;
   HeapSegment segment;
   // The walk's current block: bytes [blockBase, blockBase + blockLength) of target memory.
   ByteBuffer block;
@@ -52,7 +51,7 @@ public final class HeapObject {
 
   /** Its generation. */
   public Generation generation() {
-    return generation;
+    return segment.generationOf(address);
   }
 
   /** The segment it is in. */

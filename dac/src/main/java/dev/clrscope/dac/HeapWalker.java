@@ -149,17 +149,9 @@ final class HeapWalker {
         lastType = type;
         lastMt = mt;
       }
-      long size;
-      int component = type.componentSize();
-      if (component == 0) {
-        size = type.baseSize();
-      } else {
-        long count = Integer.toUnsignedLong(block.getInt(at + 8));
-        size = type.baseSize() + count * component;
-      }
-      if (size < ClrProcess.MIN_OBJECT_SIZE) {
-        size = ClrProcess.MIN_OBJECT_SIZE;
-      }
+      long size =
+          type.instanceSize(
+              type.componentSize() == 0 ? 0 : Integer.toUnsignedLong(block.getInt(at + 8)));
       long aligned = (size + 7) & ~7L;
       if (Long.compareUnsigned(address + aligned, end) > 0 || aligned <= 0) {
         problem(
@@ -170,7 +162,6 @@ final class HeapWalker {
       obj.type = type;
       obj.size = size;
       obj.alignedSize = aligned;
-      obj.generation = segment.generationOf(address);
       visitor.visit(obj);
       objects++;
       bytesSeen += size;

@@ -46,11 +46,6 @@ public enum RootKind {
     return strong;
   }
 
-  /** Whether it is a GC handle. */
-  public boolean isHandle() {
-    return handleType >= 0;
-  }
-
   /** {@code strong handle}, {@code stack}, {@code static}... */
   public String label() {
     return label;

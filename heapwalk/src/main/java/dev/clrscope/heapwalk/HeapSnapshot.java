@@ -350,12 +350,7 @@ public final class HeapSnapshot {
     int types = typeNames.length;
     long[] count = new long[types];
     long[] total = new long[types];
-    for (int i = 0; i < address.length; i++) {
-      if (d.isDominated(i)) {
-        count[type[i]]++;
-        total[type[i]] += sizeOf(i);
-      }
-    }
+    countByType(d, true, count, total);
     long[] retainedByType = retainedByType(d);
     List<TypeStatistics> rows = new ArrayList<>(types);
     for (int t = 0; t < types; t++) {
@@ -379,16 +374,10 @@ public final class HeapSnapshot {
    * when every object is reachable.
    */
   public List<TypeStatistics> unreachableTypeStatistics() {
-    Dominators d = dominators();
     int types = typeNames.length;
     long[] count = new long[types];
     long[] total = new long[types];
-    for (int i = 0; i < address.length; i++) {
-      if (!d.isDominated(i)) {
-        count[type[i]]++;
-        total[type[i]] += sizeOf(i);
-      }
-    }
+    countByType(dominators(), false, count, total);
     List<TypeStatistics> rows = new ArrayList<>();
     for (int t = 0; t < types; t++) {
       if (count[t] > 0) {
@@ -400,6 +389,16 @@ public final class HeapSnapshot {
             .reversed()
             .thenComparing(TypeStatistics::type));
     return rows;
+  }
+
+  /** Adds up, per type, the count and size of the objects the roots reach, or of the others. */
+  private void countByType(Dominators d, boolean reached, long[] count, long[] total) {
+    for (int i = 0; i < address.length; i++) {
+      if (d.isDominated(i) == reached) {
+        count[type[i]]++;
+        total[type[i]] += sizeOf(i);
+      }
+    }
   }
 
   /**
@@ -440,7 +439,7 @@ public final class HeapSnapshot {
       return List.of();
     }
     int n = address.length;
-    Tree t = tree(d, n);
+    Tree t = tree();
     long[] count = new long[typeNames.length];
     long[] total = new long[typeNames.length];
     int[] stack = new int[n];
@@ -477,18 +476,6 @@ public final class HeapSnapshot {
       }
     }
     return total;
-  }
-
-  /** Per type, how many of its objects the roots do not reach; for telling why. */
-  public Map<String, Integer> unreachableByType() {
-    Dominators d = dominators();
-    Map<String, Integer> out = new java.util.TreeMap<>();
-    for (int i = 0; i < address.length; i++) {
-      if (!d.isDominated(i)) {
-        out.merge(typeNames[type[i]], 1, Integer::sum);
-      }
-    }
-    return out;
   }
 
   /**
@@ -613,6 +600,16 @@ public final class HeapSnapshot {
   /** The dominator tree's children of each node (the roots' node is {@code n}), as offsets. */
   private record Tree(int[] childStart, int[] children) {}
 
+  private Tree tree;
+
+  /** The dominator tree's children, built once: reports ask for it more than once. */
+  private synchronized Tree tree() {
+    if (tree == null) {
+      tree = tree(dominators(), address.length);
+    }
+    return tree;
+  }
+
   private static Tree tree(Dominators d, int n) {
     int[] order = d.preorder();
     int[] childStart = new int[n + 2];
@@ -660,7 +657,7 @@ public final class HeapSnapshot {
    */
   public List<Retainer> biggestRetainers(int depth, double minFraction, int width) {
     Dominators d = dominators();
-    Tree t = tree(d, address.length);
+    Tree t = tree();
     long floor = (long) Math.ceil(reachableSize() * minFraction);
     return retainers(d, t, address.length, depth, floor, width);
   }
@@ -697,7 +694,7 @@ public final class HeapSnapshot {
   public Map<String, Long> dominatorFlame(int maxDepth) {
     Dominators d = dominators();
     int n = address.length;
-    Tree t = tree(d, n);
+    Tree t = tree();
     Map<String, Long> folded = new java.util.TreeMap<>();
     String[] frames = new String[maxDepth];
     int[] stack = new int[n + 1];

@@ -5,6 +5,8 @@ import dev.clrscope.nettrace.Guid;
 import dev.clrscope.nettrace.NetTraceWriter;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceHeader;
+import dev.clrscope.nettrace.events.RuntimeEvent.Rundown;
+import dev.clrscope.nettrace.events.RuntimeEvent.Runtime;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -40,16 +42,24 @@ public final class SyntheticWalk {
   private static final int ROOTS_PER_EVENT = 3059;
   private static final long MODULE = 0x7f00_1234_0000L;
 
-  private static final EventMetadata GC_START = meta(1, RuntimeEvents.RUNTIME_PROVIDER, 1, 2);
-  private static final EventMetadata GC_END = meta(2, RuntimeEvents.RUNTIME_PROVIDER, 2, 1);
-  private static final EventMetadata HEAP_STATS = meta(3, RuntimeEvents.RUNTIME_PROVIDER, 4, 2);
-  private static final EventMetadata BULK_TYPE = meta(4, RuntimeEvents.RUNTIME_PROVIDER, 15, 0);
-  private static final EventMetadata ROOTS = meta(5, RuntimeEvents.RUNTIME_PROVIDER, 16, 0);
-  private static final EventMetadata NODES = meta(6, RuntimeEvents.RUNTIME_PROVIDER, 18, 0);
-  private static final EventMetadata EDGES = meta(7, RuntimeEvents.RUNTIME_PROVIDER, 19, 0);
-  private static final EventMetadata STATICS = meta(8, RuntimeEvents.RUNTIME_PROVIDER, 38, 0);
+  private static final EventMetadata GC_START =
+      meta(1, RuntimeEvents.RUNTIME_PROVIDER, Runtime.GC_START, 2);
+  private static final EventMetadata GC_END =
+      meta(2, RuntimeEvents.RUNTIME_PROVIDER, Runtime.GC_END, 1);
+  private static final EventMetadata HEAP_STATS =
+      meta(3, RuntimeEvents.RUNTIME_PROVIDER, Runtime.GC_HEAP_STATS, 2);
+  private static final EventMetadata BULK_TYPE =
+      meta(4, RuntimeEvents.RUNTIME_PROVIDER, Runtime.BULK_TYPE, 0);
+  private static final EventMetadata ROOTS =
+      meta(5, RuntimeEvents.RUNTIME_PROVIDER, Runtime.GC_BULK_ROOT_EDGE, 0);
+  private static final EventMetadata NODES =
+      meta(6, RuntimeEvents.RUNTIME_PROVIDER, Runtime.GC_BULK_NODE, 0);
+  private static final EventMetadata EDGES =
+      meta(7, RuntimeEvents.RUNTIME_PROVIDER, Runtime.GC_BULK_EDGE, 0);
+  private static final EventMetadata STATICS =
+      meta(8, RuntimeEvents.RUNTIME_PROVIDER, Runtime.GC_BULK_ROOT_STATIC_VAR, 0);
   private static final EventMetadata MODULE_DC_END =
-      meta(9, RuntimeEvents.RUNDOWN_PROVIDER, 154, 2);
+      meta(9, RuntimeEvents.RUNDOWN_PROVIDER, Rundown.MODULE_DC_END, 2);
 
   private final NetTraceWriter w;
   private long time = 1_000;

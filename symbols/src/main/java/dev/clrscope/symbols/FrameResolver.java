@@ -228,7 +228,7 @@ public final class FrameResolver {
       long call = ip - 1;
       int m = managed.indexOf(call);
       if (m >= 0) {
-        String name = m == managed.indexOf(ip) ? resolve(ip) : managed.name(m, signatures);
+        String name = managed.name(m, signatures);
         return new Frame(name, managed.lineOf(call));
       }
       return Frame.of(resolve(ip));
@@ -245,13 +245,6 @@ public final class FrameResolver {
     List<String> all = new ArrayList<>(maps == null ? List.of() : maps.problems());
     all.addAll(managed.lineProblems());
     return all;
-  }
-
-  /** Forgets cached names: call after the managed map has grown (live sessions). */
-  public void invalidate() {
-    nameIds.clear();
-    leafSites.clear();
-    callerSites.clear();
   }
 
   /** How an address nothing names prints: {@code 0x} and the address in lower-case hex. */
@@ -291,11 +284,6 @@ public final class FrameResolver {
       if (count * 2 > addresses.length) {
         grow();
       }
-    }
-
-    void clear() {
-      Arrays.fill(ids, 0);
-      count = 0;
     }
 
     private void grow() {

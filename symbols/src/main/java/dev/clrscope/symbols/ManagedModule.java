@@ -15,8 +15,7 @@ public record ManagedModule(String ilPath, PdbId pdbId, String pdbPath) {
     if (ilPath == null || ilPath.isEmpty()) {
       return "a dynamic module";
     }
-    int slash = Math.max(ilPath.lastIndexOf('/'), ilPath.lastIndexOf('\\'));
-    return ilPath.substring(slash + 1);
+    return SourceLine.fileName(ilPath);
   }
 
   // Written out: see SourceLine.

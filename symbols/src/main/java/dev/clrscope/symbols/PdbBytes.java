@@ -99,11 +99,6 @@ final class PdbBytes {
     return out;
   }
 
-  String utf8(long offset, int size, String field) throws PdbFormatException {
-    check(offset, size, field);
-    return new String(data, start + (int) offset, size, StandardCharsets.UTF_8);
-  }
-
   /** The bytes from {@code offset} up to the first NUL, which must come within {@code max}. */
   String utf8z(long offset, int max, String field) throws PdbFormatException {
     check(offset, 0, field);

@@ -76,7 +76,7 @@ public final class PdbLocator {
                 "no portable PDB for "
                     + name
                     + ": it names a Windows PDB ("
-                    + fileName(pe.codeViews().get(0).path())
+                    + SourceLine.fileName(pe.codeViews().get(0).path())
                     + "), which clrscope does not read",
                 true);
           }
@@ -129,7 +129,7 @@ public final class PdbLocator {
     if (want == null) {
       throw new NotFound(joined(name + ": no PDB id known", problems, looked), !problems.isEmpty());
     }
-    String pdbName = pdbPath != null && !pdbPath.isEmpty() ? fileName(pdbPath) : null;
+    String pdbName = pdbPath != null && !pdbPath.isEmpty() ? SourceLine.fileName(pdbPath) : null;
     if (pdbName == null || pdbName.isEmpty()) {
       String base = name.contains(".") ? name.substring(0, name.lastIndexOf('.')) : name;
       pdbName = base + ".pdb";
@@ -179,11 +179,6 @@ public final class PdbLocator {
       }
     }
     throw new NotFound(joined("no PDB for " + name, problems, looked), !problems.isEmpty());
-  }
-
-  /** Stops asking the server once it could not be reached: the first warning says so. */
-  boolean serverDown() {
-    return serverDown;
   }
 
   /**
@@ -277,10 +272,5 @@ public final class PdbLocator {
       sb.append(": ").append(String.join("; ", all));
     }
     return sb.toString();
-  }
-
-  static String fileName(String path) {
-    int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-    return path.substring(slash + 1);
   }
 }

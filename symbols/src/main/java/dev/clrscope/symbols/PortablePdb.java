@@ -68,17 +68,6 @@ public final class PortablePdb {
     this.wideDocument = wideDocument;
   }
 
-  /**
-   * Whether {@code data} begins as metadata does ({@code BSJB}): a portable PDB, not a Windows one.
-   */
-  public static boolean looksPortable(byte[] data) {
-    return data.length >= 4
-        && (data[0] & 0xFF) == 0x42
-        && data[1] == 0x53
-        && data[2] == 0x4A
-        && data[3] == 0x42;
-  }
-
   /** Whether {@code data} begins as a Windows (MSF) PDB does. */
   public static boolean looksWindows(byte[] data) {
     byte[] magic = "Microsoft C/C++ MSF 7.00".getBytes(StandardCharsets.US_ASCII);

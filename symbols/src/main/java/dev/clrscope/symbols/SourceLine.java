@@ -10,8 +10,13 @@ package dev.clrscope.symbols;
 public record SourceLine(String file, int line) {
   /** The document's file name, its last path segment (either separator). */
   public String fileName() {
-    int slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-    return slash < 0 ? file : file.substring(slash + 1);
+    return fileName(file);
+  }
+
+  /** A path's last segment, whichever separator it uses (a PDB written on Windows has '\\'). */
+  static String fileName(String path) {
+    int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+    return path.substring(slash + 1);
   }
 
   /** How a person reads it beside a method: {@code Program.cs:42}. */

@@ -16,15 +16,4 @@ public record SymbolSearch(List<Path> directories, SymbolStore store) {
   public SymbolSearch {
     directories = List.copyOf(directories);
   }
-
-  /** Beside the assembly and in the default cache only: no directories, no server. */
-  public static SymbolSearch localOnly() {
-    return new SymbolSearch(
-        List.of(),
-        new SymbolStore(
-            SymbolStore.defaultCacheDir(),
-            null,
-            SourceLines.DOWNLOAD_TIMEOUT,
-            SourceLines.MAX_DOWNLOAD_BYTES));
-  }
 }

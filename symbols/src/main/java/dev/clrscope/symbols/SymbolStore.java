@@ -39,6 +39,9 @@ public final class SymbolStore {
   private final long maxBytes;
   private final HttpClient http;
 
+  /** Why the server could not be reached, once it could not; then it is not asked again. */
+  private volatile String unreachable;
+
   /**
    * @param cacheDir where files are kept, by key
    * @param server the symbol server, or null to use the cache only
@@ -84,21 +87,6 @@ public final class SymbolStore {
     }
     String file = fileName.toLowerCase(Locale.ROOT);
     return file + "/elf-buildid-coreclr-" + HexFormat.of().formatHex(id) + "/" + file;
-  }
-
-  /** The cache directory. */
-  public Path cacheDir() {
-    return cacheDir;
-  }
-
-  /** The server, or null. */
-  public URI server() {
-    return server;
-  }
-
-  /** The download size limit. */
-  public long maxBytes() {
-    return maxBytes;
   }
 
   /** Where the file of {@code key} is (or would be) in the cache. */
@@ -168,10 +156,18 @@ public final class SymbolStore {
       throw new NotFound(inCache + " (no symbol server)");
     }
     URI url = url(key);
+    String down = unreachable;
+    if (down != null) {
+      // One wait for a server that does not answer is enough for a run: every module would wait.
+      throw new NotFound(inCache + ", and " + server + " " + down + " (not asked again)", true);
+    }
     try {
       download(url, cached);
       return new Fetched(cached, true);
     } catch (IOException e) {
+      if (e instanceof Unreachable) {
+        unreachable = e.getMessage();
+      }
       throw new NotFound(inCache + ", and " + url + " " + e.getMessage(), e instanceof Unreachable);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -100,6 +100,11 @@ public enum Unit {
     return value;
   }
 
+  /** A duration in a sentence, as {@link #SECONDS} prints one: {@code 0.271 s}. */
+  public static String seconds(java.time.Duration d) {
+    return String.format(java.util.Locale.ROOT, "%.3f s", d.toNanos() / 1e9);
+  }
+
   /** {@code part} as a percentage of {@code whole}, two decimals: a {@link #PERCENT} value. */
   public static BigDecimal percent(long part, long whole) {
     return whole == 0

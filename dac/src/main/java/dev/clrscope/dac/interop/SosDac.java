@@ -58,11 +58,6 @@ public final class SosDac {
     return sos14 != null;
   }
 
-  /** Whether ISOSDacInterface8 (generation tables of any length; .NET 5+) is there. */
-  public boolean hasGenerationTables() {
-    return sos8 != null;
-  }
-
   // ---- structures -------------------------------------------------------------------------
 
   public record GcHeapData(
@@ -367,12 +362,6 @@ public final class SosDac {
         b.getLong(96));
   }
 
-  /** Slot 18: the Thread* of a thin lock's thread id, or 0. */
-  public long threadFromThinlockId(int id) {
-    Memory out = struct(8);
-    return sos.call(18, id, out) < 0 ? 0 : out.getLong(0);
-  }
-
   /** Slot 20. */
   public MethodDescData methodDescData(long methodDesc) {
     Memory m = struct(152);
@@ -668,11 +657,6 @@ public final class SosDac {
                     b.getInt(at + 36),
                     b.getLong(at + 40),
                     b.getLong(at + 48))));
-  }
-
-  /** Slot 80: a register's name for {@link StackRefData#register}. */
-  public String registerName(int register) {
-    return string((n, buf, needed) -> sos.call(80, register, n, buf, needed));
   }
 
   /** ISOSDacInterface2 slot 3. */

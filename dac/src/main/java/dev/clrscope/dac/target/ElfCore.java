@@ -157,15 +157,6 @@ public final class ElfCore implements Target {
     return auxv;
   }
 
-  /** How many bytes of memory the core itself holds (the sum of its segments' file sizes). */
-  public long dumpedBytes() {
-    long sum = 0;
-    for (long s : fileSizes) {
-      sum += s;
-    }
-    return sum;
-  }
-
   @Override
   public int read(long address, byte[] dst, int offset, int length) {
     int done = 0;

@@ -287,11 +287,6 @@ public final class LiveProcess implements Target {
     return Collections.unmodifiableList(threads);
   }
 
-  /** The threads stopped, by OS id. */
-  public List<Integer> stoppedThreads() {
-    return List.copyOf(stopped.keySet());
-  }
-
   @Override
   public String describe() {
     return "process " + pid;
@@ -321,11 +316,6 @@ public final class LiveProcess implements Target {
   /** How long the process has been (or was) paused, in nanoseconds. */
   public long pausedNanos() {
     return (detached ? pauseEnded : System.nanoTime()) - pauseStarted;
-  }
-
-  /** Whether the threads were let go. */
-  public boolean isDetached() {
-    return detached;
   }
 
   /** Detaches every thread; the process runs on. */

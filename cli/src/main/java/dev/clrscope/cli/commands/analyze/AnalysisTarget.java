@@ -1,11 +1,10 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Locale;
 
 /**
  * What analyze reads: a core file, opened once for the whole session, or a live process, paused
@@ -130,7 +129,7 @@ abstract class AnalysisTarget implements AutoCloseable {
       ClrProcess p = paused;
       paused = null;
       p.close();
-      err.println("Process " + pid + " was paused for " + seconds(p.paused()) + ".");
+      err.println("Process " + pid + " was paused for " + Unit.seconds(p.paused()) + ".");
     }
 
     @Override
@@ -164,10 +163,5 @@ abstract class AnalysisTarget implements AutoCloseable {
         p.close();
       }
     }
-  }
-
-  /** {@code 0.271 s}. */
-  static String seconds(Duration d) {
-    return String.format(Locale.ROOT, "%.3f s", d.toNanos() / 1e9);
   }
 }

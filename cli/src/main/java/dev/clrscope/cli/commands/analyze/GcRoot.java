@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.commands.heap.DumpHeapRootsCommand;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
@@ -35,6 +36,15 @@ final class GcRoot extends SosCommand {
 
   /** A path from a root. */
   record Path(RootPath path, List<Step> steps) {
+    /** The path's objects with their types, read from {@code p}. */
+    static Path of(ClrProcess p, RootPath path) {
+      List<Step> steps = new ArrayList<>();
+      for (long a : path.objects()) {
+        steps.add(new Step(a, typeName(p, a)));
+      }
+      return new Path(path, steps);
+    }
+
     List<String> lines() {
       List<String> lines = new ArrayList<>();
       for (Step s : steps) {
@@ -81,7 +91,7 @@ final class GcRoot extends SosCommand {
                       Unit.WORDS,
                       p ->
                           p.steps().stream()
-                              .map(s -> s.type() + "@0x" + Long.toHexString(s.address()))
+                              .map(s -> DumpHeapRootsCommand.stepText(s.type(), s.address()))
                               .toList())
                   .only(Field.Shown.CSV),
               Field.nested("path", STEP, Path::steps)));
@@ -91,20 +101,18 @@ final class GcRoot extends SosCommand {
     ClrProcess p = context.process();
     long address = args.address(0);
     boolean noStacks = args.has("-nostacks");
-    int max = args.has("-all") || noStacks ? Integer.MAX_VALUE : DEFAULT_PATHS;
+    int shown = args.has("-all") ? Integer.MAX_VALUE : DEFAULT_PATHS;
+    // Without stacks, every path is asked for: the first ones may all start on a stack.
+    int max = noStacks ? Integer.MAX_VALUE : shown;
     List<Path> rows = new ArrayList<>();
     for (RootPath rp : p.rootPaths(address, max, false)) {
       if (noStacks && rp.root().kind() == RootKind.STACK) {
         continue;
       }
-      if (rows.size() >= (args.has("-all") ? Integer.MAX_VALUE : DEFAULT_PATHS)) {
+      if (rows.size() >= shown) {
         break;
       }
-      List<Step> steps = new ArrayList<>();
-      for (long a : rp.objects()) {
-        steps.add(new Step(a, typeName(p, a)));
-      }
-      rows.add(new Path(rp, steps));
+      rows.add(Path.of(p, rp));
     }
     context.show(
         Report.builder()

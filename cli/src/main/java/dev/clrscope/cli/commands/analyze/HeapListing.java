@@ -44,10 +44,6 @@ final class HeapListing {
       long max,
       Generation generation,
       java.util.function.LongPredicate reached) {
-    static Filter all() {
-      return new Filter(null, 0, 0, Long.MAX_VALUE, null, null);
-    }
-
     /** This filter, keeping only the objects {@code by} accepts (null: as it is). */
     Filter reached(java.util.function.LongPredicate by) {
       return by == null ? this : new Filter(type, methodTable, min, max, generation, by);

@@ -34,11 +34,7 @@ final class Paths extends SosCommand {
     long address = args.address(0);
     List<GcRoot.Path> rows = new ArrayList<>();
     for (RootPath rp : p.rootPaths(address, max, args.has("-weak"))) {
-      List<GcRoot.Step> steps = new ArrayList<>();
-      for (long a : rp.objects()) {
-        steps.add(new GcRoot.Step(a, GcRoot.typeName(p, a)));
-      }
-      rows.add(new GcRoot.Path(rp, steps));
+      rows.add(GcRoot.Path.of(p, rp));
     }
     rows.sort(java.util.Comparator.comparingInt((GcRoot.Path r) -> r.steps().size()));
     context.show(

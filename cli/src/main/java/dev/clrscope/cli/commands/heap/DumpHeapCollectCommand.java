@@ -69,9 +69,7 @@ public final class DumpHeapCollectCommand extends HeapCommand {
             String.format(
                 java.util.Locale.ROOT,
                 "%s %,d objects, %,d bytes",
-                snapshot.gcNumber() >= 0
-                    ? "GC " + snapshot.gcNumber() + " walked"
-                    : attached.describe() + " holds",
+                source(snapshot, attached),
                 snapshot.objectCount(),
                 snapshot.totalSize()));
     out().println(file.toAbsolutePath());

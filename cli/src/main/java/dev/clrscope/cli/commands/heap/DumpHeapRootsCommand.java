@@ -85,12 +85,14 @@ public final class DumpHeapRootsCommand extends HeapCommand {
               Field.<RootPath>data(
                       "path",
                       Unit.WORDS,
-                      p ->
-                          p.steps().stream()
-                              .map(s -> s.type() + "@0x" + Long.toHexString(s.address()))
-                              .toList())
+                      p -> p.steps().stream().map(s -> stepText(s.type(), s.address())).toList())
                   .only(Field.Shown.CSV),
               Field.nested("path", STEP, RootPath::steps)));
+
+  /** A step of a root path in CSV's one-cell form: {@code Type@0xADDRESS}. */
+  public static String stepText(String type, long address) {
+    return type + "@0x" + Long.toHexString(address);
+  }
 
   @Override
   protected void validate() {

@@ -10,6 +10,7 @@ import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.TargetException;
@@ -89,8 +90,12 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   protected int run(AttachedTarget attached) {
     HeapSnapshot s = snapshot(attached);
     written(s, attached);
-    return show(
-        s, s.gcNumber() >= 0 ? "GC " + s.gcNumber() + " walked" : attached.describe() + " holds");
+    return show(s, source(s, attached));
+  }
+
+  /** Where a live snapshot came from, as its first line says: {@code GC 12 walked}. */
+  protected static String source(HeapSnapshot s, AttachedTarget attached) {
+    return s.gcNumber() >= 0 ? "GC " + s.gcNumber() + " walked" : attached.describe() + " holds";
   }
 
   /** Writes a live snapshot where the command was asked to, before it is shown. */
@@ -174,11 +179,11 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     }
     err()
         .println(
-            String.format(
-                java.util.Locale.ROOT,
-                "Process %d was paused for %.3f s while its heap was read through the DAC.",
-                pid,
-                paused.toNanos() / 1e9));
+            "Process "
+                + pid
+                + " was paused for "
+                + Unit.seconds(paused)
+                + " while its heap was read through the DAC.");
     return snapshot;
   }
 
