@@ -7,13 +7,13 @@ import dev.clrscope.dac.interop.DataTargetObject;
 import dev.clrscope.dac.interop.MetadataImport;
 import dev.clrscope.dac.interop.SosDac;
 import dev.clrscope.dac.interop.XclrData;
-import dev.clrscope.dac.target.ElfCore;
-import dev.clrscope.dac.target.ElfImage;
-import dev.clrscope.dac.target.LiveProcess;
-import dev.clrscope.dac.target.MappedFile;
-import dev.clrscope.dac.target.Target;
-import dev.clrscope.dac.target.TargetMemory;
-import dev.clrscope.dac.target.ThreadRegisters;
+import dev.clrscope.dac.source.ElfCore;
+import dev.clrscope.dac.source.ElfImage;
+import dev.clrscope.dac.source.LiveProcess;
+import dev.clrscope.dac.source.MappedFile;
+import dev.clrscope.dac.source.Target;
+import dev.clrscope.dac.source.TargetMemory;
+import dev.clrscope.dac.source.ThreadRegisters;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -154,7 +154,8 @@ public final class ClrProcess implements AutoCloseable {
               }
             });
     String idHex = prepared.buildId();
-    ComObject process = prepared.library().createProcess(dataTarget, idHex);
+    ComObject<dev.clrscope.dac.interop.DacInterfaces.IXCLRDataProcess> process =
+        prepared.library().createProcess(dataTarget, idHex);
     SosDac s = SosDac.of(process);
     if (s == null) {
       throw new TargetException(
@@ -763,7 +764,7 @@ public final class ClrProcess implements AutoCloseable {
     }
     MetadataImport md = metadata.get(module);
     if (md == null) {
-      ComObject m = sos.module(module);
+      ComObject<dev.clrscope.dac.interop.DacInterfaces.IXCLRDataModule> m = sos.module(module);
       md = m == null ? null : MetadataImport.of(m);
       if (md == null) {
         noMetadata.add(module);

@@ -1,7 +1,7 @@
 package dev.clrscope.dac;
 
 import dev.clrscope.dac.TargetException.Problem;
-import dev.clrscope.dac.target.ElfImage;
+import dev.clrscope.dac.source.ElfImage;
 import dev.clrscope.symbols.SymbolStore;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.clrscope.dac.target;
+package dev.clrscope.dac.source;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;

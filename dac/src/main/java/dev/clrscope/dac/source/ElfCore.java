@@ -1,4 +1,4 @@
-package dev.clrscope.dac.target;
+package dev.clrscope.dac.source;
 
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;

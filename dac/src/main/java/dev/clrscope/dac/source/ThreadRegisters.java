@@ -1,5 +1,7 @@
-package dev.clrscope.dac.target;
+package dev.clrscope.dac.source;
 
+import dev.clrscope.dac.interop.DacStructs.CONTEXT;
+import dev.clrscope.dac.interop.Struct;
 import java.util.Arrays;
 
 /**
@@ -35,14 +37,6 @@ public final class ThreadRegisters {
   static final int ES = 24;
   static final int FS = 25;
   static final int GS = 26;
-
-  /** The size of the Windows AMD64 {@code CONTEXT} the DAC reads registers in. */
-  public static final int CONTEXT_SIZE = 1232;
-
-  private static final int CONTEXT_AMD64 = 0x100000;
-  private static final int CONTEXT_CONTROL = 1;
-  private static final int CONTEXT_INTEGER = 2;
-  private static final int CONTEXT_SEGMENTS = 4;
 
   private final int threadId;
   private final long[] registers;
@@ -80,23 +74,36 @@ public final class ThreadRegisters {
    * rest zero), the layout the DAC's data target hands out on every platform.
    */
   public byte[] toContext() {
-    java.nio.ByteBuffer c =
-        java.nio.ByteBuffer.allocate(CONTEXT_SIZE).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    c.putInt(0x30, CONTEXT_AMD64 | CONTEXT_CONTROL | CONTEXT_INTEGER | CONTEXT_SEGMENTS);
-    c.putShort(0x38, (short) registers[CS]);
-    c.putShort(0x3a, (short) registers[DS]);
-    c.putShort(0x3c, (short) registers[ES]);
-    c.putShort(0x3e, (short) registers[FS]);
-    c.putShort(0x40, (short) registers[GS]);
-    c.putShort(0x42, (short) registers[SS]);
-    c.putInt(0x44, (int) registers[EFLAGS]);
-    int[] order = {
-      RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15, RIP
-    };
-    for (int i = 0; i < order.length; i++) {
-      c.putLong(0x78 + 8 * i, registers[order[i]]);
-    }
-    return c.array();
+    byte[] bytes = new byte[CONTEXT.LAYOUT.size()];
+    Struct<CONTEXT> c =
+        CONTEXT.LAYOUT.view(
+            java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN), 0);
+    c.putInt32(CONTEXT.ContextFlags, CONTEXT.CONTROL | CONTEXT.INTEGER | CONTEXT.SEGMENTS);
+    c.putUint16(CONTEXT.SegCs, (int) registers[CS]);
+    c.putUint16(CONTEXT.SegDs, (int) registers[DS]);
+    c.putUint16(CONTEXT.SegEs, (int) registers[ES]);
+    c.putUint16(CONTEXT.SegFs, (int) registers[FS]);
+    c.putUint16(CONTEXT.SegGs, (int) registers[GS]);
+    c.putUint16(CONTEXT.SegSs, (int) registers[SS]);
+    c.putInt32(CONTEXT.EFlags, (int) registers[EFLAGS]);
+    c.putUint64(CONTEXT.Rax, registers[RAX]);
+    c.putUint64(CONTEXT.Rcx, registers[RCX]);
+    c.putUint64(CONTEXT.Rdx, registers[RDX]);
+    c.putUint64(CONTEXT.Rbx, registers[RBX]);
+    c.putUint64(CONTEXT.Rsp, registers[RSP]);
+    c.putUint64(CONTEXT.Rbp, registers[RBP]);
+    c.putUint64(CONTEXT.Rsi, registers[RSI]);
+    c.putUint64(CONTEXT.Rdi, registers[RDI]);
+    c.putUint64(CONTEXT.R8, registers[R8]);
+    c.putUint64(CONTEXT.R9, registers[R9]);
+    c.putUint64(CONTEXT.R10, registers[R10]);
+    c.putUint64(CONTEXT.R11, registers[R11]);
+    c.putUint64(CONTEXT.R12, registers[R12]);
+    c.putUint64(CONTEXT.R13, registers[R13]);
+    c.putUint64(CONTEXT.R14, registers[R14]);
+    c.putUint64(CONTEXT.R15, registers[R15]);
+    c.putUint64(CONTEXT.Rip, registers[RIP]);
+    return bytes;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package dev.clrscope.dac.target;
+package dev.clrscope.dac.source;
 
 /**
  * The address space of a target process: a core file's memory or a paused live process's. Reads are

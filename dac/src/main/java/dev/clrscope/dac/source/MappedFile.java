@@ -1,4 +1,4 @@
-package dev.clrscope.dac.target;
+package dev.clrscope.dac.source;
 
 /**
  * A file the process had mapped: {@code [start, end)} of its address space shows the file from byte

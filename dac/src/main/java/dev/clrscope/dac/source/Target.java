@@ -1,4 +1,4 @@
-package dev.clrscope.dac.target;
+package dev.clrscope.dac.source;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.clrscope.dac.target;
+package dev.clrscope.dac.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
