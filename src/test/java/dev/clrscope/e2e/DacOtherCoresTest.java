@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
 import dev.clrscope.dac.source.ElfCore;
@@ -59,7 +59,7 @@ class DacOtherCoresTest {
     Process sleeper = new ProcessBuilder("sleep", "600").start();
     try {
       Path core = gcore(sleeper.pid());
-      assertThatThrownBy(() -> ClrProcess.openCore(core, options()))
+      assertThatThrownBy(() -> DacSession.openCore(core, options()))
           .isInstanceOfSatisfying(
               TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NOT_DOTNET))
           .hasMessage(
@@ -77,7 +77,7 @@ class DacOtherCoresTest {
       JsonNode facts = app.send("facts 200");
       Path core = gcore(app.ready().pid());
       assertThat(app.send("ping").get("event").asText()).isEqualTo("pong");
-      try (ClrProcess p = ClrProcess.openCore(core, options())) {
+      try (DacSession p = DacSession.openCore(core, options())) {
         DumpFactsCheck.assertFacts(p, facts, app.ready());
       }
     }
@@ -180,11 +180,11 @@ class DacOtherCoresTest {
   }
 
   private String readModel(Path core) {
-    try (ClrProcess p = ClrProcess.openCore(core, options())) {
-      p.statistics();
-      p.threads().forEach(t -> p.stack(t.osId()));
+    try (DacSession p = DacSession.openCore(core, options())) {
+      p.heap().statistics();
+      p.runtime().threads().forEach(t -> p.runtime().stack(t.osId()));
       List<Object> roots = new ArrayList<>();
-      p.roots(roots::add);
+      p.heap().roots(roots::add);
       return "ok";
     } catch (RuntimeException e) {
       return outcome(e);

@@ -1,6 +1,5 @@
 package dev.clrscope.dac;
 
-import dev.clrscope.dac.source.TargetMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -22,7 +21,7 @@ final class HeapWalker {
   private static final int MAX_PROBLEMS = 100;
   private static final int HEADER_OVERLAP = 64;
 
-  private final ClrProcess process;
+  private final ClrReader reader;
   private final long[] contextStarts;
   private final long[] contextEnds;
   private final ReadAhead readAhead;
@@ -32,9 +31,9 @@ final class HeapWalker {
   /**
    * @param contexts allocation contexts as {@code [start, limit]} pairs
    */
-  HeapWalker(ClrProcess process, TargetMemory memory, List<long[]> contexts) {
-    this.process = process;
-    this.readAhead = new ReadAhead(memory);
+  HeapWalker(ClrReader reader, List<long[]> contexts) {
+    this.reader = reader;
+    this.readAhead = new ReadAhead(reader.memory());
     long[][] sorted =
         contexts.stream()
             .filter(c -> c[0] != 0 && Long.compareUnsigned(c[0], c[1]) < 0)
@@ -50,7 +49,7 @@ final class HeapWalker {
 
   WalkSummary walk(List<HeapSegment> segments, HeapVisitor visitor) {
     long started = System.nanoTime();
-    HeapObject obj = new HeapObject(process);
+    HeapObject obj = new HeapObject(reader);
     long objects = 0;
     long total = 0;
     try {
@@ -95,7 +94,7 @@ final class HeapWalker {
     obj.segment = segment;
     while (Long.compareUnsigned(address, end) < 0) {
       if ((objects & 0xffff) == 0) {
-        process.checkStop();
+        reader.session().checkStop();
       }
       if (skipContexts) {
         while (ctx < contextStarts.length
@@ -104,13 +103,13 @@ final class HeapWalker {
         }
         if (ctx < contextStarts.length && contextStarts[ctx] == address) {
           // The rest of a thread's allocation buffer holds no objects yet.
-          address = contextEnds[ctx] + ClrProcess.MIN_OBJECT_SIZE;
+          address = contextEnds[ctx] + ClrReader.MIN_OBJECT_SIZE;
           ctx++;
           continue;
         }
       }
       long into = address - base;
-      if (length == 0 || into < 0 || into + ClrProcess.MIN_OBJECT_SIZE > length) {
+      if (length == 0 || into < 0 || into + ClrReader.MIN_OBJECT_SIZE > length) {
         int want = (int) Math.min(BLOCK, end - address);
         ByteBuffer next = readAhead.block(address, want);
         block = next;
@@ -120,7 +119,7 @@ final class HeapWalker {
         obj.block = block;
         obj.blockBase = base;
         obj.blockLength = length;
-        if (length - into < Math.min(end - address, ClrProcess.MIN_OBJECT_SIZE)) {
+        if (length - into < Math.min(end - address, ClrReader.MIN_OBJECT_SIZE)) {
           problem(segment, address, "memory not in the dump or not readable");
           length = 0;
           break;
@@ -138,7 +137,7 @@ final class HeapWalker {
       if (mt == lastMt && lastType != null) {
         type = lastType;
       } else {
-        type = process.typeOrNull(mt);
+        type = reader.typeOrNull(mt);
         if (type == null) {
           problem(
               segment,
@@ -184,7 +183,7 @@ final class HeapWalker {
               return t;
             });
 
-    private final TargetMemory memory;
+    private final dev.clrscope.dac.source.TargetMemory memory;
     private byte[] current = new byte[BLOCK];
     private byte[] spare = new byte[BLOCK];
     private long base;
@@ -192,7 +191,7 @@ final class HeapWalker {
     private Future<Integer> pending;
     private long pendingBase;
 
-    ReadAhead(TargetMemory memory) {
+    ReadAhead(dev.clrscope.dac.source.TargetMemory memory) {
       this.memory = memory;
     }
 
@@ -209,7 +208,7 @@ final class HeapWalker {
       Integer prefetched = awaitPending();
       if (prefetched != null
           && address - pendingBase >= 0
-          && address - pendingBase + ClrProcess.MIN_OBJECT_SIZE <= prefetched) {
+          && address - pendingBase + ClrReader.MIN_OBJECT_SIZE <= prefetched) {
         byte[] t = current;
         current = spare;
         spare = t;

@@ -4,7 +4,7 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Terminal;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.symbols.SourceLines;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -93,7 +93,7 @@ final class AnalyzeShell {
    * @param width the terminal's width for a table, 0 for none
    */
   void run(Parsed p, int width) {
-    ClrProcess process = p.command().readsTarget(p.args()) ? target.pause() : null;
+    DacSession session = p.command().readsTarget(p.args()) ? target.pause() : null;
     Renderer renderer =
         switch (format) {
           case json -> Renderer.of(OutputFormat.json, jsonOut, err, 0);
@@ -103,7 +103,7 @@ final class AnalyzeShell {
     if (format == OutputFormat.table && shown > 0) {
       out.println();
     }
-    context.use(process, renderer, err);
+    context.use(session, renderer, err);
     try {
       p.command().run(context, p.args());
     } finally {

@@ -52,7 +52,7 @@ final class Duplicates extends SosCommand {
   void run(AnalyzeContext context, SosArgs args) {
     int min = args.countOption("-min", 2, 2);
     int top = args.countOption("-top", 1, DEFAULT_TOP);
-    List<Duplicate> all = HeapContents.duplicateStrings(context.process(), context.live(), min);
+    List<Duplicate> all = HeapContents.duplicateStrings(context.heap(), context.live(), min);
     long wasted = all.stream().mapToLong(Duplicate::wastedBytes).sum();
     context.show(
         Report.builder()

@@ -81,7 +81,7 @@ final class Fill extends SosCommand {
   @Override
   void run(AnalyzeContext context, SosArgs args) {
     int top = args.countOption("-top", 1, DEFAULT_TOP);
-    List<HeapContents.Fill> all = HeapContents.fill(context.process(), context.live());
+    List<HeapContents.Fill> all = HeapContents.fill(context.heap(), context.live());
     Map<String, List<HeapContents.Fill>> byType = new LinkedHashMap<>();
     for (HeapContents.Fill f : all) {
       byType.computeIfAbsent(f.type(), k -> new ArrayList<>()).add(f);

@@ -5,7 +5,7 @@ import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.Generation;
 import dev.clrscope.dac.HeapObject;
@@ -148,7 +148,7 @@ final class HeapListing {
 
   /** Walks the heap and draws what {@code filter} keeps in {@code shape}. */
   static void show(AnalyzeContext context, Filter filter, Shape shape) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     if (shape == Shape.STATISTICS && filter.everything()) {
       // The model's own per-type count: the fastest walk there is.
       HeapStatistics stats = p.statistics();
@@ -182,7 +182,7 @@ final class HeapListing {
       sink.start();
     }
     WalkSummary walk =
-        p.walkHeap(
+        p.walk(
             s -> filter.generation() == null || mayHold(s, filter.generation()),
             o -> {
               if (!filter.keeps(o)) {
@@ -228,11 +228,11 @@ final class HeapListing {
   }
 
   private static void strings(AnalyzeContext context, Filter filter) {
-    ClrProcess p = context.process();
-    ClrType string = p.stringType();
+    ClrHeap p = context.heap();
+    ClrType string = p.runtime().stringType();
     Map<String, long[]> byValue = new HashMap<>();
     WalkSummary walk =
-        p.walkHeap(
+        p.walk(
             o -> {
               if (o.type() != string || !filter.keeps(o)) {
                 return;

@@ -4,8 +4,8 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import java.util.List;
 import java.util.Locale;
 
@@ -22,7 +22,7 @@ final class ObjSize extends SosCommand {
   }
 
   /** The answer. */
-  record Size(ClrObject object, ClrProcess.ObjectSize size) {
+  record Size(ClrObject object, ClrHeap.ObjectSize size) {
     String line() {
       return String.format(
           Locale.ROOT,
@@ -49,7 +49,7 @@ final class ObjSize extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     ClrObject o = p.object(args.address(0));
     context.show(Report.record(SIZE, new Size(o, p.objectSize(o.address()))));
   }

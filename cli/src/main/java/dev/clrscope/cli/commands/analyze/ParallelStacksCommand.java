@@ -61,7 +61,7 @@ final class ParallelStacksCommand extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    List<ParallelStacks.Node> roots = ParallelStacks.of(context.process(), context.sourceLines());
+    List<ParallelStacks.Node> roots = ParallelStacks.of(context.runtime(), context.sourceLines());
     context.sayLineProblems();
     context.show(
         Report.builder()

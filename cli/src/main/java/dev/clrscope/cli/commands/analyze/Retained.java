@@ -78,7 +78,7 @@ final class Retained extends SosCommand {
               .build());
       return;
     }
-    ClrObject o = context.process().object(args.address(0));
+    ClrObject o = context.heap().object(args.address(0));
     int i = graph.indexOf(o.address());
     if (i < 0) {
       throw new dev.clrscope.dac.TargetException(

@@ -1,7 +1,7 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.Value;
@@ -52,7 +52,7 @@ final class ValueText {
    * The text of the string a reference holds, cut to {@link #SHOWN} characters; null when it holds
    * no string (or nothing that reads as an object).
    */
-  static String stringOf(ClrProcess p, Value v) {
+  static String stringOf(ClrHeap p, Value v) {
     if (!(v instanceof Value.Reference r) || r.isNull()) {
       return null;
     }
@@ -65,7 +65,7 @@ final class ValueText {
   }
 
   /** The type of the object a reference holds, or null. */
-  static ClrType typeOf(ClrProcess p, Value v) {
+  static ClrType typeOf(ClrHeap p, Value v) {
     if (!(v instanceof Value.Reference r) || r.isNull()) {
       return null;
     }

@@ -11,8 +11,8 @@ import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
@@ -170,8 +170,8 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     }
     HeapSnapshot snapshot;
     java.time.Duration paused;
-    try (ClrProcess process = ClrProcess.attach((int) pid, DacOptions.defaults())) {
-      snapshot = process.heapSnapshot();
+    try (DacSession process = DacSession.attach((int) pid, DacOptions.defaults())) {
+      snapshot = process.heap().snapshot();
       process.close();
       paused = process.paused();
     } catch (TargetException e) {

@@ -2,8 +2,8 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.heapwalk.GcDumpFormatException;
 import dev.clrscope.heapwalk.GcDumpReader;
@@ -72,12 +72,12 @@ final class HeapFile {
    * it): every object, reference and root, garbage not yet collected apart.
    */
   private static HeapSnapshot readCore(Path file) {
-    if (!ClrProcess.looksLikeCore(file)) {
+    if (!DacSession.looksLikeCore(file)) {
       throw new CommandFailure(
           file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
     }
-    try (ClrProcess process = ClrProcess.openCore(file, DacOptions.defaults())) {
-      return process.heapSnapshot();
+    try (DacSession process = DacSession.openCore(file, DacOptions.defaults())) {
+      return process.heap().snapshot();
     } catch (TargetException e) {
       // The DAC's messages name the file already.
       throw new CommandFailure(e.getMessage(), e);
