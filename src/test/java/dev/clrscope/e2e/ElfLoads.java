@@ -36,6 +36,40 @@ final class ElfLoads {
     }
   }
 
+  /**
+   * Moves the PT_LOAD segment that holds {@code address} to {@code to} (its program header's
+   * virtual address rewritten, its bytes left where they are): the memory it held is no longer in
+   * the core.
+   *
+   * @return the segment's size in memory
+   */
+  static long move(Path core, long address, long to) throws IOException {
+    try (FileChannel ch =
+        FileChannel.open(
+            core, java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+      ByteBuffer h = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
+      ch.read(h, 0);
+      long phoff = h.getLong(32);
+      int phentsize = h.getShort(54) & 0xffff;
+      int phnum = h.getShort(56) & 0xffff;
+      ByteBuffer ph = ByteBuffer.allocate(phentsize * phnum).order(ByteOrder.LITTLE_ENDIAN);
+      ch.read(ph, phoff);
+      for (int i = 0; i < phnum; i++) {
+        int b = i * phentsize;
+        long vaddr = ph.getLong(b + 16);
+        long memsz = ph.getLong(b + 40);
+        if (ph.getInt(b) == 1
+            && Long.compareUnsigned(address, vaddr) >= 0
+            && Long.compareUnsigned(address, vaddr + memsz) < 0) {
+          ByteBuffer moved = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, to);
+          ch.write(moved, phoff + b + 16);
+          return memsz;
+        }
+      }
+    }
+    throw new IllegalArgumentException("no PT_LOAD holds 0x" + Long.toHexString(address));
+  }
+
   /** Where {@code address} is in the file, or -1 when no segment holds it. */
   static long fileOffset(List<long[]> loads, long address) {
     for (long[] l : loads) {

@@ -4,7 +4,9 @@ import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The exact object graph of a core dump or a paused process, read through the DAC into heapwalk's
@@ -78,18 +80,18 @@ final class ExactHeap {
                 b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
               }
             });
-    for (HeapProblem p : walk.problems()) {
+    HeapProblems problems = walk.problems();
+    for (HeapProblem p : problems.first()) {
+      b.problem(p.describe());
+    }
+    if (problems.count() > problems.first().size()) {
       b.problem(
-          "the walk of segment 0x"
-              + Long.toHexString(p.segment().address())
-              + " stopped at 0x"
-              + Long.toHexString(p.address())
-              + ": "
-              + p.reason());
+          (problems.count() - problems.first().size())
+              + " more segments could not be walked to their end");
     }
-    if (walk.skippedProblems() > 0) {
-      b.problem(walk.skippedProblems() + " more segments could not be walked to their end");
-    }
+    Map<String, Integer> byKind = new LinkedHashMap<>();
+    problems.byKind().forEach((kind, n) -> byKind.put(kind.key(), n));
+    b.notWalked(byKind, problems.bytesNotWalked());
     long[] rootObjects = new long[all.size()];
     for (int i = 0; i < all.size(); i++) {
       Root r = all.get(i);

@@ -2,7 +2,6 @@ package dev.clrscope.dac;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -18,15 +17,13 @@ import java.util.concurrent.Future;
  */
 final class HeapWalker {
   static final int BLOCK = 1 << 20;
-  private static final int MAX_PROBLEMS = 100;
   private static final int HEADER_OVERLAP = 64;
 
   private final ClrReader reader;
   private final long[] contextStarts;
   private final long[] contextEnds;
   private final ReadAhead readAhead;
-  private final List<HeapProblem> problems = new ArrayList<>();
-  private int skippedProblems;
+  private final HeapProblems.Collector problems = new HeapProblems.Collector();
 
   /**
    * @param contexts allocation contexts as {@code [start, limit]} pairs
@@ -62,20 +59,12 @@ final class HeapWalker {
       readAhead.finish();
     }
     return new WalkSummary(
-        objects,
-        total,
-        segments.size(),
-        List.copyOf(problems),
-        skippedProblems,
-        System.nanoTime() - started);
+        objects, total, segments.size(), problems.done(), System.nanoTime() - started);
   }
 
-  private void problem(HeapSegment segment, long address, String reason) {
-    if (problems.size() < MAX_PROBLEMS) {
-      problems.add(new HeapProblem(segment, address, reason));
-    } else {
-      skippedProblems++;
-    }
+  // The rest of the segment, from address, is not walked: counted, never passed over in silence.
+  private void problem(HeapProblem.Kind kind, HeapSegment segment, long address, String reason) {
+    problems.add(new HeapProblem(kind, segment, address, segment.end() - address, reason));
   }
 
   private long[] walkSegment(HeapSegment segment, HeapObject obj, HeapVisitor visitor) {
@@ -120,7 +109,19 @@ final class HeapWalker {
         obj.blockBase = base;
         obj.blockLength = length;
         if (length - into < Math.min(end - address, ClrReader.MIN_OBJECT_SIZE)) {
-          problem(segment, address, "memory not in the dump or not readable");
+          if (address == segment.start()) {
+            problem(
+                HeapProblem.Kind.SEGMENT_MISSING,
+                segment,
+                address,
+                "none of its memory is in the dump (or readable)");
+          } else {
+            problem(
+                HeapProblem.Kind.MEMORY_MISSING,
+                segment,
+                address,
+                "its memory from there is not in the dump (or readable)");
+          }
           length = 0;
           break;
         }
@@ -140,9 +141,14 @@ final class HeapWalker {
         type = reader.typeOrNull(mt);
         if (type == null) {
           problem(
+              HeapProblem.Kind.TYPE_UNREADABLE,
               segment,
               address,
-              "no object here: 0x" + Long.toHexString(mt) + " is not a method table");
+              reader.readLongOrZero(mt) == 0 && mt != 0
+                  ? "the object's type, method table 0x"
+                      + Long.toHexString(mt)
+                      + ", is not in the dump"
+                  : "no object here: 0x" + Long.toHexString(mt) + " is not a method table");
           break;
         }
         lastType = type;
@@ -154,7 +160,10 @@ final class HeapWalker {
       long aligned = (size + 7) & ~7L;
       if (Long.compareUnsigned(address + aligned, end) > 0 || aligned <= 0) {
         problem(
-            segment, address, type.name() + " of " + size + " bytes would end past the segment");
+            HeapProblem.Kind.OBJECT_PAST_END,
+            segment,
+            address,
+            type.name() + " of " + size + " bytes would end past the segment");
         break;
       }
       obj.address = address;

@@ -47,7 +47,7 @@ public final class HeapSnapshot {
   private final Map<Integer, String> rootNames;
   private final long outside;
   private final long[] generationSizes;
-  private final List<String> problems;
+  private final WalkProblems problems;
 
   /** Whether the roots are exact (a core's, through the DAC): garbage stays unreachable. */
   private final boolean exactRoots;
@@ -88,7 +88,7 @@ public final class HeapSnapshot {
       Map<Integer, String> rootNames,
       long outside,
       long[] generationSizes,
-      List<String> problems,
+      WalkProblems problems,
       boolean unreferencedAreRoots) {
     this.gcNumber = gcNumber;
     this.address = address;
@@ -102,7 +102,7 @@ public final class HeapSnapshot {
     this.rootNames = Map.copyOf(rootNames);
     this.outside = outside;
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
-    this.problems = List.copyOf(problems);
+    this.problems = problems;
     this.exactRoots = !unreferencedAreRoots;
     int n = address.length;
     // One pass marks what is referenced and finds references to nothing of the walk; only then
@@ -333,9 +333,18 @@ public final class HeapSnapshot {
 
   /**
    * What does not add up: lost events (a gap in a stream's index), references left over or missing,
-   * types without a name, the GC's end not seen. Empty for a whole snapshot.
+   * types without a name, the GC's end not seen, where an exact walk stopped. Empty for a whole
+   * snapshot.
    */
   public List<String> problems() {
+    return problems.details();
+  }
+
+  /**
+   * The problems with, for an exact walk through the DAC, where it had to stop, by kind, and the
+   * bytes of the heap it did not walk: a snapshot that holds less than the heap says so here.
+   */
+  public WalkProblems walkProblems() {
     return problems;
   }
 

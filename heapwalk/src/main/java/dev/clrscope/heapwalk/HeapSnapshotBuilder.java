@@ -57,6 +57,11 @@ public final class HeapSnapshotBuilder {
   private long gcNumber = -1;
   private final long[] nextIndex = new long[3];
   private final List<String> problems = new ArrayList<>();
+
+  /** Where an exact walk stopped, per kind, and the bytes it left: {@link #notWalked}. */
+  private final Map<String, Integer> stopsByKind = new java.util.LinkedHashMap<>();
+
+  private long bytesNotWalked;
   private final Map<Long, String> typeNames = new HashMap<>();
 
   /** The runtime's type ids in the order objects first named them: an object's type is an index. */
@@ -253,6 +258,15 @@ public final class HeapSnapshotBuilder {
     problems.add(what);
   }
 
+  /**
+   * Where the exact walk had to stop before segments' ends, counted by kind, and the bytes of the
+   * heap it left ({@link WalkProblems}); each place is said in words through {@link #problem}.
+   */
+  public void notWalked(Map<String, Integer> placesByKind, long bytes) {
+    placesByKind.forEach((kind, n) -> stopsByKind.merge(kind, n, Integer::sum));
+    bytesNotWalked += bytes;
+  }
+
   /** Ends an exact builder's walk: everything has been given. */
   public void walkEnded() {
     flushObjects();
@@ -445,7 +459,7 @@ public final class HeapSnapshotBuilder {
             rootNames,
             outside,
             null,
-            found,
+            new WalkProblems(found, stopsByKind, bytesNotWalked),
             !exactRoots));
   }
 

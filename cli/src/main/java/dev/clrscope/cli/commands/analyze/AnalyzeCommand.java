@@ -193,12 +193,12 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
           continue;
         }
         if (AnalyzeShell.isExit(p)) {
-          return new Batch(ExitCode.OK, true);
+          return whole(shell, new Batch(ExitCode.OK, true));
         }
         running = p.command().name();
         shell.run(p, width);
       }
-      return new Batch(ExitCode.OK, false);
+      return whole(shell, new Batch(ExitCode.OK, false));
     } catch (SosUsageException e) {
       err().println(spec.qualifiedName() + ": " + e.getMessage());
       return new Batch(ExitCode.USAGE, true);
@@ -211,6 +211,25 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
     } finally {
       shell.target().release(err());
     }
+  }
+
+  /**
+   * {@code done}, unless a command met a heap it could not read whole: then the run ends with exit
+   * 1 and one line, after every result was printed, so a script never takes part of a heap for the
+   * whole.
+   */
+  private Batch whole(AnalyzeShell shell, Batch done) {
+    if (shell.heapNotWhole() == null) {
+      return done;
+    }
+    err().println(spec.qualifiedName() + ": " + notWholeLine(shell));
+    return new Batch(ExitCode.TARGET_ERROR, true);
+  }
+
+  private static String notWholeLine(AnalyzeShell shell) {
+    return "the heap was not read whole: "
+        + shell.heapNotWhole()
+        + "; the results count only what could be read (the core may be damaged or cut short)";
   }
 
   /** Commands from stdin's lines (stdin is not a terminal), each as at the prompt. */
@@ -229,6 +248,10 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       }
     } catch (IOException e) {
       throw new CommandFailure("could not read commands from stdin: " + e.getMessage(), e);
+    }
+    if (shell.heapNotWhole() != null) {
+      err().println(spec.qualifiedName() + ": " + notWholeLine(shell));
+      code = ExitCode.TARGET_ERROR;
     }
     return code;
   }

@@ -7,6 +7,7 @@ import dev.clrscope.dac.ClrRuntime;
 import dev.clrscope.dac.ClrThread;
 import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.FrameLocation;
+import dev.clrscope.dac.HeapProblems;
 import dev.clrscope.dac.StackFrame;
 import dev.clrscope.symbols.SourceLine;
 import dev.clrscope.symbols.SourceLines;
@@ -36,6 +37,13 @@ final class AnalyzeContext {
 
     /** How many of the lines' problems were said already. */
     int problemsSaid;
+
+    /**
+     * What the last command that met a heap not read whole said of it ({@link
+     * HeapProblems#summary}), or null when every heap was read whole: with {@code -c} or stdin, the
+     * run then ends with exit 1.
+     */
+    String heapNotWhole;
 
     Session(SourceLines lines) {
       this.lines = lines;
@@ -70,7 +78,22 @@ final class AnalyzeContext {
    * meanwhile.
    */
   dev.clrscope.heapwalk.HeapSnapshot heapGraph() {
-    return target.heap().snapshot();
+    dev.clrscope.heapwalk.HeapSnapshot graph = target.heap().snapshot();
+    dev.clrscope.heapwalk.WalkProblems problems = graph.walkProblems();
+    if (problems.heapNotWhole()) {
+      problems.details().forEach(d -> note("warning: " + d));
+      heapNotWhole(HeapProblems.of(problems));
+    }
+    return graph;
+  }
+
+  /**
+   * Says on stderr that what the command shows is of part of the heap only, and remembers it for
+   * the run's exit status.
+   */
+  void heapNotWhole(HeapProblems problems) {
+    note("warning: the heap was not read whole: " + problems.summary());
+    session.heapNotWhole = problems.summary();
   }
 
   /** Whether the object at an address is live: in the heap's graph and reached from a root. */

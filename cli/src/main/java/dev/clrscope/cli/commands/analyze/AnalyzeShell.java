@@ -59,6 +59,13 @@ final class AnalyzeShell {
     return target;
   }
 
+  /**
+   * What a command said of a heap it could not read whole, or null when every heap was read whole.
+   */
+  String heapNotWhole() {
+    return context.session().heapNotWhole;
+  }
+
   /** The command a line names (first word), checked; its words parsed. */
   record Parsed(SosCommand command, SosArgs args) {}
 

@@ -100,6 +100,9 @@ final class GcRoot extends SosCommand {
   void run(AnalyzeContext context, SosArgs args) {
     ClrHeap p = context.heap();
     long address = args.address(0);
+    // The paths are searched on the session's graph: read (once) here, so that a graph of part of
+    // the heap is said.
+    context.heapGraph();
     boolean noStacks = args.has("-nostacks");
     int shown = args.has("-all") ? Integer.MAX_VALUE : DEFAULT_PATHS;
     // Without stacks, every path is asked for: the first ones may all start on a stack.

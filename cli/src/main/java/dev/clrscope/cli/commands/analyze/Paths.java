@@ -32,6 +32,7 @@ final class Paths extends SosCommand {
     int max = args.countOption("-max", 1, DEFAULT_MAX);
     ClrHeap p = context.heap();
     long address = args.address(0);
+    context.heapGraph();
     List<GcRoot.Path> rows = new ArrayList<>();
     for (RootPath rp : p.rootPaths(address, max, args.has("-weak"))) {
       rows.add(GcRoot.Path.of(p, rp));

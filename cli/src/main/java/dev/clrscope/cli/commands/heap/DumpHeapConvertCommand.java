@@ -59,6 +59,7 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
                 snapshot.unreachableCount(),
                 snapshot.totalSize() - snapshot.reachableSize()));
     out().println(output.toAbsolutePath());
+    HeapFile.requireWhole(snapshot, err());
     return 0;
   }
 }

@@ -71,7 +71,10 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Override
   protected int show(HeapSnapshot later, String source) {
-    print(HeapFile.read(before), later, source);
+    HeapSnapshot earlier = HeapFile.read(before);
+    print(earlier, later, source);
+    HeapFile.requireWhole(earlier, err());
+    HeapFile.requireWhole(later, err());
     return 0;
   }
 

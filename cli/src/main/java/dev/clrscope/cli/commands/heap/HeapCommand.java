@@ -82,7 +82,10 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   /** A heap file given instead of a target: {@link #show} what it holds. */
   @Override
   protected int readFile(Path file) {
-    return show(HeapFile.read(file), file.getFileName() + " holds");
+    HeapSnapshot s = HeapFile.read(file);
+    int code = show(s, file.getFileName() + " holds");
+    HeapFile.requireWhole(s, err());
+    return code;
   }
 
   /** A snapshot of the live target: {@link #show} what it holds. */
@@ -90,7 +93,9 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   protected int run(AttachedTarget attached) {
     HeapSnapshot s = snapshot(attached);
     written(s, attached);
-    return show(s, source(s, attached));
+    int code = show(s, source(s, attached));
+    HeapFile.requireWhole(s, err());
+    return code;
   }
 
   /** Where a live snapshot came from, as its first line says: {@code GC 12 walked}. */

@@ -4,10 +4,12 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.DacSession;
+import dev.clrscope.dac.HeapProblems;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.heapwalk.GcDumpFormatException;
 import dev.clrscope.heapwalk.GcDumpReader;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.heapwalk.WalkProblems;
 import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,6 +84,28 @@ final class HeapFile {
       // The DAC's messages name the file already.
       throw new CommandFailure(e.getMessage(), e);
     }
+  }
+
+  /**
+   * Says on {@code err} where an exact walk (a core's, a paused process's, through the DAC) could
+   * not go on, and ends the command with exit 1: a smaller heap must never pass for the whole one,
+   * for a person (the warnings) or for a script (the status). What was shown or written stands: it
+   * is what could be read, and JSON's {@code problems}, {@code problemCounts} and {@code
+   * bytesNotWalked} say the same.
+   */
+  static void requireWhole(HeapSnapshot snapshot, java.io.PrintStream err) {
+    WalkProblems problems = snapshot.walkProblems();
+    if (!problems.heapNotWhole()) {
+      return;
+    }
+    for (String detail : problems.details()) {
+      err.println("warning: " + detail);
+    }
+    throw new CommandFailure(
+        "the heap was not read whole: "
+            + HeapProblems.of(problems).summary()
+            + "; what is shown counts only what could be read (the core may be damaged or cut"
+            + " short)");
   }
 
   private static boolean startsWith(byte[] head, byte[] prefix) {

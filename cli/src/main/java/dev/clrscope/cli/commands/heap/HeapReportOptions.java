@@ -167,6 +167,19 @@ public final class HeapReportOptions {
               Field.data("unreachableSize", Unit.COUNT, s -> s.totalSize() - s.reachableSize()),
               Field.data("problems", Unit.WORDS, HeapSnapshot::problems),
               Field.<HeapSnapshot>data(
+                      "problemCounts",
+                      Unit.TEXT,
+                      s -> dev.clrscope.dac.HeapProblems.of(s.walkProblems()).countsByName())
+                  .optional(),
+              Field.<HeapSnapshot>data(
+                      "bytesNotWalked",
+                      Unit.COUNT,
+                      s ->
+                          s.walkProblems().heapNotWhole()
+                              ? s.walkProblems().bytesNotWalked()
+                              : null)
+                  .optional(),
+              Field.<HeapSnapshot>data(
                       "gcGenerationSizes",
                       Unit.TEXT,
                       s ->
