@@ -131,19 +131,16 @@ final class ClrReader {
     return t;
   }
 
-  /** A type's GC descriptor (null: no references, or none readable), read once. */
+  /**
+   * A type's GC descriptor (null: no references, or none readable), read once. On the owner thread
+   * (the walk's, and {@link #referencesOf}'s).
+   */
   GcDesc gcDescOf(ClrType type) {
-    if (type.gcDescLoaded) {
-      return type.gcDesc;
+    if (!type.gcDescLoaded) {
+      type.gcDesc = readGcDesc(type.methodTable());
+      type.gcDescLoaded = true;
     }
-    return session.call(
-        () -> {
-          if (!type.gcDescLoaded) {
-            type.gcDesc = readGcDesc(type.methodTable());
-            type.gcDescLoaded = true;
-          }
-          return type.gcDesc;
-        });
+    return type.gcDesc;
   }
 
   private GcDesc readGcDesc(long mt) {

@@ -22,9 +22,11 @@ public final class ClrType {
   private final long parentMethodTable;
   private final int token;
 
+  // Loaded on first use, on the owner thread: the GC descriptor, read by the walk there only.
+  GcDesc gcDesc;
+  boolean gcDescLoaded;
+
   // Loaded on first use, on the owner thread; read from any thread once loaded.
-  volatile GcDesc gcDesc;
-  volatile boolean gcDescLoaded;
   volatile List<ClrField> instanceFields;
   volatile List<ClrField> staticFields;
   volatile ElementType elementType;

@@ -49,6 +49,7 @@ final class ExactHeap {
     segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
     LongSet named = new LongSet();
     int[] nextInterior = {0};
+    long[] lastNamed = {0};
     // One visitor for every object: ten million of them must not each allocate one.
     Counted references = new Counted(b);
     WalkSummary walk =
@@ -72,8 +73,12 @@ final class ExactHeap {
               references.count = 0;
               o.references(references);
               long mt = type.methodTable();
-              if (named.add(mt)) {
-                b.typeName(mt, gcdumpName(type.name()));
+              // Runs of one type are the rule (arrays of a type, a list's items): one lookup each.
+              if (mt != lastNamed[0]) {
+                lastNamed[0] = mt;
+                if (named.add(mt)) {
+                  b.typeName(mt, gcdumpName(type.name()));
+                }
               }
               b.object(address, o.size(), mt, references.count);
               if (o.segment().kind() == SegmentKind.FROZEN) {

@@ -425,8 +425,30 @@ public final class HeapSnapshot {
 
   private AddressIndex addressIndex;
 
+  /** Lookups answered by a binary search so far, and whether the addresses are in order. */
+  private int searches;
+
+  private Boolean inOrder;
+
+  /** Lookups answered without an index: a root path's few; a walk's millions get the index. */
+  private static final int FEW_LOOKUPS = 4096;
+
   /** The number of the object at {@code address} (its start), or -1. */
   public synchronized int indexOf(long objectAddress) {
+    if (addressIndex == null && searches < FEW_LOOKUPS) {
+      if (inOrder == null) {
+        boolean sorted = true;
+        for (int i = 1; i < address.length && sorted; i++) {
+          sorted = address[i - 1] < address[i];
+        }
+        inOrder = sorted;
+      }
+      if (inOrder) {
+        searches++;
+        int i = Arrays.binarySearch(address, objectAddress);
+        return i >= 0 ? i : -1;
+      }
+    }
     if (addressIndex == null) {
       addressIndex = new AddressIndex(address);
     }
