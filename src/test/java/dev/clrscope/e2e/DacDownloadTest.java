@@ -111,7 +111,11 @@ class DacDownloadTest {
   }
 
   private DacOptions options(URI server) {
-    return DacOptions.defaults().withSymbolServer(server).withCacheDir(dir.resolve("cache"));
+    // The test's server is plain http on the loopback.
+    return DacOptions.defaults()
+        .withSymbolServer(server)
+        .withAllowHttp(true)
+        .withCacheDir(dir.resolve("cache"));
   }
 
   /** A full core of TargetApp after {@code facts 100}, and a copy whose runtime moved away. */

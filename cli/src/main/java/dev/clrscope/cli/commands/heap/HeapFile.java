@@ -36,8 +36,12 @@ final class HeapFile {
 
   private static final byte[] ELF = {0x7f, 'E', 'L', 'F'};
 
-  /** Reads a heap file; a missing, unreadable or unknown file is a target error naming it. */
-  static HeapSnapshot read(Path file) {
+  /**
+   * Reads a heap file; a missing, unreadable or unknown file is a target error naming it.
+   *
+   * @param dac how the DAC of a core is found
+   */
+  static HeapSnapshot read(Path file, DacOptions dac) {
     byte[] head;
     try (InputStream in = InputFile.newInputStream(file)) {
       head = in.readNBytes(GCDUMP.length);
@@ -50,7 +54,7 @@ final class HeapFile {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     }
     if (startsWith(head, ELF)) {
-      return readCore(file);
+      return readCore(file, dac);
     }
     if (!startsWith(head, GCDUMP)) {
       throw new CommandFailure(
@@ -71,12 +75,12 @@ final class HeapFile {
    * The exact graph of a core dump, read through the runtime's DAC (found as {@code analyze} finds
    * it): every object, reference and root, garbage not yet collected apart.
    */
-  private static HeapSnapshot readCore(Path file) {
+  private static HeapSnapshot readCore(Path file, DacOptions dac) {
     if (!ClrProcess.looksLikeCore(file)) {
       throw new CommandFailure(
           file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
     }
-    try (ClrProcess process = ClrProcess.openCore(file, DacOptions.defaults())) {
+    try (ClrProcess process = ClrProcess.openCore(file, dac)) {
       return process.heapSnapshot();
     } catch (TargetException e) {
       // The DAC's messages name the file already.
