@@ -134,7 +134,7 @@ class DacDownloadTest {
   }
 
   // Replaces a path prefix by another of the same length in the core's PT_NOTE segments only.
-  private static int replaceInNotes(byte[] core, String from, String to) {
+  static int replaceInNotes(byte[] core, String from, String to) {
     ByteBuffer b = ByteBuffer.wrap(core).order(ByteOrder.LITTLE_ENDIAN);
     long phoff = b.getLong(32);
     int phnum = Short.toUnsignedInt(b.getShort(56));

@@ -14,8 +14,8 @@ import picocli.CommandLine.Spec;
 /**
  * Where a command that reads a target through the runtime's DAC ({@code analyze}, {@code dump-heap}
  * of a core or with {@code --exact}) gets it: {@code --dac}, {@code --symbol-server}, and how it is
- * downloaded ({@link DownloadOptions}). The DAC is looked for as docs/analyze.md says ("Finding the
- * DAC"); what is passed over is said on stderr.
+ * downloaded ({@link DownloadOptions}). The DAC is looked for as docs/analyze.md says ("Where the
+ * DAC comes from and why one is refused"); what is passed over is said on stderr.
  */
 public final class DacSourceOptions {
   @Spec(Spec.Target.MIXEE)
