@@ -28,7 +28,7 @@ class DacFileTest {
     // The runtime directory's name is the product version; the file version's third part starts
     // with its patch number (10.0.12: 10.0.1226.x).
     String product = InstalledRuntime.dir().getFileName().toString();
-    String[] p = product.split("\\.");
+    String[] p = product.split("\\.", -1);
     assertThat(dac).startsWith(p[0] + "." + p[1] + "." + p[2]);
     assertThat(DacFile.problem(InstalledRuntime.dac(), coreclr)).isNull();
   }

@@ -56,7 +56,7 @@ public final class SymbolStore {
   public static final URI MICROSOFT = URI.create("https://msdl.microsoft.com/download/symbols");
 
   /** The deadline of a whole download when none is given. */
-  public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
+  public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(2);
 
   /** Longer than anyone waits; keeps the deadline within what the clocks count in nanoseconds. */
   private static final Duration LONGEST = Duration.ofDays(10_000);
@@ -312,8 +312,8 @@ public final class SymbolStore {
     if (cacheRefused != null) {
       return null;
     }
-    String[] parts = key.split("/");
-    Path keyDir = cacheDir.resolve(parts[0]).resolve(parts[1]);
+    // A checked key: three segments, the file in the last.
+    Path keyDir = cacheDir.resolve(key).getParent();
     String why;
     try {
       FileTrust.Untrusted u = FileTrust.privateDirectory(cacheDir, uid).untrusted();
