@@ -243,6 +243,10 @@ public final class SymbolStore {
   public synchronized Fetched fetch(String key, Validator valid) throws NotFound {
     Path cached = cachePath(key);
     String inCache = "not in the cache " + cached;
+    if (server == null && !Files.exists(cached, LinkOption.NOFOLLOW_LINKS)) {
+      // Looking only (PDBs, by default): nothing is made in the cache.
+      throw new NotFound(inCache + " (no symbol server)");
+    }
     boolean refusedCached = false;
     Path dir = trustedKeyDirectory(key);
     if (dir != null) {

@@ -140,12 +140,16 @@ class SymbolStoreTest {
   }
 
   @Test
-  void withoutAServerOnlyTheCacheIsLookedIn() {
+  void withoutAServerOnlyTheCacheIsLookedIn() throws IOException {
     SymbolStore store = new SymbolStore(cache, null, Duration.ofSeconds(1), 4096);
 
     assertThatThrownBy(() -> store.fetch(KEY))
         .isInstanceOf(SymbolStore.NotFound.class)
         .hasMessage("not in the cache " + cache.resolve(KEY) + " (no symbol server)");
+    // Looking made nothing in the cache.
+    try (Stream<Path> files = Files.list(cache)) {
+      assertThat(files).isEmpty();
+    }
   }
 
   @Test
