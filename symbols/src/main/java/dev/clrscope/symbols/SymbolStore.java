@@ -257,7 +257,7 @@ public final class SymbolStore {
       if (!bad.isEmpty()) {
         refusedCached = true;
         inCache = "the cache's " + cached + " " + bad;
-        if (server != null && removed(cached, bad)) {
+        if (server != null && (server.allowHttp() || !server.plainHttp()) && removed(cached, bad)) {
           notes.accept("the cached " + cached + " " + bad + ": removed; downloading it again");
         }
       }
