@@ -111,7 +111,11 @@ class DacDownloadTest {
   }
 
   private DacOptions options(URI server) {
-    return DacOptions.defaults().withSymbolServer(server).withCacheDir(dir.resolve("cache"));
+    // The test's server is plain http on the loopback.
+    return DacOptions.defaults()
+        .withSymbolServer(server)
+        .withAllowHttp(true)
+        .withCacheDir(dir.resolve("cache"));
   }
 
   /** A full core of TargetApp after {@code facts 100}, and a copy whose runtime moved away. */
@@ -130,7 +134,7 @@ class DacDownloadTest {
   }
 
   // Replaces a path prefix by another of the same length in the core's PT_NOTE segments only.
-  private static int replaceInNotes(byte[] core, String from, String to) {
+  static int replaceInNotes(byte[] core, String from, String to) {
     ByteBuffer b = ByteBuffer.wrap(core).order(ByteOrder.LITTLE_ENDIAN);
     long phoff = b.getLong(32);
     int phnum = Short.toUnsignedInt(b.getShort(56));

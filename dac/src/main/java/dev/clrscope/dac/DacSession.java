@@ -80,13 +80,14 @@ public final class DacSession implements AutoCloseable {
     MappedFile coreclr = findCoreclr(target);
     byte[] buildId = ElfImage.buildIdInMemory(target, coreclr.start());
     Path coreclrPath = Path.of((coreclrRoot == null ? "" : coreclrRoot) + coreclr.path());
-    DacLocator.Found dac = DacLocator.locate(coreclrPath, buildId, options);
     String version = ElfImage.versionInMemory(target, coreclr.start());
     if (version == null
         && buildId != null
         && java.util.Arrays.equals(buildId, ElfImage.buildIdOfFile(coreclrPath))) {
       version = ElfImage.versionInFile(coreclrPath);
     }
+    // Before anything is loaded: a DAC of another runtime version is refused by the locator.
+    DacLocator.Found dac = DacLocator.locate(coreclrPath, buildId, version, options);
     String fileVersion = null;
     String commit = null;
     if (version != null) {

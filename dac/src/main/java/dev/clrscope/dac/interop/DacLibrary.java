@@ -39,8 +39,13 @@ public final class DacLibrary {
   public static DacLibrary load(Path dac) {
     Pointer handle = LibC.INSTANCE.dlopen(dac.toString(), LibC.RTLD_LAZY);
     if (handle == null) {
+      String why = LibC.INSTANCE.dlerror();
       throw new TargetException(
-          Problem.DAC_FAILED, "cannot load the DAC " + dac + ": " + LibC.INSTANCE.dlerror());
+          Problem.DAC_FAILED,
+          "cannot load the DAC "
+              + dac
+              + ": "
+              + (why == null ? "the C loader gave no reason" : why));
     }
     Pointer init = LibC.INSTANCE.dlsym(handle, "DAC_PAL_InitializeDLL");
     if (init == null) {

@@ -71,7 +71,7 @@ public final class AllocCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
     if (top < 1) {
       throw new ParameterException(spec.commandLine(), "--top must be 1 or more, not " + top);
     }

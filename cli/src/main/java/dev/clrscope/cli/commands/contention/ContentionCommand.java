@@ -59,7 +59,7 @@ public final class ContentionCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
   }
 
   @Override

@@ -58,7 +58,7 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
     typePattern = type == null ? null : TypeRegex.compile(spec, type);
   }
 

@@ -1,12 +1,14 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapWalk;
 import java.nio.file.Path;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -37,10 +39,12 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
       description = "The .gcdump to write.")
   Path output;
 
+  @Mixin DacSourceOptions dacSource;
+
   @Override
   public Integer call() {
     OutputFile.check(output, "-o");
-    HeapSnapshot snapshot = HeapFile.read(input);
+    HeapSnapshot snapshot = HeapFile.read(input, dacSource.dacOptions(this::warn));
     OutputFile.write(
         output,
         out -> {

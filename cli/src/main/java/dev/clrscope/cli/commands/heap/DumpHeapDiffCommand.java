@@ -66,12 +66,12 @@ public final class DumpHeapDiffCommand extends HeapCommand {
     if (after != null) {
       throw new ParameterException(spec.commandLine(), "give the later file once: FILE or --after");
     }
-    return show(HeapFile.read(file), file.getFileName().toString());
+    return show(HeapFile.read(file, dacOptions()), file.getFileName().toString());
   }
 
   @Override
   protected int show(HeapSnapshot later, String source) {
-    HeapSnapshot earlier = HeapFile.read(before);
+    HeapSnapshot earlier = HeapFile.read(before, dacOptions());
     print(earlier, later, source);
     HeapFile.requireWhole(earlier, err());
     HeapFile.requireWhole(later, err());
@@ -90,7 +90,7 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Override
   protected int runWithoutTarget() {
-    return show(HeapFile.read(after), after.getFileName().toString());
+    return show(HeapFile.read(after, dacOptions()), after.getFileName().toString());
   }
 
   private void print(HeapSnapshot earlier, HeapSnapshot later, String laterName) {

@@ -4,6 +4,7 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.BufferSizeOption;
+import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.TypeRegex;
@@ -44,6 +45,8 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
 
   @Mixin BufferSizeOption bufferSize;
 
+  @Mixin DacSourceOptions dacSource;
+
   @Option(
       names = "--exact",
       description =
@@ -62,6 +65,8 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   protected void validate() {
     HeapTimeline.mark("options parsed");
     bufferSize.megabytes();
+    // A --symbol-server that cannot be used is a usage error whatever the target.
+    dacOptions();
     if (exact && !target.isChosen()) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(),
@@ -82,10 +87,18 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   /** A heap file given instead of a target: {@link #show} what it holds. */
   @Override
   protected int readFile(Path file) {
-    HeapSnapshot s = HeapFile.read(file);
+    HeapSnapshot s = HeapFile.read(file, dacOptions());
     int code = show(s, file.getFileName() + " holds");
     HeapFile.requireWhole(s, err());
     return code;
+  }
+
+  /**
+   * How the DAC is found for a core or {@code --exact}: {@code --dac}, {@code --symbol-server} and
+   * the download options, as {@code analyze} takes them; what is passed over is said on stderr.
+   */
+  protected DacOptions dacOptions() {
+    return dacSource.dacOptions(this::warn);
   }
 
   /** A snapshot of the live target: {@link #show} what it holds. */
@@ -175,7 +188,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     }
     HeapSnapshot snapshot;
     java.time.Duration paused;
-    try (DacSession process = DacSession.attach((int) pid, DacOptions.defaults())) {
+    try (DacSession process = DacSession.attach((int) pid, dacOptions())) {
       snapshot = process.heap().snapshot();
       process.close();
       paused = process.paused();

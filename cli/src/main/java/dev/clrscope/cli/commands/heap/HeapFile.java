@@ -38,8 +38,12 @@ final class HeapFile {
 
   private static final byte[] ELF = {0x7f, 'E', 'L', 'F'};
 
-  /** Reads a heap file; a missing, unreadable or unknown file is a target error naming it. */
-  static HeapSnapshot read(Path file) {
+  /**
+   * Reads a heap file; a missing, unreadable or unknown file is a target error naming it.
+   *
+   * @param dac how the DAC of a core is found
+   */
+  static HeapSnapshot read(Path file, DacOptions dac) {
     byte[] head;
     try (InputStream in = InputFile.newInputStream(file)) {
       head = in.readNBytes(GCDUMP.length);
@@ -52,7 +56,7 @@ final class HeapFile {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     }
     if (startsWith(head, ELF)) {
-      return readCore(file);
+      return readCore(file, dac);
     }
     if (!startsWith(head, GCDUMP)) {
       throw new CommandFailure(
@@ -73,12 +77,12 @@ final class HeapFile {
    * The exact graph of a core dump, read through the runtime's DAC (found as {@code analyze} finds
    * it): every object, reference and root, garbage not yet collected apart.
    */
-  private static HeapSnapshot readCore(Path file) {
+  private static HeapSnapshot readCore(Path file, DacOptions dac) {
     if (!DacSession.looksLikeCore(file)) {
       throw new CommandFailure(
           file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
     }
-    try (DacSession process = DacSession.openCore(file, DacOptions.defaults())) {
+    try (DacSession process = DacSession.openCore(file, dac)) {
       return process.heap().snapshot();
     } catch (TargetException e) {
       // The DAC's messages name the file already.

@@ -84,7 +84,7 @@ public final class StackCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
     if (duration.isNegative() || duration.isZero()) {
       throw new ParameterException(spec.commandLine(), "--duration must be positive");
     }

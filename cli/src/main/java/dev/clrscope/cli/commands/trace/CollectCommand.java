@@ -200,7 +200,7 @@ public final class CollectCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
     try {
       if (noRundown && rundown != null) {
         throw new IllegalArgumentException("--rundown and --no-rundown exclude each other");

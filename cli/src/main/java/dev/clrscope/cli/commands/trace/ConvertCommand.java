@@ -62,7 +62,7 @@ public final class ConvertCommand extends ClrscopeSubcommand {
           "--all-events applies to --format chromium only (speedscope and folded stacks hold"
               + " samples alone)");
     }
-    SourceLines source = lines.sourceLines(symbolServer.url());
+    SourceLines source = lines.sourceLines(symbolServer.server());
     TraceFileInput.checkReadable(input);
     if ("-".equals(output)) {
       try {

@@ -119,7 +119,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
     if (byLine && !lines.enabled()) {
       throw new ParameterException(spec.commandLine(), "--by-line needs lines: drop --no-lines");
     }
-    SourceLines source = lines.sourceLines(symbolServer.url());
+    SourceLines source = lines.sourceLines(symbolServer.server());
     ManagedCodeMap methods = new ManagedCodeMap();
     if (source != null) {
       methods.withLines(source);
