@@ -171,7 +171,9 @@ public final class FullGcCommand extends AttachingCommand {
             + (induced.failure() != null
                 ? " (the trace stream broke off: " + induced.failure().getMessage() + ")"
                 : "")
-            + ": the target may be too busy or too old (.NET 5+ is needed); try a longer"
+            + " ("
+            + attached.client().runtimeName()
+            + "): the target may be too busy (GCHeapCollect needs .NET 5 or later); try a longer"
             + " --wait");
   }
 
