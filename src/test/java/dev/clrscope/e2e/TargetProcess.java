@@ -58,6 +58,29 @@ public final class TargetProcess implements AutoCloseable {
     return new TargetProcess(app, Subprocess.start(DotnetApps.command(app, args), extraEnv, null));
   }
 
+  /** Starts {@code app} on {@code runtime} with {@code args} and waits for its ready line. */
+  public static TargetProcess start(Runtime runtime, String app, String... args) {
+    return start(runtime, app, Arrays.asList(args), Map.of());
+  }
+
+  /**
+   * Starts {@code app} on {@code runtime} ({@link Runtime#command}) with this JVM's environment plus
+   * {@code extraEnv}, and waits for its ready line, which must name that runtime.
+   */
+  public static TargetProcess start(
+      Runtime runtime, String app, List<String> args, Map<String, String> extraEnv) {
+    TargetProcess p =
+        new TargetProcess(
+            app + " on .NET " + runtime.major(),
+            Subprocess.start(runtime.command(app, args), extraEnv, null));
+    if (!p.ready.runtimeVersion().startsWith(runtime.major() + ".")) {
+      p.close();
+      throw new AssertionError(
+          app + " for " + runtime + " runs on .NET " + p.ready.runtimeVersion());
+    }
+    return p;
+  }
+
   /**
    * Starts an arbitrary command that runs a TargetApp build (such as a renamed copy of its apphost)
    * and waits for its ready line.
