@@ -10,9 +10,10 @@ import java.util.List;
  * from the NuGet feed beside it ({@code <apps dir>/<App>-net8.0/<App>}; src/test/pom.xml publishes
  * them).
  *
- * <p>A test that runs on several of them takes the runtime as a parameter ({@code
- * @EnumSource(Runtime.class)}, or the names of some) and says which commands it runs ({@link
- * RunsCommands}): {@code RuntimeSupportTableTest} draws docs/runtimes.md's table from exactly that.
+ * <p>A test that runs on several of them takes the runtime as a parameter
+ * ({@code @EnumSource(Runtime.class)}, or the names of some) and says which commands it runs
+ * ({@link RunsCommands}): {@code RuntimeSupportTableTest} draws docs/runtimes.md's table from
+ * exactly that.
  */
 public enum Runtime {
   NET8("net8.0", "8"),

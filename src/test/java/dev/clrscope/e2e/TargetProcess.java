@@ -64,8 +64,8 @@ public final class TargetProcess implements AutoCloseable {
   }
 
   /**
-   * Starts {@code app} on {@code runtime} ({@link Runtime#command}) with this JVM's environment plus
-   * {@code extraEnv}, and waits for its ready line, which must name that runtime.
+   * Starts {@code app} on {@code runtime} ({@link Runtime#command}) with this JVM's environment
+   * plus {@code extraEnv}, and waits for its ready line, which must name that runtime.
    */
   public static TargetProcess start(
       Runtime runtime, String app, List<String> args, Map<String, String> extraEnv) {
@@ -73,6 +73,30 @@ public final class TargetProcess implements AutoCloseable {
         new TargetProcess(
             app + " on .NET " + runtime.major(),
             Subprocess.start(runtime.command(app, args), extraEnv, null));
+    if (!p.ready.runtimeVersion().startsWith(runtime.major() + ".")) {
+      p.close();
+      throw new AssertionError(
+          app + " for " + runtime + " runs on .NET " + p.ready.runtimeVersion());
+    }
+    return p;
+  }
+
+  /**
+   * {@link #start(Runtime, String, List, Map)}, the app a child of a shell rather than of this JVM
+   * (whose process reaper waits on its children): for tests that pause it with ptrace ({@code
+   * analyze -p}), as {@code DacLiveProcessTest.startUnwaited} does on .NET 10.
+   */
+  public static TargetProcess startUnwaited(
+      Runtime runtime, String app, List<String> args, Map<String, String> extraEnv) {
+    List<String> command = new java.util.ArrayList<>();
+    command.add("sh");
+    command.add("-c");
+    // An asynchronous command's stdin is /dev/null unless redirected: hand it the shell's.
+    command.add("exec 3<&0; \"$0\" \"$@\" <&3 3<&- & wait $!");
+    command.addAll(runtime.command(app, args));
+    TargetProcess p =
+        new TargetProcess(
+            app + " on .NET " + runtime.major(), Subprocess.start(command, extraEnv, null));
     if (!p.ready.runtimeVersion().startsWith(runtime.major() + ".")) {
       p.close();
       throw new AssertionError(

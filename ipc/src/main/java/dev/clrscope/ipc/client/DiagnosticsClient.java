@@ -52,7 +52,7 @@ public final class DiagnosticsClient {
   private final Set<String> said = ConcurrentHashMap.newKeySet();
 
   private volatile Consumer<String> notices = note -> {};
-  private volatile String runtimeName;
+  private volatile String runtimeVersion;
 
   /**
    * A client.
@@ -293,19 +293,38 @@ public final class DiagnosticsClient {
    * {@code this runtime} when it cannot say.
    */
   public String runtimeName() {
-    String name = runtimeName;
-    if (name == null) {
+    String version = runtimeVersion();
+    return version.isEmpty() ? "this runtime" : ".NET " + version;
+  }
+
+  /**
+   * The runtime's major version ({@code 8} of {@code 8.0.31}), from its ProcessInfo2/3 (asked
+   * once); 0 when it does not say (ProcessInfo2 came with .NET 5).
+   */
+  public int runtimeMajorVersion() {
+    String version = runtimeVersion();
+    int dot = version.indexOf('.');
+    try {
+      return dot > 0 ? Integer.parseInt(version.substring(0, dot)) : 0;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** The runtime's version as it gives it, without a build suffix; "" when unknown. */
+  private String runtimeVersion() {
+    String version = runtimeVersion;
+    if (version == null) {
       try {
-        String version = processInfo().clrProductVersion();
-        name =
-            version == null || version.isBlank() ? "this runtime" : ".NET " + cleanVersion(version);
+        String given = processInfo().clrProductVersion();
+        version = given == null || given.isBlank() ? "" : cleanVersion(given);
       } catch (DiagnosticsException e) {
         log.debug("the runtime's version is unknown: {}", e.getMessage());
-        name = "this runtime";
+        version = "";
       }
-      runtimeName = name;
+      runtimeVersion = version;
     }
-    return name;
+    return version;
   }
 
   /** {@code 8.0.31} of {@code 8.0.31+a1b2c3} (a commit) or {@code 10.0.0-rc.1.2345} as it is. */
