@@ -24,13 +24,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>Left out on .NET 8 until the DAC reads its statics (issue 32's second round): static field
  * names in {@code gcroot}, {@code timerinfo}, {@code threadpoolqueue}; docs/runtimes.md lists them.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class RuntimeDacTest {
   private static final int ITEMS = 1000;
 
   @TempDir Path dir;
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"analyze live", "dump", "dump-heap CORE", "analyze CORE"})
   void theFactsOfTheLiveAppAndOfItsCore(Runtime runtime) throws Exception {

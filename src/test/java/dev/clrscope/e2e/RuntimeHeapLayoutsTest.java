@@ -21,13 +21,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * its file) and from the DAC on the paused process ({@code analyze -p}), which says which layout
  * and mode it read.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class RuntimeHeapLayoutsTest {
   private static final int HELD = 34_567;
 
   @TempDir Path dir;
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(
       value = Runtime.class,
       names = {"NET8", "NET10"})
@@ -41,6 +41,7 @@ class RuntimeHeapLayoutsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(
       value = Runtime.class,
       names = {"NET8", "NET10"})

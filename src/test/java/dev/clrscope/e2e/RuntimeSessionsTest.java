@@ -27,10 +27,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Every command family that watches a live process over EventPipe, on .NET 8, 9 and 10: the same
  * TargetApp on each runtime, the same facts asserted (what the app says it did), and on a runtime
  * that cannot give a session exactly as asked (.NET 8 cannot turn stacks off) one line on stderr
- * naming the runtime and what it lacks, never "too old". The runtimes run side by side
- * (docs/testing.md).
+ * naming the runtime and what it lacks, never "too old". Each test's runtimes run side by side
+ * ({@code @Execution(CONCURRENT)} on the method: the class still runs alone; docs/testing.md).
  */
-@Execution(ExecutionMode.CONCURRENT)
 class RuntimeSessionsTest {
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -46,16 +45,7 @@ class RuntimeSessionsTest {
   }
 
   private static void awaitStderr(RunningCli cli, String text) {
-    await()
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(50))
-        .until(
-            () -> {
-              if (!cli.process().isAlive()) {
-                throw new AssertionError("clrscope ended before '" + text + "': " + cli.stderr());
-              }
-              return cli.stderr().contains(text);
-            });
+    cli.awaitStderrLine(l -> l.contains(text), TIMEOUT);
   }
 
   private static List<JsonNode> jsonLines(CliResult r) throws Exception {
@@ -89,6 +79,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"ps", "info"})
   void psAndInfoNameTheRuntimeVersionTheAppRunsOn(Runtime runtime) throws Exception {
@@ -120,6 +111,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"trace collect", "trace report"})
   void aTracedSpinIsTheTopMethodOfItsThread(Runtime runtime) throws Exception {
@@ -161,6 +153,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"counters"})
   void countersCountTheGen2GcsTheAppRan(Runtime runtime) throws Exception {
@@ -215,6 +208,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"gcstats", "fullgc"})
   void gcstatsRowsAreTheInducedGcsAndFullgcRunsOne(Runtime runtime) throws Exception {
@@ -261,6 +255,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"dump-heap collect", "dump-heap report"})
   void dumpHeapCountsTheHeldWidgetsLiveAndInItsFile(Runtime runtime) throws Exception {
@@ -333,6 +328,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"exceptions"})
   void exceptionsRowsAreTheThrownFailures(Runtime runtime) throws Exception {
@@ -371,6 +367,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"contention"})
   void contentionRowsAreTheContendedLocks(Runtime runtime) throws Exception {
@@ -409,6 +406,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"http"})
   void httpRowsAreTheRequestsWithTheirStatus(Runtime runtime) throws Exception {
@@ -435,6 +433,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"alloc"})
   void allocNamesTheAllocatedTypeAndWhereItWasMade(Runtime runtime) throws Exception {
@@ -457,6 +456,7 @@ class RuntimeSessionsTest {
   }
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"startup"})
   void startupOfALaunchedAppReachesMainAndPassesItsExitCodeThrough(Runtime runtime)
@@ -490,6 +490,7 @@ class RuntimeSessionsTest {
    * [Native Frames]}); clrscope runs first here, dotnet-stack after, and both name the same frames.
    */
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"stack"})
   void stackNamesTheSameFramesAsDotnetStack(Runtime runtime) throws Exception {
@@ -525,6 +526,7 @@ class RuntimeSessionsTest {
   private static final Pattern SERVING = Pattern.compile("Serving http://127\\.0\\.0\\.1:(\\d+)/");
 
   @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
   @EnumSource(Runtime.class)
   @RunsCommands({"serve"})
   void serveExposesTheGen2CountOfTheAppItWatches(Runtime runtime) throws Exception {

@@ -69,22 +69,13 @@ public final class TargetProcess implements AutoCloseable {
    */
   public static TargetProcess start(
       Runtime runtime, String app, List<String> args, Map<String, String> extraEnv) {
-    TargetProcess p =
-        new TargetProcess(
-            app + " on .NET " + runtime.major(),
-            Subprocess.start(runtime.command(app, args), extraEnv, null));
-    if (!p.ready.runtimeVersion().startsWith(runtime.major() + ".")) {
-      p.close();
-      throw new AssertionError(
-          app + " for " + runtime + " runs on .NET " + p.ready.runtimeVersion());
-    }
-    return p;
+    return onRuntime(runtime, app, runtime.command(app, args), extraEnv);
   }
 
   /**
    * {@link #start(Runtime, String, List, Map)}, the app a child of a shell rather than of this JVM
    * (whose process reaper waits on its children): for tests that pause it with ptrace ({@code
-   * analyze -p}), as {@code DacLiveProcessTest.startUnwaited} does on .NET 10.
+   * analyze -p}). {@link #pid()} is then the shell's: the app's is {@code ready().pid()}.
    */
   public static TargetProcess startUnwaited(
       Runtime runtime, String app, List<String> args, Map<String, String> extraEnv) {
@@ -94,6 +85,11 @@ public final class TargetProcess implements AutoCloseable {
     // An asynchronous command's stdin is /dev/null unless redirected: hand it the shell's.
     command.add("exec 3<&0; \"$0\" \"$@\" <&3 3<&- & wait $!");
     command.addAll(runtime.command(app, args));
+    return onRuntime(runtime, app, command, extraEnv);
+  }
+
+  private static TargetProcess onRuntime(
+      Runtime runtime, String app, List<String> command, Map<String, String> extraEnv) {
     TargetProcess p =
         new TargetProcess(
             app + " on .NET " + runtime.major(), Subprocess.start(command, extraEnv, null));

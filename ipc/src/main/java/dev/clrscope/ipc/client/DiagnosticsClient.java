@@ -259,7 +259,9 @@ public final class DiagnosticsClient {
     for (IpcCommand command : versions) {
       if (command == IpcCommand.GENERATE_CORE_DUMP && !request.fitsVersion1()) {
         throw new DiagnosticsException(
-            "this runtime is too old for --crashreport or verbose dump logging (needs .NET 6+)");
+            runtimeName()
+                + " cannot write a crash report or log verbosely while dumping (that needs"
+                + " GenerateCoreDump2, .NET 6 or later)");
       }
       PayloadWriter w = new PayloadWriter().string(request.path()).u32(request.type().code());
       w.u32(
