@@ -47,13 +47,8 @@ class DacLiveProcessTest {
    * TargetProcess#pid} is the shell's; the app's is in its ready line.
    */
   static TargetProcess startUnwaited(List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add("sh");
-    command.add("-c");
-    // An asynchronous command's stdin is /dev/null unless redirected: hand it the shell's.
-    command.add("exec 3<&0; \"$0\" \"$@\" <&3 3<&- & wait $!");
-    command.addAll(DotnetApps.command(DotnetApps.TARGET_APP, args));
-    return TargetProcess.startCommand("TargetApp", command, java.util.Map.of());
+    return TargetProcess.startUnwaited(
+        Runtime.NET10, DotnetApps.TARGET_APP, args, java.util.Map.of());
   }
 
   private static int pid() {

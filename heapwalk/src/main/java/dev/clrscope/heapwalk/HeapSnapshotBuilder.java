@@ -55,6 +55,10 @@ public final class HeapSnapshotBuilder {
 
   private State state = State.WAITING;
   private long gcNumber = -1;
+
+  /** A GC that ended while the walk's rows came before its GCStart: the walk's GC, if it starts. */
+  private long endedUnnumbered = -1;
+
   private final long[] nextIndex = new long[3];
   private final List<String> problems = new ArrayList<>();
 
@@ -109,6 +113,12 @@ public final class HeapSnapshotBuilder {
       return;
     }
     try {
+      if (state == State.WAITING && (id == BULK_NODE || id == BULK_EDGE || id == BULK_ROOT_EDGE)) {
+        // The walk's rows before its GCStart: the GC's threads write their own runs, and with the
+        // segments GC in server mode (.NET 10.0.12) the walking thread's runs were read before the
+        // run of the thread that started the GC. The session asks for this one walk alone.
+        state = State.WALKING;
+      }
       if (id == BULK_NODE || id == BULK_EDGE) {
         // The walk's millions of rows: straight into the columns, no record per row.
         if (state == State.WALKING) {
@@ -143,13 +153,17 @@ public final class HeapSnapshotBuilder {
         typeModules.put(v.typeId(), v.moduleId());
       }
     } else if (p instanceof GcStart s) {
-      if (state == State.WAITING && s.depth() == 2 && s.type() == 0 && s.reason() == 1) {
-        state = State.WALKING;
+      boolean induced = s.depth() == 2 && s.type() == 0 && s.reason() == 1;
+      if (induced && (state == State.WAITING || (state == State.WALKING && gcNumber < 0))) {
+        state = endedUnnumbered == s.count() ? State.DONE : State.WALKING;
         gcNumber = s.count();
       }
     } else if (p instanceof GcEnd end) {
       if (state == State.WALKING && end.count() == gcNumber) {
         state = State.DONE;
+      } else if (state == State.WALKING && gcNumber < 0) {
+        // Its GCStart still to come (see above): ends the walk once that names the same GC.
+        endedUnnumbered = end.count();
       }
     } else if (state == State.WALKING && p instanceof GcBulkRootEdge r) {
       index(ROOTS, r.index());
@@ -343,7 +357,8 @@ public final class HeapSnapshotBuilder {
    * @return empty if no walk began at all
    */
   public Optional<HeapSnapshot> graph() {
-    if (state == State.WAITING) {
+    // Rows whose GCStart never came are no walk that can be told apart from another's.
+    if (state == State.WAITING || (gcNumber < 0 && !exactRoots)) {
       return Optional.empty();
     }
     List<String> found = new ArrayList<>(problems);
@@ -524,6 +539,8 @@ public final class HeapSnapshotBuilder {
   private static final int BULK_NODE = RuntimeEvent.Runtime.GC_BULK_NODE;
 
   private static final int BULK_EDGE = RuntimeEvent.Runtime.GC_BULK_EDGE;
+
+  private static final int BULK_ROOT_EDGE = RuntimeEvent.Runtime.GC_BULK_ROOT_EDGE;
 
   /** The root kind given to static fields (the runtime's GCRootKind stops at 5). */
   public static final int STATIC_ROOT = 6;

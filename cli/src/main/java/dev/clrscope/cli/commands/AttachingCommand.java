@@ -241,6 +241,8 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
     validate();
     try (AttachedTarget attached =
         new TargetResolver(new EndpointLocator(), err()).attach(spec, target.showChildIo())) {
+      // What the runtime cannot give of a session as asked (stacks off on .NET 8, say), once.
+      attached.client().noticesTo(this::warn);
       int own;
       try {
         if (releaseFirst()) {

@@ -206,10 +206,20 @@ public final class ExceptionAssembler implements EventConsumer {
   private void named(Thrown t, String catchingMethod, boolean unhandled) {
     RuntimePayload.ExceptionThrown x = t.payload();
     String type = x.exceptionType();
+    Frame fromStack = methods.firstFrameOutside(t.stack(), DISPATCH_NAMESPACES);
     Frame site =
         x.exceptionEip() != 0 && methods.nameOrNull(x.exceptionEip()) != null
             ? methods.frame(x.exceptionEip(), false)
-            : methods.firstFrameOutside(t.stack(), DISPATCH_NAMESPACES);
+            : fromStack;
+    // .NET 8's ExceptionEIP is in the caller of the method that threw (its call's return
+    // address): the stack's innermost method outside the dispatch is the thrower there. .NET 9
+    // and 10 name the same method both ways, and ExceptionEIP the throw's own instruction.
+    if (fromStack != null
+        && site != fromStack
+        && !fromStack.name().startsWith("0x")
+        && !fromStack.name().equals(site.name())) {
+      site = fromStack;
+    }
     sink.accept(
         new ExceptionRecord(
             t.time(),

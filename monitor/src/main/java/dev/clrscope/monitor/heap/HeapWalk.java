@@ -3,7 +3,6 @@ package dev.clrscope.monitor.heap;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
-import dev.clrscope.ipc.RuntimeTooOldException;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
@@ -107,9 +106,6 @@ public final class HeapWalk {
   private final String target;
   private final Duration limit;
   private int bufferMb;
-
-  /** Whether the session asks for the modules' rundown; off once the runtime refused it. */
-  private boolean moduleRundown = true;
 
   /**
    * Whether the last walk's session was stopped by the time limit before the walk was whole: the
@@ -244,8 +240,8 @@ public final class HeapWalk {
                                 + " snapshot needs a process that keeps running"
                             : "the runtime did not walk its heap within "
                                 + limitText()
-                                + " of being asked: the target may be too busy or too old"
-                                + " (.NET 5+ is needed); try a longer --duration"));
+                                + " of being asked: the target may be too busy (a heap walk"
+                                + " needs .NET 5 or later); try a longer --duration"));
     if (!builder.isComplete()) {
       // A walk cut off is not a smaller heap: its missing objects would read as freed.
       throw new WalkFailure(
@@ -282,17 +278,9 @@ public final class HeapWalk {
   private Walked walk(HeapSnapshotBuilder builder, WhileEnding whileEnding)
       throws InterruptedException {
     listener.note("Walking the managed heap of " + target + " (one forced full GC) ...");
-    try {
-      return walk(builder, config(bufferMb, moduleRundown), whileEnding);
-    } catch (RuntimeTooOldException e) {
-      if (!moduleRundown) {
-        throw e;
-      }
-      // Before .NET 8 the rundown's keywords cannot be chosen: the walk goes without module names.
-      moduleRundown = false;
-      listener.note("(This runtime cannot send module names alone, before .NET 8: left out.)");
-      return walk(builder, config(bufferMb, false), whileEnding);
-    }
+    // A runtime that cannot choose the rundown's keywords or turn stacks off (.NET 8) gets the
+    // classic rundown with stacks, as dotnet-gcdump asks every runtime: the client says so once.
+    return walk(builder, config(bufferMb), whileEnding);
   }
 
   /**
@@ -301,7 +289,7 @@ public final class HeapWalk {
    * would be walked for every event); at the end, the rundown of the modules alone (Loader), whose
    * files the .gcdump names for each type.
    */
-  private static EventPipeSessionConfig config(int bufferMb, boolean moduleRundown) {
+  private static EventPipeSessionConfig config(int bufferMb) {
     return new EventPipeSessionConfig(
         bufferMb,
         List.of(
@@ -309,7 +297,7 @@ public final class HeapWalk {
                 RuntimeEvents.RUNTIME_PROVIDER,
                 HEAP_SNAPSHOT_KEYWORDS,
                 EventLevel.INFORMATIONAL.value())),
-        moduleRundown ? RuntimeKeyword.LOADER.mask() : 0,
+        RuntimeKeyword.LOADER.mask(),
         false,
         false);
   }

@@ -96,7 +96,7 @@ public final class FullGcCommand extends AttachingCommand {
     boolean[] watchedToTheEnd = new boolean[1];
     watch(
         attached,
-        GcAssembler.sessionRequest(0, Map.of()),
+        GcAssembler.sessionRequest(0, Map.of(), attached.client().runtimeMajorVersion()),
         watchStop,
         false,
         watcher -> {
@@ -110,7 +110,8 @@ public final class FullGcCommand extends AttachingCommand {
                   attached.client(),
                   GcAssembler.sessionRequest(
                           RuntimeKeyword.MANAGED_HEAP_COLLECT.mask(),
-                          Map.of("Id", Long.toString(id)))
+                          Map.of("Id", Long.toString(id)),
+                          attached.client().runtimeMajorVersion())
                       .withDuration(wait),
                   inducingStop,
                   new GcAssembler(
@@ -171,7 +172,9 @@ public final class FullGcCommand extends AttachingCommand {
             + (induced.failure() != null
                 ? " (the trace stream broke off: " + induced.failure().getMessage() + ")"
                 : "")
-            + ": the target may be too busy or too old (.NET 5+ is needed); try a longer"
+            + " ("
+            + attached.client().runtimeName()
+            + "): the target may be too busy (GCHeapCollect needs .NET 5 or later); try a longer"
             + " --wait");
   }
 

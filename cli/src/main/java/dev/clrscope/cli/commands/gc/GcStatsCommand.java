@@ -123,7 +123,8 @@ public final class GcStatsCommand extends AttachingCommand {
     SessionResult result =
         watch(
             attached,
-            GcAssembler.sessionRequest(0, Map.of()).withDuration(durationOption.duration()),
+            GcAssembler.sessionRequest(0, Map.of(), attached.client().runtimeMajorVersion())
+                .withDuration(durationOption.duration()),
             new StopSwitch(),
             true,
             session -> {

@@ -90,7 +90,17 @@ public final class StackCommand extends AttachingCommand {
     }
   }
 
-  /** The first sample of each thread, in the order threads were first sampled. */
+  /**
+   * The first sample of each thread, in the order threads were first sampled, and whether the
+   * thread was outside managed code then.
+   *
+   * <p>.NET 9 (9.0.20) says the first sample it ever takes of a thread is of managed code (type 2)
+   * even when the thread waits in native code, and every later one, at the same address, External
+   * (type 1): a thread blocked in {@code Thread.Sleep} showed 2 then 1, 1, 1... in one session, and
+   * 1 from the first sample in every later session; .NET 8 and 10 say 1 from the first. So a later
+   * External sample of the thread at the same innermost address marks it external too: a thread
+   * that ran managed code would have moved on or stayed of type 2.
+   */
   private static final class FirstSamples implements EventConsumer {
     final Map<Long, StackTrace> stacks = new LinkedHashMap<>();
     final Map<Long, Boolean> external = new LinkedHashMap<>();
@@ -99,12 +109,18 @@ public final class StackCommand extends AttachingCommand {
     public void accept(TraceEvent e) {
       if (e.eventId() != RuntimeEvent.SampleProfiler.THREAD_SAMPLE
           || !RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())
-          || e.stack().depth() == 0
-          || stacks.containsKey(e.threadId())) {
+          || e.stack().depth() == 0) {
         return;
       }
-      stacks.put(e.threadId(), e.stack());
-      external.put(e.threadId(), type(e) == EXTERNAL);
+      StackTrace first = stacks.get(e.threadId());
+      if (first == null) {
+        stacks.put(e.threadId(), e.stack());
+        external.put(e.threadId(), type(e) == EXTERNAL);
+      } else if (!external.get(e.threadId())
+          && type(e) == EXTERNAL
+          && e.stack().frame(0) == first.frame(0)) {
+        external.put(e.threadId(), true);
+      }
     }
 
     private static long type(TraceEvent e) {
