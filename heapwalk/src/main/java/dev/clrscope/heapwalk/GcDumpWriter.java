@@ -1,6 +1,7 @@
 package dev.clrscope.heapwalk;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -10,6 +11,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -145,8 +148,13 @@ public final class GcDumpWriter {
         w.flushed += chunk.length;
       }
       spool.chunks.clear();
-      while (body.produce(w, Integer.MAX_VALUE)) {
-        // To the end.
+      body.encodeNodesAhead();
+      try {
+        while (body.produce(w, Integer.MAX_VALUE)) {
+          // To the end.
+        }
+      } finally {
+        body.cancelAhead();
       }
       w.u8(8);
       w.u8(about.is64Bit() ? 1 : 0);
@@ -225,6 +233,100 @@ public final class GcDumpWriter {
       byte[] chunk = Arrays.copyOfRange(b, off, off + len);
       chunks.add(chunk);
       size += len;
+    }
+  }
+
+  /**
+   * The blob of node records encoded on a thread of its own, handed over in 64 KB pieces through a
+   * bounded queue (at most {@link #PIECES} pieces wait: a writer that falls behind holds 32 MB at
+   * most, not the whole blob).
+   */
+  private static final class NodesAhead {
+    /** From this many nodes on, a second thread pays. */
+    static final int FROM = 1 << 18;
+
+    private static final int PIECES = 512;
+
+    /** The end of the pieces (or the encoder's failure, in {@link #failure}). */
+    private static final byte[] END = new byte[0];
+
+    private final BlockingQueue<byte[]> pieces = new ArrayBlockingQueue<>(PIECES);
+    private final Thread thread;
+    private volatile Throwable failure;
+
+    private NodesAhead(Layout l) {
+      thread = new Thread(() -> encodeAll(l), "clrscope-gcdump-nodes");
+      thread.setDaemon(true);
+    }
+
+    static NodesAhead start(Layout l) {
+      NodesAhead a = new NodesAhead(l);
+      a.thread.start();
+      return a;
+    }
+
+    private void encodeAll(Layout l) {
+      GcDumpWriter enc =
+          new GcDumpWriter(
+              new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                  write(new byte[] {(byte) b}, 0, 1);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                  try {
+                    pieces.put(Arrays.copyOfRange(b, off, off + len));
+                  } catch (InterruptedException e) {
+                    throw new InterruptedIOException("the .gcdump's writing was given up");
+                  }
+                }
+              });
+      try {
+        for (int node = 1; node < l.nodeCount; node++) {
+          enc.encode(l, node);
+        }
+        enc.flush();
+      } catch (IOException | RuntimeException | Error e) {
+        failure = e;
+      } finally {
+        try {
+          pieces.put(END);
+        } catch (InterruptedException e) {
+          // Given up: nobody takes the pieces.
+        }
+      }
+    }
+
+    /** Writes every piece to {@code w}'s sink as it comes, through the end. */
+    void drainTo(GcDumpWriter w) throws IOException {
+      w.flush();
+      try {
+        for (byte[] piece; (piece = pieces.take()) != END; ) {
+          w.out.write(piece);
+          w.flushed += piece.length;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while writing the .gcdump");
+      }
+      Throwable f = failure;
+      if (f instanceof IOException e) {
+        throw e;
+      }
+      if (f instanceof RuntimeException e) {
+        throw e;
+      }
+      if (f instanceof Error e) {
+        throw e;
+      }
+    }
+
+    /** Ends the encoding thread, whatever it was doing. */
+    void cancel() {
+      thread.interrupt();
+      pieces.clear();
     }
   }
 
@@ -384,6 +486,30 @@ public final class GcDumpWriter {
       this.l = l;
     }
 
+    /** The nodes' records, encoded on another thread while this one writes their offsets. */
+    private NodesAhead ahead;
+
+    /**
+     * Starts encoding the nodes' records on a second thread, if the nodes are not begun and there
+     * are enough of them: their offsets (a pass that measures every record) and the records
+     * themselves (a pass that encodes them) then take the machine's two cores at once.
+     */
+    void encodeNodesAhead() {
+      if (phase == OFFSETS
+          && l.nodeCount >= NodesAhead.FROM
+          && Runtime.getRuntime().availableProcessors() >= 2) {
+        ahead = NodesAhead.start(l);
+      }
+    }
+
+    /** Stops the second thread if the file was not finished (the sink failed). */
+    void cancelAhead() {
+      if (ahead != null) {
+        ahead.cancel();
+        ahead = null;
+      }
+    }
+
     /** Writes up to {@code batch} nodes' worth to {@code w}; false once everything is written. */
     boolean produce(GcDumpWriter w, int batch) throws IOException {
       int count = l.nodeCount;
@@ -415,6 +541,11 @@ public final class GcDumpWriter {
           }
         }
         case NODES -> {
+          if (ahead != null) {
+            ahead.drainTo(w);
+            ahead = null;
+            node = count;
+          }
           for (; node < until; node++) {
             w.encode(l, node);
           }

@@ -132,6 +132,22 @@ public final class PayloadCursor {
 
   /** LEB128 unsigned, at most 5 bytes. */
   public int readVarUInt32(String what) {
+    if (end - pos >= 5) {
+      // Every event header has a few of these: without a check per byte when they surely fit.
+      byte[] d = data;
+      int p = pos;
+      int v = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        int b = d[p++];
+        v |= (b & 0x7F) << shift;
+        if (b >= 0) {
+          pos = p;
+          return v;
+        }
+      }
+      throw new NetTraceFormatException(
+          streamOffset(), "varuint32 " + what + " longer than 5 bytes");
+    }
     long start = streamOffset();
     int v = 0;
     for (int shift = 0; shift < 35; shift += 7) {
@@ -146,6 +162,21 @@ public final class PayloadCursor {
 
   /** LEB128 unsigned, at most 10 bytes. */
   public long readVarUInt64(String what) {
+    if (end - pos >= 10) {
+      byte[] d = data;
+      int p = pos;
+      long v = 0;
+      for (int shift = 0; shift < 70; shift += 7) {
+        int b = d[p++];
+        v |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          pos = p;
+          return v;
+        }
+      }
+      throw new NetTraceFormatException(
+          streamOffset(), "varuint64 " + what + " longer than 10 bytes");
+    }
     long start = streamOffset();
     long v = 0;
     for (int shift = 0; shift < 70; shift += 7) {

@@ -29,10 +29,18 @@ final class TraceParser {
   private final BlockFraming framing;
   private final TraceHeader header;
   private final int format;
-  private final Map<Integer, EventMetadata> metadata = new HashMap<>();
-  private final Map<Integer, StackTrace> stacks = new HashMap<>();
+  private final IntTable<EventMetadata> metadata = new IntTable<>();
+  private final IntTable<StackTrace> stacks = new IntTable<>();
   private final Map<Long, CaptureThread> threads = new HashMap<>();
   private final EventOrderer orderer;
+  private final boolean live;
+
+  /**
+   * Where events and releases go when the parser runs ahead on a thread of its own: the reading
+   * thread replays them onto {@link #orderer}; null when the parser feeds the orderer itself.
+   */
+  private ParsedBatch batch;
+
   private final V6Tables v6 = new V6Tables();
   private final List<TraceEvent> blockEvents = new ArrayList<>();
   private final List<CaptureThread> blockThreads = new ArrayList<>();
@@ -50,6 +58,7 @@ final class TraceParser {
   TraceParser(BlockFraming framing, boolean live) {
     this.framing = framing;
     this.orderer = new EventOrderer(live);
+    this.live = live;
     this.header = framing.header();
     this.format = framing.formatVersion();
   }
@@ -62,6 +71,22 @@ final class TraceParser {
     return orderer;
   }
 
+  /**
+   * Sends what the following blocks give to {@code into} instead of the orderer (the parser then
+   * runs on a thread that is not the orderer's).
+   */
+  void batchInto(ParsedBatch into) {
+    batch = into;
+  }
+
+  private void releaseAll() {
+    if (batch != null) {
+      batch.releaseAll();
+    } else {
+      orderer.releaseAll();
+    }
+  }
+
   long droppedEvents() {
     return droppedEvents;
   }
@@ -72,10 +97,6 @@ final class TraceParser {
 
   long sequencePoints() {
     return sequencePoints;
-  }
-
-  Map<Integer, EventMetadata> metadata() {
-    return metadata;
   }
 
   /** Parses one block. Returns false at the end of the stream. */
@@ -130,7 +151,7 @@ final class TraceParser {
 
   /** Releases all queued events; call at the end of the stream. */
   void finish() {
-    orderer.releaseAll();
+    releaseAll();
     log.debug(
         "end of the trace: {} blocks, {} sequence points, {} event metadata, {} events dropped",
         blocksRead,
@@ -208,19 +229,23 @@ final class TraceParser {
   }
 
   private void commitBlock() {
-    for (int i = 0; i < blockEvents.size(); i++) {
-      CaptureThread t = blockThreads.get(i);
-      if (t == null) {
-        orderer.addInFileOrder(blockEvents.get(i));
-      } else {
-        orderer.add(t, blockEvents.get(i));
+    if (batch != null) {
+      batch.addAll(blockEvents, blockThreads);
+    } else {
+      for (int i = 0; i < blockEvents.size(); i++) {
+        CaptureThread t = blockThreads.get(i);
+        if (t == null) {
+          orderer.addInFileOrder(blockEvents.get(i));
+        } else {
+          orderer.add(t, blockEvents.get(i));
+        }
       }
     }
     blockEvents.clear();
     blockThreads.clear();
-    if (orderer.live()) {
+    if (live) {
       // Live ordering: the block is complete, so nothing of it waits for a later block.
-      orderer.releaseAll();
+      releaseAll();
     }
   }
 
@@ -278,8 +303,7 @@ final class TraceParser {
       // V6: the capture thread index keys the sequence numbers, as the OS thread id does before.
       CaptureThread t = thread(s.captureThreadId, s.sequence);
       checkSequence(t, s.sequence);
-      StackTrace stack =
-          s.stackId == 0 ? StackTrace.EMPTY : stacks.getOrDefault(s.stackId, StackTrace.EMPTY);
+      StackTrace stack = s.stackId == 0 ? StackTrace.EMPTY : stackOrEmpty(s.stackId);
       blockEvents.add(
           new TraceEvent(
               header,
@@ -305,6 +329,12 @@ final class TraceParser {
               labels));
       blockThreads.add(t);
     }
+  }
+
+  /** Stack {@code id}, or no stack when undefined (as before: a stack block may be missing). */
+  private StackTrace stackOrEmpty(int id) {
+    StackTrace t = stacks.get(id);
+    return t == null ? StackTrace.EMPTY : t;
   }
 
   /** Reads the common event/metadata block header; returns true if headers are compressed. */
@@ -599,7 +629,7 @@ final class TraceParser {
 
   /** Every event before a sequence point precedes every event after it; stack ids restart. */
   private void startSequencePoint() {
-    orderer.releaseAll();
+    releaseAll();
     stacks.clear();
     sequencePoints++;
   }
