@@ -3,9 +3,7 @@ package dev.clrscope.nettrace;
 import static dev.clrscope.nettrace.EventHeaderFlags.*;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,9 +27,9 @@ final class TraceParser {
   private final BlockFraming framing;
   private final TraceHeader header;
   private final int format;
-  private final IntTable<EventMetadata> metadata = new IntTable<>();
-  private final IntTable<StackTrace> stacks = new IntTable<>();
-  private final Map<Long, CaptureThread> threads = new HashMap<>();
+  private final IdMap<EventMetadata> metadata = new IdMap<>();
+  private final IdMap<StackTrace> stacks = new IdMap<>();
+  private final IdMap<Sequence> threads = new IdMap<>();
   private final EventOrderer orderer;
   private final boolean live;
 
@@ -44,7 +42,23 @@ final class TraceParser {
   private final V6Tables v6 = new V6Tables();
   private final List<TraceEvent> blockEvents = new ArrayList<>();
   private final List<CaptureThread> blockThreads = new ArrayList<>();
-  private CaptureThread lastThread;
+  private Sequence lastThread;
+
+  /**
+   * The parser's own state of a capture thread: the last sequence number, for counting drops; apart
+   * from the orderer's {@link CaptureThread}, which another thread updates when the parser runs
+   * ahead (one object written by both cores for every event took a third of a pass).
+   */
+  private static final class Sequence {
+    final CaptureThread ordered;
+    int last;
+
+    Sequence(CaptureThread ordered, int last) {
+      this.ordered = ordered;
+      this.last = last;
+    }
+  }
+
   private long droppedEvents;
   private long arrival;
   private long blocksRead;
@@ -172,14 +186,14 @@ final class TraceParser {
     }
   }
 
-  private CaptureThread thread(long id, int sequence) {
-    CaptureThread t = lastThread;
-    if (t != null && t.id == id) {
+  private Sequence thread(long id, int sequence) {
+    Sequence t = lastThread;
+    if (t != null && t.ordered.id == id) {
       return t;
     }
     t = threads.get(id);
     if (t == null) {
-      t = new CaptureThread(id, sequence - 1);
+      t = new Sequence(new CaptureThread(id), sequence - 1);
       threads.put(id, t);
     }
     lastThread = t;
@@ -191,15 +205,15 @@ final class TraceParser {
    * taken as a recycled thread id rather than a gap, as TraceEvent does; V6 thread indexes are
    * never recycled.
    */
-  private void checkSequence(CaptureThread t, int sequence) {
-    int expected = t.lastSequence + 1;
-    if (sequence != expected && (t.lastSequence != 0 || format >= 6)) {
+  private void checkSequence(Sequence t, int sequence) {
+    int expected = t.last + 1;
+    if (sequence != expected && (t.last != 0 || format >= 6)) {
       int gap = sequence - expected;
       if (gap > 0) {
         droppedEvents += gap;
       }
     }
-    t.lastSequence = sequence;
+    t.last = sequence;
   }
 
   private EventMetadata lookupMetadata(int id, long at) {
@@ -301,7 +315,7 @@ final class TraceParser {
         c.skip((int) (-c.streamOffset() & 3), "event alignment padding");
       }
       // V6: the capture thread index keys the sequence numbers, as the OS thread id does before.
-      CaptureThread t = thread(s.captureThreadId, s.sequence);
+      Sequence t = thread(s.captureThreadId, s.sequence);
       checkSequence(t, s.sequence);
       StackTrace stack = s.stackId == 0 ? StackTrace.EMPTY : stackOrEmpty(s.stackId);
       blockEvents.add(
@@ -327,7 +341,7 @@ final class TraceParser {
               thread,
               captureThread,
               labels));
-      blockThreads.add(t);
+      blockThreads.add(t.ordered);
     }
   }
 
@@ -577,8 +591,7 @@ final class TraceParser {
     for (int i = 0; i < count; i++) {
       long id = c.readI64("thread id");
       int seq = c.readI32("sequence number");
-      CaptureThread t = thread(id, seq);
-      checkSequence(t, seq);
+      checkSequence(thread(id, seq), seq);
     }
     reportDrops();
   }

@@ -131,7 +131,11 @@ public final class StatsCommand extends ClrscopeSubcommand {
     EventMetadata[][] seen = {new EventMetadata[64]};
     Totals[][] seenTotals = {new Totals[64]};
     Set<Long> threads = new HashSet<>();
-    long[] lastThread = {Long.MIN_VALUE};
+    // Threads seen lately, by a few bits of their id: the set is asked (a boxed id) only for a
+    // thread
+    // not among them; events of a few threads interleave.
+    long[] recentThreads = new long[64];
+    Arrays.fill(recentThreads, Long.MIN_VALUE);
     long[] span = {0, Long.MAX_VALUE, Long.MIN_VALUE};
     TraceHeader[] header = new TraceHeader[1];
     SessionResult read =
@@ -143,9 +147,10 @@ public final class StatsCommand extends ClrscopeSubcommand {
                   e -> {
                     span[0]++;
                     long thread = e.threadId();
-                    if (thread != lastThread[0]) {
+                    int slot = (int) (thread ^ thread >>> 32) & (recentThreads.length - 1);
+                    if (recentThreads[slot] != thread) {
                       threads.add(thread);
-                      lastThread[0] = thread;
+                      recentThreads[slot] = thread;
                     }
                     span[1] = Math.min(span[1], e.timestamp());
                     span[2] = Math.max(span[2], e.timestamp());

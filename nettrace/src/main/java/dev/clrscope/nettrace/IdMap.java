@@ -3,19 +3,19 @@ package dev.clrscope.nettrace;
 import java.util.Arrays;
 
 /**
- * A map from int keys to values, open addressing over two arrays: the parser looks up every event's
- * metadata and stack by id, and a {@code HashMap<Integer, V>} boxed each key and followed a node
- * per lookup (a tenth of a whole-file pass).
+ * A map from ids to values, open addressing over three arrays: the parser looks up every event's
+ * metadata, stack and capture thread by id, and a {@code HashMap<Integer, V>} (or {@code Long})
+ * boxed each key and followed a node per lookup (a tenth of a whole-file pass).
  */
-final class IntTable<V> {
-  private int[] keys = new int[64];
+final class IdMap<V> {
+  private long[] keys = new long[64];
   private Object[] values = new Object[64];
   private boolean[] used = new boolean[64];
   private int size;
 
   /** The value of {@code key}, or null. */
   @SuppressWarnings("unchecked")
-  V get(int key) {
+  V get(long key) {
     int mask = keys.length - 1;
     for (int h = hash(key) & mask; used[h]; h = (h + 1) & mask) {
       if (keys[h] == key) {
@@ -26,7 +26,7 @@ final class IntTable<V> {
   }
 
   /** Sets {@code key}'s value (not null). */
-  void put(int key, V value) {
+  void put(long key, V value) {
     int mask = keys.length - 1;
     int h = hash(key) & mask;
     for (; used[h]; h = (h + 1) & mask) {
@@ -43,6 +43,34 @@ final class IntTable<V> {
     }
   }
 
+  /** Removes {@code key}, if there. */
+  void remove(long key) {
+    int mask = keys.length - 1;
+    int i = hash(key) & mask;
+    while (used[i] && keys[i] != key) {
+      i = (i + 1) & mask;
+    }
+    if (!used[i]) {
+      return;
+    }
+    used[i] = false;
+    values[i] = null;
+    size--;
+    // The entries after it that would no longer be found move into the hole (linear probing).
+    for (int j = (i + 1) & mask; used[j]; j = (j + 1) & mask) {
+      int home = hash(keys[j]) & mask;
+      boolean staysPut = i <= j ? i < home && home <= j : i < home || home <= j;
+      if (!staysPut) {
+        keys[i] = keys[j];
+        values[i] = values[j];
+        used[i] = true;
+        used[j] = false;
+        values[j] = null;
+        i = j;
+      }
+    }
+  }
+
   int size() {
     return size;
   }
@@ -56,10 +84,10 @@ final class IntTable<V> {
   }
 
   private void grow() {
-    int[] oldKeys = keys;
+    long[] oldKeys = keys;
     Object[] oldValues = values;
     boolean[] oldUsed = used;
-    keys = new int[oldKeys.length * 2];
+    keys = new long[oldKeys.length * 2];
     values = new Object[keys.length];
     used = new boolean[keys.length];
     int mask = keys.length - 1;
@@ -76,7 +104,8 @@ final class IntTable<V> {
     }
   }
 
-  private static int hash(int key) {
-    return key * 0x9E3779B9 >>> 7 ^ key;
+  private static int hash(long key) {
+    long h = key * 0x9E3779B97F4A7C15L;
+    return (int) (h ^ h >>> 32);
   }
 }
