@@ -34,9 +34,10 @@ import java.util.function.BooleanSupplier;
  * </pre>
  *
  * A dependent handle's value is written as a child of its key (what keeps it alive). The file is
- * streamed in two passes over the graph (the nodes' offsets come before the nodes), so writing it
- * takes no memory beyond an int per node. Layout: see {@link GcDumpReader} and the reference's
- * section 4.
+ * streamed in two passes over the graph (the nodes' offsets come before the nodes), on two threads
+ * for a big graph (one measures the records for their offsets while the other encodes them), so
+ * writing it takes no memory beyond the encoded records waiting for their offsets, 32 MB at most.
+ * Layout: see {@link GcDumpReader} and the reference's section 4.
  *
  * <p>Only the type table, near the start, needs the types' module names, which a live walk learns
  * last (the rundown at the session's end): {@link #prepare} encodes what follows the table (the

@@ -107,16 +107,7 @@ final class ByteSource implements Closeable {
   void readFully(byte[] dst, int off, int len, String what) {
     long start = position();
     while (len > 0) {
-      int n;
-      if (pos >= limit && len >= BUFFER_SIZE) {
-        n = direct(dst, off, len);
-      } else if (pos >= limit && !fill()) {
-        n = -1;
-      } else {
-        n = Math.min(len, limit - pos);
-        System.arraycopy(buf, pos, dst, off, n);
-        pos += n;
-      }
+      int n = transfer(dst, off, len);
       if (n < 0) {
         throw new NetTraceFormatException(
             start, "stream ends inside " + what + ": " + len + " more bytes expected");
@@ -124,6 +115,24 @@ final class ByteSource implements Closeable {
       off += n;
       len -= n;
     }
+  }
+
+  /**
+   * Moves up to {@code room} bytes into {@code dst} at {@code off}: from the buffer, or straight
+   * from the stream when the buffer is empty and {@code room} is at least its size. Returns how
+   * many, or -1 at the end of the stream.
+   */
+  private int transfer(byte[] dst, int off, int room) {
+    if (pos >= limit && room >= BUFFER_SIZE) {
+      return direct(dst, off, room);
+    }
+    if (pos >= limit && !fill()) {
+      return -1;
+    }
+    int n = Math.min(room, limit - pos);
+    System.arraycopy(buf, pos, dst, off, n);
+    pos += n;
+    return n;
   }
 
   /**
@@ -164,17 +173,7 @@ final class ByteSource implements Closeable {
       if (filled == dst.length) {
         dst = Arrays.copyOf(dst, (int) Math.min(size, dst.length * 2L));
       }
-      int room = Math.min(size - filled, dst.length - filled);
-      int n;
-      if (pos >= limit && room >= BUFFER_SIZE) {
-        n = direct(dst, filled, room);
-      } else if (pos >= limit && !fill()) {
-        n = -1;
-      } else {
-        n = Math.min(room, limit - pos);
-        System.arraycopy(buf, pos, dst, filled, n);
-        pos += n;
-      }
+      int n = transfer(dst, filled, Math.min(size - filled, dst.length - filled));
       if (n < 0) {
         throw new NetTraceFormatException(
             start,
