@@ -112,7 +112,7 @@ public final class NetTraceReader implements AutoCloseable {
             b.completeBytes = source.position();
             b.reachedEnd = true;
             b.trailingBytes = source.skipToEnd();
-            parser.finish();
+            b.releaseAll();
           }
         } catch (NetTraceFormatException e) {
           b.formatError = e;
@@ -163,10 +163,12 @@ public final class NetTraceReader implements AutoCloseable {
       }
       stopReason = b.formatError;
       orderer.releaseAll();
+      parser.logEnd();
     } else if (b.reachedEnd) {
       finished = true;
       reachedEnd = true;
       trailingBytes = b.trailingBytes;
+      parser.logEnd();
     }
   }
 

@@ -163,9 +163,17 @@ final class TraceParser {
     return true;
   }
 
-  /** Releases all queued events; call at the end of the stream. */
+  /** Releases all queued events and says what the trace held; call at the end of the stream. */
   void finish() {
     releaseAll();
+    logEnd();
+  }
+
+  /**
+   * Says what the trace held, once it has ended; when the parser ran ahead, the thread that takes
+   * the events says it after the parsing thread's last block (a log reads as one reader's).
+   */
+  void logEnd() {
     log.debug(
         "end of the trace: {} blocks, {} sequence points, {} event metadata, {} events dropped",
         blocksRead,

@@ -145,6 +145,8 @@ class ParsedAheadTest {
   @Test
   void closingEarlyStopsTheParsingThread() throws IOException {
     byte[] data = golden("runtime-all.nettrace");
+    // Readers of other tests may still be ending theirs: only more than before would be this one's.
+    long before = parsingThreads();
     assertTimeoutPreemptively(
         Duration.ofSeconds(20),
         () -> {
@@ -159,10 +161,10 @@ class ParsedAheadTest {
         });
     // Each reader's thread ends at its next hand-over once closed.
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (parsingThreads() > 0 && System.nanoTime() < deadline) {
+    while (parsingThreads() > before && System.nanoTime() < deadline) {
       Thread.onSpinWait();
     }
-    assertThat(parsingThreads()).isZero();
+    assertThat(parsingThreads()).isLessThanOrEqualTo(before);
   }
 
   private static long parsingThreads() {
