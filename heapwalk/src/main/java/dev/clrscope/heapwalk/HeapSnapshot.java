@@ -818,6 +818,14 @@ public final class HeapSnapshot {
     return target[k];
   }
 
+  /**
+   * Every reference of the graph ({@link #referenceAt}), not copied: for the writer's loops, which
+   * the quick compiler runs without inlining a call per reference. Not to be changed.
+   */
+  int[] targets() {
+    return target;
+  }
+
   /** The roots' references: each root's object, then the objects nothing references. */
   int[] rootReferences() {
     return rootTarget.clone();

@@ -389,36 +389,13 @@ public final class HeapSnapshotBuilder {
       objectFirst = new int[n + 1];
     }
     long[] addresses = address.drain();
+    if (pages != null && pages.ordered()) {
+      pages.seal();
+    }
     java.util.function.LongToIntFunction index =
         pages != null && pages.ordered() ? pages::find : new AddressIndex(addresses)::find;
     int[] objectTarget = new int[trusted ? edges : 0];
-    long outside = 0;
-    // Runs of references to one object are common (objects of a type sharing one comparer, label
-    // or empty string): the last one found is not looked up again.
-    long lastAddress = 0;
-    int lastObject = -1;
-    for (int k = 0; k < objectTarget.length; ) {
-      // A chunk at a time, each freed once resolved.
-      long[] chunk = target.chunkAt(k);
-      int length = Math.min(chunk.length, objectTarget.length - k);
-      for (int j = 0; j < length; j++) {
-        long a = chunk[j];
-        int o;
-        if (a == lastAddress && a != 0) {
-          o = lastObject;
-        } else {
-          o = index.applyAsInt(a);
-          lastAddress = a;
-          lastObject = o;
-        }
-        objectTarget[k + j] = o;
-        if (o < 0 && a != 0) {
-          outside++;
-        }
-      }
-      target.releaseThrough(k + length - 1);
-      k += length;
-    }
+    long outside = Resolution.resolve(target, objectTarget, index);
     target.clear();
     pages = null;
     int[] rootObject = findAll(index, rootAddress.drain());

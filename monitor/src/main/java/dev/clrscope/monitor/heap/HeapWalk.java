@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -311,8 +312,10 @@ public final class HeapWalk {
   /**
    * One session: the events read in the order of each block as it comes (the walk's events all come
    * from the thread that walks, in order; waiting for a global order held them until the stream
-   * ended), the graph built as they arrive, and once the walk's GCEnd has come, the session stopped
-   * on another thread (StopTracing, then the modules' rundown) while this one resolves the graph.
+   * ended), the graph built as they arrive on a thread of its own ({@link BuildAhead}: the reader's
+   * thread decodes the stream on one core, the builder's fills the columns on the other), and once
+   * the walk's GCEnd has come, the session stopped on another thread (StopTracing, then the
+   * modules' rundown) while this one resolves the graph.
    */
   private Walked walk(
       HeapSnapshotBuilder builder, EventPipeSessionConfig config, WhileEnding whileEnding)
@@ -322,36 +325,10 @@ public final class HeapWalk {
     HeapTimeline.mark("starting the session");
     boolean[] marked = new boolean[3];
     HeapSnapshot[] graph = new HeapSnapshot[1];
-    SessionResult result =
-        starter.run(
-            SessionRequest.of(config, "clrscope-heap-reader")
-                .withOrdering(SessionRequest.Ordering.LIVE)
-                .withDuration(limit),
-            stop,
-            session -> {
-              HeapTimeline.mark("session started");
-              awaitWalk(builder, session, stop);
-              FutureTask<SessionResult> finishing = new FutureTask<>(session::finish);
-              Thread finisher = new Thread(finishing, "clrscope-heap-stop");
-              finisher.setDaemon(true);
-              finisher.start();
-              try {
-                if (builder.isComplete() && !builder.eventsLost()) {
-                  HeapTimeline.mark("building the graph");
-                  graph[0] = builder.graph().orElse(null);
-                  HeapTimeline.mark("graph built");
-                  if (graph[0] != null) {
-                    whileEnding.graph(graph[0], () -> !finishing.isDone());
-                  }
-                }
-              } finally {
-                // The session is closed after this returns: never while it is still stopping.
-                finisher.join();
-              }
-              SessionResult r = finished(finishing);
-              HeapTimeline.mark("stream ended: " + r.events() + " events, " + r.bytes() + " bytes");
-              return r;
-            },
+    AtomicBoolean whole = new AtomicBoolean();
+    SessionResult result;
+    try (BuildAhead building =
+        new BuildAhead(
             event -> {
               if (!marked[0]) {
                 marked[0] = true;
@@ -368,9 +345,50 @@ public final class HeapWalk {
                   marked[2] = true;
                   HeapTimeline.mark("the walk's GCEnd, written " + lag(event) + " ms before");
                 }
+                // Written after everything the builder took: whoever reads it true sees them.
+                whole.set(true);
                 stop.request("the heap walk is complete");
               }
-            });
+            },
+            stop)) {
+      result =
+          starter.run(
+              SessionRequest.of(config, "clrscope-heap-reader")
+                  .withOrdering(SessionRequest.Ordering.LIVE)
+                  .withDuration(limit),
+              stop,
+              session -> {
+                HeapTimeline.mark("session started");
+                awaitWalk(builder, session, stop);
+                FutureTask<SessionResult> finishing = new FutureTask<>(session::finish);
+                Thread finisher = new Thread(finishing, "clrscope-heap-stop");
+                finisher.setDaemon(true);
+                finisher.start();
+                try {
+                  // The builder's thread asked for the stop once it had built the GCEnd: then the
+                  // graph is whole (what comes after it, the GC's sizes and the modules, it takes
+                  // while this one resolves the graph).
+                  if (whole.get() && !builder.eventsLost()) {
+                    HeapTimeline.mark("building the graph");
+                    graph[0] = builder.graph().orElse(null);
+                    HeapTimeline.mark("graph built");
+                    if (graph[0] != null) {
+                      whileEnding.graph(graph[0], () -> !finishing.isDone());
+                    }
+                  }
+                } finally {
+                  // The session is closed after this returns: never while it is still stopping.
+                  finisher.join();
+                }
+                // Every event read has been built before the result is looked at.
+                building.finish();
+                SessionResult r = finished(finishing);
+                HeapTimeline.mark(
+                    "stream ended: " + r.events() + " events, " + r.bytes() + " bytes");
+                return r;
+              },
+              building::accept);
+    }
     overLimit = stop.stoppedByDuration() && !completeInTime[0];
     return new Walked(result, graph[0]);
   }
