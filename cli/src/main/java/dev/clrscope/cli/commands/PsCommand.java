@@ -3,7 +3,7 @@ package dev.clrscope.cli.commands;
 import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.options;
 
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Terminal;
 import java.io.PrintStream;

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.options;
 
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import java.io.PrintStream;
 import java.util.Iterator;

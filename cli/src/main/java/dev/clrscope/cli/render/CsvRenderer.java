@@ -1,6 +1,5 @@
 package dev.clrscope.cli.render;
 
-import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.ClrProcess;

@@ -3,7 +3,7 @@ package dev.clrscope.cli.commands.counters;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.output.CheckedOutputStream;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.output.OutputFile;

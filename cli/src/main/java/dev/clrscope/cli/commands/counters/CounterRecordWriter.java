@@ -1,6 +1,6 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;

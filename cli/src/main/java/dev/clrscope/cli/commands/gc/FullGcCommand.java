@@ -5,7 +5,7 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;

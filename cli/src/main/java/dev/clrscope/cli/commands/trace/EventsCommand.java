@@ -1,7 +1,7 @@
 package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;

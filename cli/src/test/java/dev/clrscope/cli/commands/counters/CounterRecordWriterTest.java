@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.InstrumentType;

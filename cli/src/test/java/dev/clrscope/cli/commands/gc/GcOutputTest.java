@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
