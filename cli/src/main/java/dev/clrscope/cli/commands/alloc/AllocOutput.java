@@ -28,14 +28,12 @@ final class AllocOutput {
               Field.of("summary", "", 0, Unit.TEXT, (AllocationSummary s) -> null)
                   .cell(
                       s ->
-                          String.format(
-                              Locale.ROOT,
-                              "%,d allocation ticks, standing for about %s allocated%s",
-                              s.ticks(),
-                              ByteSize.of(s.estimatedBytes()),
-                              s.ticksWithoutStack() > 0
-                                  ? String.format(
-                                      Locale.ROOT, " (%,d without a stack)", s.ticksWithoutStack())
+                          Unit.count(s.ticks())
+                              + " allocation ticks, standing for about "
+                              + Unit.bytes(s.estimatedBytes())
+                              + " allocated"
+                              + (s.ticksWithoutStack() > 0
+                                  ? " (" + Unit.count(s.ticksWithoutStack()) + " without a stack)"
                                   : ""))
                   .only(Field.Shown.TABLE)));
 

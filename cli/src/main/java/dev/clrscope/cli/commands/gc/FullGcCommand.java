@@ -291,7 +291,7 @@ public final class FullGcCommand extends AttachingCommand {
   }
 
   private static String bytes(Long v) {
-    return v == null ? "-" : Unit.COUNT.text(v) + " (" + ByteSize.of(v) + ")";
+    return v == null ? "-" : Unit.COUNT.text(v) + " (" + Unit.bytes(v) + ")";
   }
 
   /**

@@ -130,11 +130,10 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     long resident = residentBytes(pid);
     return resident <= 0
         ? ""
-        : String.format(
-            java.util.Locale.ROOT,
-            "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
-                + " code, native allocations and thread stacks.",
-            resident);
+        : "The process holds "
+            + Unit.bytes(resident)
+            + " resident (VmRSS): the GC heap is part of it, beside code, native allocations and"
+            + " thread stacks.";
   }
 
   /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */
@@ -182,7 +181,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
             "Process "
                 + pid
                 + " was paused for "
-                + Unit.seconds(paused)
+                + Unit.duration(paused)
                 + " while its heap was read through the DAC.");
     return snapshot;
   }
@@ -232,12 +231,13 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
                     err(),
                     ProgressLine.stderrIsTerminal(),
                     () ->
-                        String.format(
-                            java.util.Locale.ROOT,
-                            "Walking: %,d objects, %,d references, %s received",
-                            builder.objectsSoFar(),
-                            builder.referencesSoFar(),
-                            ByteSize.of(session.bytesRead())));
+                        "Walking: "
+                            + Unit.count(builder.objectsSoFar())
+                            + " objects, "
+                            + Unit.count(builder.referencesSoFar())
+                            + " references, "
+                            + Unit.bytes(session.bytesRead())
+                            + " received");
               }
 
               @Override

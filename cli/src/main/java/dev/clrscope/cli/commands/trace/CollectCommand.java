@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
@@ -10,7 +11,6 @@ import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
@@ -336,11 +336,11 @@ public final class CollectCommand extends AttachingCommand {
             ProgressLine.stderrIsTerminal(),
             () ->
                 (stop.isStopRequested() ? "Stopping: rundown " : "Recording ")
-                    + ProgressLine.elapsed(session.observedNanos() / 1_000_000)
+                    + Unit.duration(session.observedNanos())
                     + "  "
-                    + ByteSize.of(session.bytesRead())
+                    + Unit.bytes(session.bytesRead())
                     + "  "
-                    + String.format(Locale.ROOT, "%,d events", session.eventsRead()))) {
+                    + Unit.count(session.eventsRead()) + " events")) {
       return session.finish(
           new SessionRunner.StopProgress() {
             @Override
@@ -364,8 +364,8 @@ public final class CollectCommand extends AttachingCommand {
   }
 
   private void finish(Path file, SessionResult r) {
-    String size = ByteSize.of(r.bytes());
-    String took = ProgressLine.elapsed(r.observedNanos() / 1_000_000);
+    String size = Unit.bytes(r.bytes());
+    String took = Unit.duration(r.observedNanos());
     TraceRecording.Ending ending;
     try {
       ending = TraceRecording.complete(file, r);
@@ -393,10 +393,12 @@ public final class CollectCommand extends AttachingCommand {
                   + ": "
                   + file
                   + " keeps every complete block ("
-                  + ByteSize.of(kept)
+                  + Unit.bytes(kept)
                   + " of "
                   + size
-                  + String.format(Locale.ROOT, ", %,d events", events)
+                  + ", "
+                  + Unit.count(events)
+                  + " events"
                   + ")"
                   + (r.abandoned() || r.endedByItself()
                       ? "; method names for stacks may be missing without the rundown."
@@ -410,13 +412,23 @@ public final class CollectCommand extends AttachingCommand {
                   + took
                   + ": "
                   + file
-                  + String.format(Locale.ROOT, " (%s, %,d events)", size, events));
+                  + " ("
+                  + size
+                  + ", "
+                  + Unit.count(events)
+                  + " events)");
     } else {
       err()
           .println(
               "Trace complete: "
                   + file
-                  + String.format(Locale.ROOT, " (%s, %,d events, %s)", size, events, took));
+                  + " ("
+                  + size
+                  + ", "
+                  + Unit.count(events)
+                  + " events, "
+                  + took
+                  + ")");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
+import java.time.Instant;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
@@ -58,8 +59,8 @@ public final class StatsCommand extends ClrscopeSubcommand {
   private record Head(
       String file,
       TraceHeader header,
-      String start,
-      String end,
+      Instant start,
+      Instant end,
       Double durationMs,
       long events,
       int threads,
@@ -84,17 +85,21 @@ public final class StatsCommand extends ClrscopeSubcommand {
               Field.data("formatVersion", Unit.ID, (Head h) -> h.header().formatVersion()),
               Field.data("pointerSize", Unit.COUNT, (Head h) -> h.header().pointerSize()),
               Field.data("processId", Unit.ID, (Head h) -> h.header().processId()),
-              Field.data("start", Unit.TEXT, Head::start),
-              Field.data("end", Unit.TEXT, Head::end),
+              Field.data("start", Unit.TIME, Head::start),
+              Field.data("end", Unit.TIME, Head::end),
               Field.of("span", "Time span", 0, Unit.TEXT, (Head h) -> null)
-                  .cell(h -> h.start() == null ? "-" : h.start() + " .. " + h.end())
+                  .cell(
+                      h ->
+                          h.start() == null
+                              ? "-"
+                              : Unit.time(h.start()) + " .. " + Unit.time(h.end()))
                   .only(Field.Shown.TABLE),
               Field.of("durationMs", "Duration", 0, Unit.MILLIS, Head::durationMs)
                   .cell(
                       h ->
                           h.durationMs() == null
                               ? "-"
-                              : String.format(Locale.ROOT, "%.3f s", h.durationMs() / 1000)),
+                              : Unit.durationMillis(h.durationMs())),
               Field.of("events", "Events", 0, Unit.COUNT, Head::events),
               Field.of("threads", "Threads", 0, Unit.COUNT, Head::threads),
               Field.of("droppedEvents", "Dropped events", 0, Unit.COUNT, Head::dropped),
@@ -164,8 +169,8 @@ public final class StatsCommand extends ClrscopeSubcommand {
         new Head(
             input.toString(),
             header[0],
-            any ? header[0].toUtc(first).toString() : null,
-            any ? header[0].toUtc(last).toString() : null,
+            any ? header[0].toUtc(first) : null,
+            any ? header[0].toUtc(last) : null,
             any ? (header[0].relativeNanos(last) - header[0].relativeNanos(first)) / 1e6 : null,
             events,
             threads.size(),

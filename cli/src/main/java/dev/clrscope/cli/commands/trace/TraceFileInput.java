@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.trace;
 
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.monitor.session.EventConsumer;
@@ -69,11 +70,9 @@ public final class TraceFileInput {
     }
     if (read.trailingBytes() > 0) {
       warnings.add(
-          String.format(
-              Locale.ROOT,
-              "%,d bytes after the trace's end marker were ignored: they are not part of the"
-                  + " trace (was something appended to the file?)",
-              read.trailingBytes()));
+          Unit.count(read.trailingBytes())
+              + " bytes after the trace's end marker were ignored: they are not part of the"
+              + " trace (was something appended to the file?)");
     }
     return warnings;
   }
