@@ -82,6 +82,7 @@ public final class CsvRenderer implements Renderer {
 
   @Override
   public <R> RecordSink<R> records(Stream<R> stream) {
+    PrintStream out = Buffered.of(this.out, stream);
     return new RecordSink<>() {
       private boolean started;
       private long written;

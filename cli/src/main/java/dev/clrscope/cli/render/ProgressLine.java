@@ -1,7 +1,6 @@
 package dev.clrscope.cli.render;
 
 import java.io.PrintStream;
-import java.util.Locale;
 import java.util.function.Supplier;
 
 /**

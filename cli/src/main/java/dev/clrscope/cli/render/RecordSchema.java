@@ -77,6 +77,28 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> p
     return shown;
   }
 
+  /**
+   * This schema, read from the part of an {@code S} that is an {@code R} ({@link Field#from}): the
+   * same fields, kind and priority.
+   */
+  public <S> RecordSchema<S> from(java.util.function.Function<? super S, ? extends R> part) {
+    List<Field<S>> mapped = new ArrayList<>(fields.size());
+    for (Field<R> f : fields) {
+      mapped.add(f.from(part));
+    }
+    return new RecordSchema<>(kind, mapped, priority);
+  }
+
+  /** Whether JSON shows any field. */
+  public boolean hasJson() {
+    for (Field<R> f : fields) {
+      if (f.in().json) {
+        return true;
+      }
+    }
+    return kind != null;
+  }
+
   /** The JSON objects of records, in order. */
   public List<Map<String, Object>> jsonObjects(List<? extends R> records) {
     List<Map<String, Object>> objects = new ArrayList<>(records.size());

@@ -32,22 +32,32 @@ public final class Terminal {
    * of any length). {@code $COLUMNS}, when set, wins over what the terminal says.
    */
   public static int stdoutColumns() {
+    return stdoutSize()[1];
+  }
+
+  /**
+   * How many rows and columns standard output has, {@code {rows, columns}}: 0 for what is not known
+   * or not a terminal. {@code $LINES} and {@code $COLUMNS}, when set, win over what the terminal
+   * says.
+   */
+  public static int[] stdoutSize() {
+    int[] size = {0, 0};
     if (!isTerminal(1)) {
-      return 0;
+      return size;
     }
-    Integer fromEnvironment = positive(System.getenv("COLUMNS"));
-    if (fromEnvironment != null) {
-      return fromEnvironment;
-    }
-    String size = stty("size");
-    if (size != null) {
-      String[] rowsColumns = size.split(" ", -1);
-      Integer columns = rowsColumns.length == 2 ? positive(rowsColumns[1]) : null;
-      if (columns != null) {
-        return columns;
+    Integer rows = positive(System.getenv("LINES"));
+    Integer columns = positive(System.getenv("COLUMNS"));
+    if (rows == null || columns == null) {
+      String said = stty("size");
+      String[] rowsColumns = said == null ? new String[0] : said.split(" ", -1);
+      if (rowsColumns.length == 2) {
+        rows = rows != null ? rows : positive(rowsColumns[0]);
+        columns = columns != null ? columns : positive(rowsColumns[1]);
       }
     }
-    return 0;
+    size[0] = rows == null ? 0 : rows;
+    size[1] = columns == null ? 0 : columns;
+    return size;
   }
 
   /** Runs {@code stty ARGS} on the controlling terminal; its output, or null if it failed. */

@@ -13,20 +13,29 @@ public final class TextRenderer implements Renderer {
   /** Indentation of the lines under a row (a stack's frames). */
   static final String DETAIL_INDENT = "    ";
 
+  private static final String CSI = "\u001b[";
+
   private final PrintStream out;
   private final PrintStream err;
   private final int columns;
+  private final int rows;
 
   /**
    * A renderer on {@code out}.
    *
    * @param err where it says which columns a narrow terminal left out
-   * @param columns the terminal's width; 0 for no limit
+   * @param columns the terminal's width; 0 for no limit (and no terminal)
    */
   public TextRenderer(PrintStream out, PrintStream err, int columns) {
+    this(out, err, columns, 0);
+  }
+
+  /** As above; a live view fits {@code rows} lines too (0: no limit). */
+  public TextRenderer(PrintStream out, PrintStream err, int columns, int rows) {
     this.out = out;
     this.err = err;
     this.columns = columns;
+    this.rows = rows;
   }
 
   @Override
@@ -141,6 +150,10 @@ public final class TextRenderer implements Renderer {
 
   @Override
   public <R> RecordSink<R> records(Stream<R> stream) {
+    if (stream.view() != null) {
+      return live(stream.view());
+    }
+    PrintStream out = Buffered.of(this.out, stream);
     RecordSchema<R> all = stream.schema();
     RecordSchema<R> shown = columns > 0 && stream.fitted() ? all.fittingTable(columns) : all;
     int dropped = all.tableFields().size() - shown.tableFields().size();
@@ -190,9 +203,76 @@ public final class TextRenderer implements Renderer {
       @Override
       public void finish(Report summary) {
         start();
+        out.flush();
         if (summary != null) {
-          out.println();
+          TextRenderer.this.out.println();
           report(summary);
+        }
+        TextRenderer.this.out.flush();
+      }
+
+      @Override
+      public long written() {
+        return written;
+      }
+    };
+  }
+
+  /**
+   * A live view's sink: on a terminal each frame is redrawn in place from the top of the screen
+   * (the cursor hidden meanwhile), no line wider than the terminal and the frame no taller; else
+   * each frame is printed after the last, a blank line between.
+   */
+  private <R> RecordSink<R> live(LiveView view) {
+    boolean inPlace = columns > 0;
+    return new RecordSink<>() {
+      private boolean started;
+      private long written;
+
+      @Override
+      public void start() {
+        if (started) {
+          return;
+        }
+        started = true;
+        view.start(inPlace);
+        if (inPlace) {
+          out.print(CSI + "?25l" + CSI + "2J" + CSI + "H");
+          out.flush();
+        }
+      }
+
+      @Override
+      public void write(R record) {
+        start();
+        written++;
+      }
+
+      @Override
+      public void redraw() {
+        start();
+        List<String> frame = view.frame(columns);
+        StringBuilder sb = new StringBuilder();
+        if (inPlace) {
+          sb.append(CSI).append('H');
+          for (String line : fitHeight(frame, rows)) {
+            sb.append(cut(line)).append(CSI).append('K').append('\n');
+          }
+          sb.append(CSI).append('J');
+        } else {
+          for (String line : frame) {
+            sb.append(line).append('\n');
+          }
+          sb.append('\n');
+        }
+        out.print(sb);
+        out.flush();
+      }
+
+      @Override
+      public void finish(Report summary) {
+        if (started && inPlace) {
+          out.print(CSI + "?25h");
         }
         out.flush();
       }
@@ -202,5 +282,20 @@ public final class TextRenderer implements Renderer {
         return written;
       }
     };
+  }
+
+  /**
+   * The lines of a frame that fit {@code rows} terminal lines (0: any number) redrawn in place: one
+   * line fewer than the terminal has, so the last line break does not scroll it, and when lines are
+   * left out the last one says how many.
+   */
+  static List<String> fitHeight(List<String> lines, int rows) {
+    if (rows <= 1 || lines.size() <= rows - 1) {
+      return lines;
+    }
+    List<String> kept = new ArrayList<>(lines.subList(0, rows - 2));
+    int left = lines.size() - kept.size();
+    kept.add("... " + left + " more lines: a taller terminal shows them");
+    return kept;
   }
 }

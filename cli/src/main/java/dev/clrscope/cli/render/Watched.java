@@ -1,7 +1,6 @@
 package dev.clrscope.cli.render;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**

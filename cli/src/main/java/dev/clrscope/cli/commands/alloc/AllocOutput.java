@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.alloc;
 
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
@@ -12,7 +11,6 @@ import dev.clrscope.monitor.alloc.TypeAllocations;
 import dev.clrscope.symbols.Frame;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** What {@code alloc} returns: the totals, the top types, and the top allocating stacks. */
 final class AllocOutput {

@@ -8,6 +8,7 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.options.SymbolServerUrl;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.RuntimeInfo;
@@ -100,7 +101,11 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   @Mixin FormatOption format;
 
   @Override
-  public Integer call() {
+  protected Result run() {
+    return Result.exit(session());
+  }
+
+  private int session() {
     int chosen = (core != null ? 1 : 0) + (pid != null ? 1 : 0) + (name != null ? 1 : 0);
     if (chosen != 1) {
       throw new ParameterException(

@@ -2,7 +2,6 @@ package dev.clrscope.cli.commands.contention;
 
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -38,14 +37,10 @@ final class ContentionOutput {
     return new RecordSchema<>(null, f);
   }
 
-  /** The output: records as they come in {@code renderer}'s format, then the summary. */
-  static MonitorOutput<BlockedRecord, BlockedSummary> output(Renderer renderer, boolean stacks) {
+  /** The records as they come: with {@code stacks}, each one's frames under it in a table. */
+  static Renderer.Stream<BlockedRecord> stream(boolean stacks) {
     Renderer.Stream<BlockedRecord> stream = Renderer.Stream.live(schema(stacks));
-    return new MonitorOutput<>(
-        renderer,
-        stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream,
-        ContentionOutput::summaryReport,
-        BlockedSummary::observedNanos);
+    return stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream;
   }
 
   private static final RecordSchema<Watched> SUMMARY =
@@ -83,7 +78,9 @@ final class ContentionOutput {
       new RecordSchema<BlockedSummary.Group>(null, groupFields(true))
           .withPriority(List.of("kind", "count", "totalMs", "methodText", "maxMs"));
 
-  static Report summaryReport(BlockedSummary s, Watched watched) {
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(BlockedSummary s, String stoppedBecause) {
+    Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, watched);
     if (s.byKind().isEmpty()) {
       r.note("No thread was blocked.");

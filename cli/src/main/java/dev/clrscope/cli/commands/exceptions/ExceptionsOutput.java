@@ -2,7 +2,6 @@ package dev.clrscope.cli.commands.exceptions;
 
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -46,15 +45,10 @@ final class ExceptionsOutput {
     return new RecordSchema<>("exception", f);
   }
 
-  /** The output: records as they come in {@code renderer}'s format, then the summary. */
-  static MonitorOutput<ExceptionRecord, ExceptionSummary> output(
-      Renderer renderer, boolean stacks) {
+  /** The records as they come: with {@code stacks}, each one's frames under it in a table. */
+  static Renderer.Stream<ExceptionRecord> stream(boolean stacks) {
     Renderer.Stream<ExceptionRecord> stream = Renderer.Stream.live(schema(stacks));
-    return new MonitorOutput<>(
-        renderer,
-        stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream,
-        ExceptionsOutput::summaryReport,
-        ExceptionSummary::observedNanos);
+    return stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream;
   }
 
   private static final RecordSchema<Summarized<ExceptionSummary>> SUMMARY =
@@ -100,7 +94,9 @@ final class ExceptionsOutput {
     return new RecordSchema<>(null, f);
   }
 
-  static Report summaryReport(ExceptionSummary s, Watched watched) {
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(ExceptionSummary s, String stoppedBecause) {
+    Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     return r.mapRows("byType", "By type", BY_TYPE, List.copyOf(s.byType().entrySet()))
         .rows("byThrowSite", "By throw site", BY_SITE, s.byThrowSite())

@@ -2,10 +2,12 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapWalk;
 import java.nio.file.Path;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,7 +40,7 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
   Path output;
 
   @Override
-  public Integer call() {
+  protected Result run() {
     OutputFile.check(output, "-o");
     HeapSnapshot snapshot = HeapFile.read(input);
     OutputFile.write(
@@ -50,15 +52,16 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
         });
     err()
         .println(
-            String.format(
-                Locale.ROOT,
-                "%s: %,d objects, %,d bytes (%,d of them, %,d bytes, reachable from no root)",
-                input.getFileName(),
-                snapshot.objectCount(),
-                snapshot.totalSize(),
-                snapshot.unreachableCount(),
-                snapshot.totalSize() - snapshot.reachableSize()));
-    out().println(output.toAbsolutePath());
-    return 0;
+            input.getFileName()
+                + ": "
+                + Unit.count(snapshot.objectCount())
+                + " objects, "
+                + Unit.bytes(snapshot.totalSize())
+                + " ("
+                + Unit.count(snapshot.unreachableCount())
+                + " of them, "
+                + Unit.bytes(snapshot.totalSize() - snapshot.reachableSize())
+                + ", reachable from no root)");
+    return Report.path(output.toAbsolutePath());
   }
 }

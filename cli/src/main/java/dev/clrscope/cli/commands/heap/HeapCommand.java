@@ -8,8 +8,8 @@ import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
@@ -81,13 +81,13 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
 
   /** A heap file given instead of a target: {@link #show} what it holds. */
   @Override
-  protected int readFile(Path file) {
+  protected Result readFile(Path file) {
     return show(HeapFile.read(file), file.getFileName() + " holds");
   }
 
   /** A snapshot of the live target: {@link #show} what it holds. */
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     HeapSnapshot s = snapshot(attached);
     written(s, attached);
     return show(s, source(s, attached));
@@ -107,7 +107,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
    * @param source where it came from, as a summary line starts ({@code GC 4 walked}, {@code
    *     file.gcdump holds})
    */
-  protected abstract int show(HeapSnapshot snapshot, String source);
+  protected abstract Result show(HeapSnapshot snapshot, String source);
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected TypeRegex typePattern(String regex) {

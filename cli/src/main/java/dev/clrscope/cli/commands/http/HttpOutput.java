@@ -1,7 +1,6 @@
 package dev.clrscope.cli.commands.http;
 
 import dev.clrscope.cli.render.Field;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -96,13 +95,9 @@ final class HttpOutput {
     return s.toString();
   }
 
-  /** The output: records as they come in {@code renderer}'s format, then the summary. */
-  static MonitorOutput<HttpRecord, HttpSummary> output(Renderer renderer) {
-    return new MonitorOutput<>(
-        renderer,
-        Renderer.Stream.live(SCHEMA),
-        HttpOutput::summaryReport,
-        HttpSummary::observedNanos);
+  /** The records as they come. */
+  static Renderer.Stream<HttpRecord> stream() {
+    return Renderer.Stream.live(SCHEMA);
   }
 
   private static final RecordSchema<Summarized<HttpSummary>> SUMMARY =
@@ -142,7 +137,9 @@ final class HttpOutput {
               Field.of("hostText", "HOST", 0, Unit.TEXT, HttpSummary.Group::host)
                   .only(Field.Shown.TABLE)));
 
-  static Report summaryReport(HttpSummary s, Watched watched) {
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(HttpSummary s, String stoppedBecause) {
+    Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     if (s.requests() == 0) {
       r.note("No HTTP request ended.");

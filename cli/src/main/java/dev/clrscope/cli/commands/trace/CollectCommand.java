@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
@@ -11,7 +10,12 @@ import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
@@ -226,7 +230,7 @@ public final class CollectCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     ConversionFormat conversion = conversionFormat();
     TargetSpec targetSpec = target.spec();
     Path file = (output != null ? output : defaultOutput(attached, targetSpec)).toAbsolutePath();
@@ -289,15 +293,24 @@ public final class CollectCommand extends AttachingCommand {
     }
     finish(file, result);
     maps.writeBeside(file);
-    out().println(file);
+    Path converted = null;
     if (conversion != null) {
-      Path converted = TraceFileNames.convertedName(file, conversion);
+      converted = TraceFileNames.convertedName(file, conversion);
       TraceConversion.convert(file, converted, conversion, false, sourceLines, err());
-      out().println(converted);
     }
-    out().flush();
-    return 0;
+    return Report.record(WRITTEN, new Written(file, converted));
   }
+
+  /** The files a run wrote: the trace, and what it was converted to. */
+  private record Written(Path trace, Path converted) {}
+
+  /** A line each on stdout, for a script. */
+  private static final RecordSchema<Written> WRITTEN =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("path", "", 0, Unit.TEXT, Written::trace),
+              Field.of("convertedPath", "", 0, Unit.TEXT, Written::converted).optional()));
 
   private static void deleteIfEmpty(Path file) {
     try {
@@ -340,7 +353,8 @@ public final class CollectCommand extends AttachingCommand {
                     + "  "
                     + Unit.bytes(session.bytesRead())
                     + "  "
-                    + Unit.count(session.eventsRead()) + " events")) {
+                    + Unit.count(session.eventsRead())
+                    + " events")) {
       return session.finish(
           new SessionRunner.StopProgress() {
             @Override

@@ -1,22 +1,22 @@
 package dev.clrscope.cli.commands.trace;
 
-import java.time.Instant;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.TraceHeader;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -95,11 +95,7 @@ public final class StatsCommand extends ClrscopeSubcommand {
                               : Unit.time(h.start()) + " .. " + Unit.time(h.end()))
                   .only(Field.Shown.TABLE),
               Field.of("durationMs", "Duration", 0, Unit.MILLIS, Head::durationMs)
-                  .cell(
-                      h ->
-                          h.durationMs() == null
-                              ? "-"
-                              : Unit.durationMillis(h.durationMs())),
+                  .cell(h -> h.durationMs() == null ? "-" : Unit.durationMillis(h.durationMs())),
               Field.of("events", "Events", 0, Unit.COUNT, Head::events),
               Field.of("threads", "Threads", 0, Unit.COUNT, Head::threads),
               Field.of("droppedEvents", "Dropped events", 0, Unit.COUNT, Head::dropped),
@@ -126,7 +122,7 @@ public final class StatsCommand extends ClrscopeSubcommand {
   private record EventType(String provider, int eventId, int version) {}
 
   @Override
-  public Integer call() {
+  protected Result run() {
     Map<EventType, Totals> byType = new HashMap<>();
     Set<Long> threads = new HashSet<>();
     long[] span = {0, Long.MAX_VALUE, Long.MIN_VALUE};
@@ -176,14 +172,10 @@ public final class StatsCommand extends ClrscopeSubcommand {
             threads.size(),
             read.droppedEvents(),
             read);
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder()
-                .values(HEAD, head)
-                .rows("byEvent", null, TOTALS, rows)
-                .primary()
-                .build());
-    return 0;
+    return Report.builder()
+        .values(HEAD, head)
+        .rows("byEvent", null, TOTALS, rows)
+        .primary()
+        .build();
   }
 }

@@ -8,6 +8,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.profile.MethodSamples;
 import dev.clrscope.monitor.profile.SampleProfile;
@@ -95,7 +96,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
   @Mixin FormatOption format;
 
   @Override
-  public Integer call() {
+  protected Result run() {
     Path file = input != null ? input : report == null ? null : report.input;
     if (file == null) {
       throw new ParameterException(spec.commandLine(), "give the trace: trace report FILE topN");
@@ -156,15 +157,11 @@ public final class TopNCommand extends ClrscopeSubcommand {
     for (MethodSamples m : top) {
       rows.add(new Ranked(rows.size() + 1, m, totals.samples()));
     }
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder()
-                .values(HEAD, new Head(file.toString(), inclusive, byLine, thread, number, totals))
-                .rows(byLine ? "lines" : "methods", null, methods(source != null), rows)
-                .primary()
-                .build());
-    return 0;
+    return Report.builder()
+        .values(HEAD, new Head(file.toString(), inclusive, byLine, thread, number, totals))
+        .rows(byLine ? "lines" : "methods", null, methods(source != null), rows)
+        .primary()
+        .build();
   }
 
   /** The samples a report counted, and how it orders methods. */

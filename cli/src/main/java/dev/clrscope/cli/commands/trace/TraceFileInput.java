@@ -1,8 +1,8 @@
 package dev.clrscope.cli.commands.trace;
 
-import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SavedTrace;
 import dev.clrscope.monitor.session.SessionResult;
@@ -16,7 +16,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**

@@ -12,7 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@code counters monitor}'s board, redrawn in place: it must fit the terminal. */
-class LiveViewTest {
+class BoardLinesTest {
   private static CounterBoard.Row row(String name, Map<String, String> tags, double value) {
     Measurement m =
         new Measurement(
@@ -47,14 +47,14 @@ class LiveViewTest {
 
   @Test
   void eightyColumnsHoldEveryLineWithTheValuesWhole() {
-    List<String> lines = LiveView.render(rows(), 1, true, false, 80);
+    List<String> lines = BoardLines.render(rows(), 1, true, false, 80);
     assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
     assertThat(String.join("\n", lines)).contains("123,456,789").contains("98,765").contains("...");
   }
 
   @Test
   void withoutATerminalNothingIsCut() {
-    List<String> lines = LiveView.render(rows(), 1, true, false, 0);
+    List<String> lines = BoardLines.render(rows(), 1, true, false, 0);
     assertThat(String.join("\n", lines))
         .contains("dotnet.gc.last_collection.heap.fragmentation.size")
         .contains("a-rather-long-value")

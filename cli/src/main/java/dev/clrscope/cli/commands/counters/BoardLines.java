@@ -17,13 +17,13 @@ import java.util.Objects;
  * and with {@code --show-deltas} its change since the previous interval. Plain text: the caller
  * decides whether to redraw it in place or print it as a block.
  */
-final class LiveView {
+final class BoardLines {
   static final String WAITING = "waiting for first value";
 
   /** A name is never cut narrower than this. */
   private static final int MIN_LABEL = 20;
 
-  private LiveView() {}
+  private BoardLines() {}
 
   private record Line(String label, String value, String rate, String delta) {}
 
