@@ -68,7 +68,7 @@ public final class TextRenderer implements Renderer {
       } else if (p instanceof Report.Tree<?> t) {
         tree(t, lines);
       } else if (p instanceof Report.Note n) {
-        lines.add(n.text());
+        lines.add(VisibleText.cell(n.text()));
       }
     }
     return lines;
@@ -80,20 +80,21 @@ public final class TextRenderer implements Renderer {
 
   private <R> void rows(Report.Rows<R> r, List<String> lines) {
     if (r.title() != null) {
-      lines.add(r.title());
+      lines.add(VisibleText.cell(r.title()));
     }
     List<Field<R>> fields = r.schema().tableFields();
     List<String[]> cells = new ArrayList<>(r.rows().size());
     for (R row : r.rows()) {
       cells.add(cells(fields, row, null, 0));
     }
-    ColumnLayout layout = ColumnLayout.fit(fields, r.schema().rankedTableFields(), cells, columns);
+    ColumnLayout layout =
+        ColumnLayout.fit(fields, r.schema().rankedTableFields(), cells, columns, r.schema().key());
     lines.add(layout.header());
     for (int i = 0; i < cells.size(); i++) {
       lines.add(layout.line(cells.get(i)));
       if (r.details() != null) {
         for (String d : r.details().apply(r.rows().get(i))) {
-          lines.add(cut(DETAIL_INDENT + d));
+          lines.add(cut(DETAIL_INDENT + VisibleText.cell(d)));
         }
       }
     }
@@ -101,14 +102,15 @@ public final class TextRenderer implements Renderer {
 
   private <N> void tree(Report.Tree<N> t, List<String> lines) {
     if (t.title() != null) {
-      lines.add(t.title());
+      lines.add(VisibleText.cell(t.title()));
     }
     List<Field<N>> fields = t.schema().tableFields();
     List<String[]> cells = new ArrayList<>();
     for (N root : t.roots()) {
       treeCells(t, fields, root, 0, cells);
     }
-    ColumnLayout layout = ColumnLayout.fit(fields, t.schema().rankedTableFields(), cells, columns);
+    ColumnLayout layout =
+        ColumnLayout.fit(fields, t.schema().rankedTableFields(), cells, columns, t.schema().key());
     lines.add(layout.header());
     for (String[] c : cells) {
       lines.add(layout.line(c));
@@ -188,10 +190,10 @@ public final class TextRenderer implements Renderer {
       @Override
       public void write(R record) {
         start();
-        out.println(cut(shown.tableRow(record)));
+        out.println(cut(shown.tableRow(record, columns > 0 && stream.fitted())));
         if (stream.details() != null) {
           for (String d : stream.details().apply(record)) {
-            out.println(cut(DETAIL_INDENT + d));
+            out.println(cut(DETAIL_INDENT + VisibleText.cell(d)));
           }
         }
         written++;
@@ -256,12 +258,12 @@ public final class TextRenderer implements Renderer {
         if (inPlace) {
           sb.append(CSI).append('H');
           for (String line : fitHeight(frame, rows)) {
-            sb.append(cut(line)).append(CSI).append('K').append('\n');
+            sb.append(cut(VisibleText.cell(line))).append(CSI).append('K').append('\n');
           }
           sb.append(CSI).append('J');
         } else {
           for (String line : frame) {
-            sb.append(line).append('\n');
+            sb.append(VisibleText.cell(line)).append('\n');
           }
           sb.append('\n');
         }

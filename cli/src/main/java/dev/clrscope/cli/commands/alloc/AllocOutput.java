@@ -63,7 +63,8 @@ final class AllocOutput {
                       0,
                       Unit.PERCENT,
                       (TypeRow r) -> Unit.percent(r.t().estimatedBytes(), r.allBytes()))))
-          .withPriority(List.of("type", "estimatedBytes", "estimatedPercent", "ticks", "heap"));
+          .withPriority(List.of("type", "estimatedBytes", "estimatedPercent", "ticks", "heap"))
+          .withKey("type");
 
   /** A row of the stacks table, ranked. */
   private record StackRow(int rank, StackAllocations s, long allBytes) {}
@@ -91,7 +92,8 @@ final class AllocOutput {
                       .only(Field.Shown.TABLE),
                   Field.<StackRow, Frame>nested(
                       "frames", FrameFields.FRAME, (StackRow r) -> r.s().frames())))
-          .withPriority(List.of("rank", "topType", "estimatedBytes", "heap", "ticks"));
+          .withPriority(List.of("rank", "topType", "estimatedBytes", "heap", "ticks"))
+          .withKey("topType");
 
   /** The report of an allocation summary. */
   static Report report(AllocationSummary s) {

@@ -34,7 +34,7 @@ final class ContentionOutput {
     }
     f.addAll(FrameFields.frameFields("method", "METHOD", 0, BlockedRecord::method));
     // No "kind" member of the schema's own: the record's kind (lock, wait) is one of its fields.
-    return new RecordSchema<>(null, f);
+    return new RecordSchema<>(null, f).withKey("method");
   }
 
   /** The records as they come: with {@code stacks}, each one's frames under it in a table. */
@@ -76,7 +76,8 @@ final class ContentionOutput {
 
   private static final RecordSchema<BlockedSummary.Group> BY_STACK =
       new RecordSchema<BlockedSummary.Group>(null, groupFields(true))
-          .withPriority(List.of("kind", "count", "totalMs", "methodText", "maxMs"));
+          .withPriority(List.of("kind", "count", "totalMs", "methodText", "maxMs"))
+          .withKey("methodText");
 
   /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
   static Report summaryReport(BlockedSummary s, String stoppedBecause) {

@@ -149,7 +149,8 @@ public final class ListCountersCommand extends AttachingCommand {
                           l.instrument().description().isEmpty()
                               ? null
                               : l.instrument().description())))
-          .withPriority(List.of("name", "provider", "type", "unit", "description", "source"));
+          .withPriority(List.of("name", "provider", "type", "unit", "description", "source"))
+          .withKey("name");
 
   private List<Instrument> discover(AttachedTarget attached) {
     Set<String> sources = new LinkedHashSet<>(KNOWN_EVENT_SOURCES);

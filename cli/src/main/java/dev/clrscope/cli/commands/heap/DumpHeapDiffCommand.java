@@ -54,7 +54,9 @@ public final class DumpHeapDiffCommand extends HeapCommand {
               Field.of("retainedDelta", "+RETAINED", 0, Unit.BYTES, TypeDiff::retainedDelta),
               Field.of("countAfter", "COUNT", 0, Unit.COUNT, TypeDiff::countAfter),
               Field.of("sizeAfter", "SIZE", 0, Unit.BYTES, TypeDiff::sizeAfter),
-              Field.of("type", "TYPE", 0, Unit.TEXT, TypeDiff::type)));
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeDiff::type)),
+          List.of(),
+          "type");
 
   @Override
   protected boolean needsTarget() {

@@ -170,6 +170,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
                     .only(Field.Shown.TABLE),
                 Field.of("size", "SIZE", 0, Unit.BYTES, Retainer::size),
                 Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type)))
-        .withPriority(List.of("retained", "type", "retainedPercent", "size"));
+        .withPriority(List.of("retained", "type", "retainedPercent", "size"))
+        .withKey("type");
   }
 }

@@ -51,7 +51,9 @@ public final class HeapReportOptions {
               Field.of("count", "COUNT", 0, Unit.COUNT, TypeStatistics::count),
               Field.of("totalSize", "TOTAL SIZE", 0, Unit.BYTES, TypeStatistics::totalSize),
               Field.of("retainedSize", "RETAINED", 0, Unit.BYTES, TypeStatistics::retainedSize),
-              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)),
+          List.of(),
+          "type");
 
   /** A row of the objects no root reaches: they retain nothing. */
   static final RecordSchema<TypeStatistics> UNREACHABLE =
@@ -60,7 +62,9 @@ public final class HeapReportOptions {
           List.of(
               Field.of("count", "COUNT", 0, Unit.COUNT, TypeStatistics::count),
               Field.of("totalSize", "TOTAL SIZE", 0, Unit.BYTES, TypeStatistics::totalSize),
-              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)),
+          List.of(),
+          "type");
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {

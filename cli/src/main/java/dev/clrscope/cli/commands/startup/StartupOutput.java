@@ -31,7 +31,7 @@ final class StartupOutput {
     f.add(Field.of("name", "NAME", 40, Unit.TEXT, StartupRecord::name));
     f.add(Field.of("detail", "DETAIL", 0, Unit.TEXT, StartupRecord::detail));
     // The item's own kind (assembly, jit, type, gc, main) is the "kind" member.
-    return new RecordSchema<>(null, f);
+    return new RecordSchema<>(null, f).withKey("name");
   }
 
   /** The records as they come. */

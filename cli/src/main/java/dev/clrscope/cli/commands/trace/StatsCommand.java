@@ -116,7 +116,8 @@ public final class StatsCommand extends ClrscopeSubcommand {
                   Field.of("name", "EVENT", 0, Unit.TEXT, (Totals t) -> t.name),
                   Field.of("count", "COUNT", 0, Unit.COUNT, (Totals t) -> t.count),
                   Field.of("bytes", "BYTES", 0, Unit.COUNT, (Totals t) -> t.bytes)))
-          .withPriority(List.of("name", "count", "provider", "eventId", "bytes", "version"));
+          .withPriority(List.of("name", "count", "provider", "eventId", "bytes", "version"))
+          .withKey("name");
 
   /** An event type: provider, id and version. */
   private record EventType(String provider, int eventId, int version) {}
