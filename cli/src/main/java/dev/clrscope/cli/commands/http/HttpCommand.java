@@ -19,11 +19,13 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Watch the HTTP requests a process makes with HttpClient: one row per request as it ends"
-          + " (URL with its query redacted, status, duration and its phases: DNS, connect, TLS,"
-          + " waiting for a connection, sending, response headers and content; HTTP version,"
-          + " redirects followed, failures with their reason), and a summary when it stops"
-          + " (Ctrl+C, Enter, --duration, or the target exiting): per host and status the count,"
-          + " p50, p95 and max. Give FILE.nettrace instead of a target to read a saved trace"
+          + " (URL with its query redacted, status, duration, time to first byte and the phases:"
+          + " DNS, connect, TLS, waiting for a connection, sending, the server's share, response"
+          + " headers and content, which add up to the duration; HTTP version, redirects"
+          + " followed, failures with their reason), and a summary when it stops (Ctrl+C, Enter,"
+          + " --duration, or the target exiting): per host, path (ids folded to {id}) and status"
+          + " the count, p50, p95, max and the server's median. Give FILE.nettrace instead of a"
+          + " target to read a saved trace"
           + " (recorded with the System.Net.* providers and TplEventSource:0x80)."
     })
 public final class HttpCommand extends AttachingCommand {
