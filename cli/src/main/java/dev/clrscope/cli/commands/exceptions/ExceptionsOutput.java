@@ -29,6 +29,17 @@ final class ExceptionsOutput {
     f.add(Field.of("threadId", "THREAD", 7, Unit.ID, ExceptionRecord::threadId));
     f.add(Field.of("type", "TYPE", 32, Unit.TEXT, ExceptionRecord::type));
     f.addAll(FrameFields.frameFields("throwSite", "THROW SITE", 40, ExceptionRecord::throwSite));
+    // The framework's frame that threw on the user's behalf, beside the user's.
+    f.add(
+        Field.<ExceptionRecord>of(
+                "thrownIn",
+                "THROWN IN",
+                40,
+                Unit.TEXT,
+                r -> r.thrownIn() == null ? null : r.thrownIn().name())
+            .cell(r -> r.thrownIn() == null ? "-" : r.thrownIn().text())
+            .cutAtStart()
+            .optional());
     f.add(Field.of("handling", "HANDLING", 9, Unit.TEXT, ExceptionRecord::handling));
     f.add(
         Field.<ExceptionRecord>data("catchingMethod", Unit.TEXT, ExceptionRecord::catchingMethod));
@@ -42,7 +53,11 @@ final class ExceptionsOutput {
       f.addAll(FrameFields.stackFields("stack", ExceptionRecord::stack));
     }
     f.add(Field.of("message", "MESSAGE", 0, Unit.TEXT, ExceptionRecord::message));
-    return new RecordSchema<>("exception", f);
+    // What a narrow terminal keeps: what was thrown and where, then why; the time and thread last.
+    return new RecordSchema<>("exception", f)
+        .withKey("type")
+        .withPriority(
+            List.of("type", "throwSite", "message", "time", "handling", "threadId", "thrownIn"));
   }
 
   /** The records as they come: with {@code stacks}, each one's frames under it in a table. */
@@ -80,7 +95,9 @@ final class ExceptionsOutput {
           null,
           List.of(
               Field.of("type", "TYPE", 0, Unit.TEXT, Map.Entry::getKey),
-              Field.of("count", "COUNT", 0, Unit.COUNT, Map.Entry::getValue)));
+              Field.of("count", "COUNT", 0, Unit.COUNT, Map.Entry::getValue)),
+          List.of(),
+          "type");
 
   private static final RecordSchema<ExceptionSummary.SiteCount> BY_SITE = bySite();
 
@@ -91,7 +108,7 @@ final class ExceptionsOutput {
     f.addAll(
         FrameFields.frameFields(
             "throwSite", "THROW SITE", 0, ExceptionSummary.SiteCount::throwSite));
-    return new RecordSchema<>(null, f);
+    return new RecordSchema<>(null, f).withKey("throwSite");
   }
 
   /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
