@@ -1,6 +1,7 @@
 package dev.clrscope.cli;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.cli.output.IoErrors;
@@ -20,6 +21,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The entry point. It maps failures onto three tiers: a usage error (the message, a short usage and
@@ -248,6 +250,20 @@ public final class Main {
     PrintWriter err = cl.getErr();
     String command = cl.getCommandSpec().qualifiedName();
     err.println(command + ": " + e.getMessage());
+    String sos =
+        e instanceof UnmatchedArgumentException && cl.getParent() == null && args.length > 0
+            ? AnalyzeCommand.promptCommand(args[0])
+            : null;
+    if (sos != null) {
+      // dotnet-dump's habit: SOS's commands are analyze's, on a core or a paused process.
+      String line = String.join(" ", args);
+      err.println(
+          "Did you mean `clrscope analyze CORE -c \""
+              + line
+              + "\"` (or -p PID instead of CORE)? "
+              + sos
+              + " is a command of analyze's prompt, as in dotnet-dump analyze.");
+    }
     err.print(cl.getHelp().synopsis(0));
     err.println("Try '" + command + " --help' for more information.");
     err.flush();

@@ -22,6 +22,18 @@ class MainTest {
   }
 
   @Test
+  void anSosCommandTypedAsClrscopesAsksWhetherAnalyzeWasMeant() {
+    CliRun r = run("dumpheap", "-stat");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err())
+        .startsWith("clrscope: Unmatched argument")
+        .contains("Did you mean `clrscope analyze CORE -c \"dumpheap -stat\"` (or -p PID")
+        .contains("dumpheap is a command of analyze's prompt");
+    // A word that is no SOS command gets no such hint.
+    assertThat(run("frobnicate").err()).doesNotContain("Did you mean");
+  }
+
+  @Test
   void unknownCommandIsAUsageError() {
     CliRun r = run("frobnicate");
     assertThat(r.exit()).isEqualTo(2);

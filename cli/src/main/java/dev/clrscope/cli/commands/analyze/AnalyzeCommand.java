@@ -105,6 +105,15 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
     return Result.exit(session());
   }
 
+  /**
+   * The SOS name of the prompt's command {@code word} names ({@code dumpheap}, {@code clrstack}),
+   * or {@code null}: for the hint when someone types it as clrscope's own command.
+   */
+  public static String promptCommand(String word) {
+    SosCommand c = CommandTable.standard().find(word);
+    return c == null || c instanceof Exit || c instanceof Help ? null : c.name();
+  }
+
   private int session() {
     int chosen = (core != null ? 1 : 0) + (pid != null ? 1 : 0) + (name != null ? 1 : 0);
     if (chosen != 1) {
