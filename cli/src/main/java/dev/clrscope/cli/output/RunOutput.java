@@ -53,8 +53,11 @@ public class RunOutput {
    * this process's stdout and a terminal.
    */
   public Renderer renderer(OutputFormat format) {
-    int[] size = format == OutputFormat.table && processStdout ? Terminal.stdoutSize() : new int[2];
-    return Renderer.of(format, out, err, size[1], size[0]);
+    return Renderer.of(
+        format,
+        out,
+        err,
+        format == OutputFormat.table && processStdout ? Terminal.stdoutSize() : Terminal.Size.NONE);
   }
 
   /**

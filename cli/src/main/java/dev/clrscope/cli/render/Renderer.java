@@ -177,7 +177,7 @@ public interface Renderer {
    * err}. A table fits {@code columns} characters (0: no limit, for output that is not a terminal).
    */
   static Renderer of(OutputFormat format, PrintStream out, PrintStream err, int columns) {
-    return of(format, out, err, columns, 0);
+    return of(format, out, err, Terminal.Size.ofWidth(columns));
   }
 
   /**
@@ -201,12 +201,12 @@ public interface Renderer {
   }
 
   /**
-   * As {@link #of(OutputFormat, PrintStream, PrintStream, int)}; a live view fits {@code rows}
-   * lines too (0: no limit).
+   * As {@link #of(OutputFormat, PrintStream, PrintStream, int)}, for a terminal of {@code size}: a
+   * live view is redrawn in place on a terminal, and fits its height too.
    */
-  static Renderer of(OutputFormat format, PrintStream out, PrintStream err, int columns, int rows) {
+  static Renderer of(OutputFormat format, PrintStream out, PrintStream err, Terminal.Size size) {
     return switch (format) {
-      case table -> new TextRenderer(out, err, columns, rows);
+      case table -> new TextRenderer(out, err, size);
       case json -> new JsonRenderer(out);
       case jsonl -> new JsonLinesRenderer(out);
       case csv -> new CsvRenderer(out, err);

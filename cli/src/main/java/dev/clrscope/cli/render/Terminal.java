@@ -32,18 +32,33 @@ public final class Terminal {
    * of any length). {@code $COLUMNS}, when set, wins over what the terminal says.
    */
   public static int stdoutColumns() {
-    return stdoutSize()[1];
+    return stdoutSize().columns();
   }
 
   /**
-   * How many rows and columns standard output has, {@code {rows, columns}}: 0 for what is not known
-   * or not a terminal. {@code $LINES} and {@code $COLUMNS}, when set, win over what the terminal
-   * says.
+   * What standard output is: a terminal or not, and its size.
+   *
+   * @param terminal whether it is a terminal (a view may be redrawn in place there)
+   * @param rows how many lines it has, 0 when not known (or not a terminal)
+   * @param columns how many columns it has, 0 when not known (or not a terminal)
    */
-  public static int[] stdoutSize() {
-    int[] size = {0, 0};
+  public record Size(boolean terminal, int rows, int columns) {
+    /** What is not a terminal: no limit. */
+    public static final Size NONE = new Size(false, 0, 0);
+
+    /** A terminal {@code columns} wide (0: none, no limit), of no known height. */
+    public static Size ofWidth(int columns) {
+      return columns > 0 ? new Size(true, 0, columns) : NONE;
+    }
+  }
+
+  /**
+   * Whether standard output is a terminal, and its size: {@code $LINES} and {@code $COLUMNS}, when
+   * set, win over what the terminal says.
+   */
+  public static Size stdoutSize() {
     if (!isTerminal(1)) {
-      return size;
+      return Size.NONE;
     }
     Integer rows = positive(System.getenv("LINES"));
     Integer columns = positive(System.getenv("COLUMNS"));
@@ -55,9 +70,7 @@ public final class Terminal {
         columns = columns != null ? columns : positive(rowsColumns[1]);
       }
     }
-    size[0] = rows == null ? 0 : rows;
-    size[1] = columns == null ? 0 : columns;
-    return size;
+    return new Size(true, rows == null ? 0 : rows, columns == null ? 0 : columns);
   }
 
   /** Runs {@code stty ARGS} on the controlling terminal; its output, or null if it failed. */

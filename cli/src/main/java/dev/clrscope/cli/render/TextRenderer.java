@@ -17,6 +17,7 @@ public final class TextRenderer implements Renderer {
 
   private final PrintStream out;
   private final PrintStream err;
+  private final boolean terminal;
   private final int columns;
   private final int rows;
 
@@ -27,15 +28,19 @@ public final class TextRenderer implements Renderer {
    * @param columns the terminal's width; 0 for no limit (and no terminal)
    */
   public TextRenderer(PrintStream out, PrintStream err, int columns) {
-    this(out, err, columns, 0);
+    this(out, err, Terminal.Size.ofWidth(columns));
   }
 
-  /** As above; a live view fits {@code rows} lines too (0: no limit). */
-  public TextRenderer(PrintStream out, PrintStream err, int columns, int rows) {
+  /**
+   * A renderer on {@code out}, a terminal of {@code size} or not: lines fit its width, a live view
+   * is redrawn in place on it and fits its height too (0: no limit).
+   */
+  public TextRenderer(PrintStream out, PrintStream err, Terminal.Size size) {
     this.out = out;
     this.err = err;
-    this.columns = columns;
-    this.rows = rows;
+    this.terminal = size.terminal();
+    this.columns = size.columns();
+    this.rows = size.rows();
   }
 
   @Override
@@ -226,7 +231,7 @@ public final class TextRenderer implements Renderer {
    * each frame is printed after the last, a blank line between.
    */
   private <R> RecordSink<R> live(LiveView view) {
-    boolean inPlace = columns > 0;
+    boolean inPlace = terminal;
     return new RecordSink<>() {
       private boolean started;
       private long written;

@@ -22,7 +22,7 @@ public final class EightyColumns {
   public static List<String> report(Report report) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream stream = new PrintStream(out, true, StandardCharsets.UTF_8);
-    new TextRenderer(stream, stream, WIDTH, HEIGHT).report(report);
+    new TextRenderer(stream, stream, new Terminal.Size(true, HEIGHT, WIDTH)).report(report);
     return out.toString(StandardCharsets.UTF_8).lines().toList();
   }
 
@@ -34,8 +34,7 @@ public final class EightyColumns {
     new TextRenderer(
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8),
-            WIDTH,
-            HEIGHT)
+            new Terminal.Size(true, HEIGHT, WIDTH))
         .draw(
             Records.of(
                 stream,
@@ -52,7 +51,7 @@ public final class EightyColumns {
   public static List<String> liveFrame(LiveView view) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     PrintStream stream = new PrintStream(out, true, StandardCharsets.UTF_8);
-    new TextRenderer(stream, stream, WIDTH, HEIGHT)
+    new TextRenderer(stream, stream, new Terminal.Size(true, HEIGHT, WIDTH))
         .draw(
             Records.of(
                 Renderer.Stream.live(new RecordSchema<Object>(null, List.of())).withView(view),
