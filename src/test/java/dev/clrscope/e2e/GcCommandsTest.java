@@ -148,10 +148,17 @@ class GcCommandsTest {
         DotnetApps.command(
             DotnetApps.TARGET_APP, "--no-stdin", "--exit-after-ms", "1500", "--exit-code", "7"));
 
-    CliResult result = Clrscope.run(TIMEOUT, args.toArray(String[]::new));
+    // A small gen0 budget: the app's start alone fills it, so there are GCs to chart.
+    CliResult result =
+        Clrscope.run(
+            TIMEOUT,
+            Map.of("DOTNET_GCgen0size", "10000"),
+            Clrscope.root(),
+            args.toArray(String[]::new));
 
     assertThat(result.exitCode()).as("%s", result).isEqualTo(7);
     List<String> csv = result.stdoutLines();
+    assertThat(csv).hasSizeGreaterThan(1);
     assertThat(csv).noneMatch(l -> l.startsWith("{\"event\""));
     assertThat(csv.get(0)).startsWith("startUtc,gc,generation,type,reason,");
     int columns = csv.get(0).split(",", -1).length;
