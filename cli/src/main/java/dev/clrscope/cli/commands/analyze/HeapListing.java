@@ -117,7 +117,7 @@ final class HeapListing {
   /** The totals under the statistics. */
   record Totals(long objects, long bytes) {
     String line() {
-      return String.format(java.util.Locale.ROOT, "Total %,d objects, %,d bytes", objects, bytes);
+      return "Total " + Unit.count(objects) + " objects, " + Unit.count(bytes) + " bytes";
     }
   }
 
