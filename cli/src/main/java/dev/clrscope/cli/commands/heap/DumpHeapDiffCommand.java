@@ -74,7 +74,12 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Override
   protected Result show(HeapSnapshot later, String source) {
-    return report(HeapFile.read(before), later, source);
+    // A live walk's source says a GC walked it: the later side is the heap at that GC.
+    String name =
+        source.endsWith(" walked")
+            ? "the heap at " + source.substring(0, source.length() - " walked".length())
+            : source;
+    return report(HeapFile.read(before), later, name);
   }
 
   @Override
