@@ -37,19 +37,18 @@ class HttpCommandTest {
     return q < 0 ? url : url.substring(0, q) + "?*";
   }
 
-  @Test
-  void everyRequestWithItsStatusPhasesRedirectAndFailure() throws Exception {
-    int n = 6;
-    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
-        RunningCli cli =
-            Clrscope.start(
-                Map.of(),
-                Clrscope.root(),
-                "http",
-                "-p",
-                Long.toString(target.pid()),
-                "--format",
-                "jsonl")) {
+  /** {@code http -p PID --format jsonl}, once it watches. */
+  private static RunningCli watching(TargetProcess target) {
+    RunningCli cli =
+        Clrscope.start(
+            Map.of(),
+            Clrscope.root(),
+            "http",
+            "-p",
+            Long.toString(target.pid()),
+            "--format",
+            "jsonl");
+    try {
       await()
           .atMost(TIMEOUT)
           .until(
@@ -57,6 +56,18 @@ class HttpCommandTest {
                 assertThat(cli.process().isAlive()).as("%s", cli.stderr()).isTrue();
                 return cli.stderr().contains("Watching the HTTP requests");
               });
+    } catch (RuntimeException | AssertionError e) {
+      cli.close();
+      throw e;
+    }
+    return cli;
+  }
+
+  @Test
+  void everyRequestWithItsStatusPhasesRedirectAndFailure() throws Exception {
+    int n = 6;
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli = watching(target)) {
       JsonNode answer = target.send("http " + n);
       JsonNode failing = target.send("http-fail");
       for (int i = 0; i < n + 1; i++) {
@@ -167,22 +178,7 @@ class HttpCommandTest {
     int n = 3;
     int waitMs = 800;
     try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
-        RunningCli cli =
-            Clrscope.start(
-                Map.of(),
-                Clrscope.root(),
-                "http",
-                "-p",
-                Long.toString(target.pid()),
-                "--format",
-                "jsonl")) {
-      await()
-          .atMost(TIMEOUT)
-          .until(
-              () -> {
-                assertThat(cli.process().isAlive()).as("%s", cli.stderr()).isTrue();
-                return cli.stderr().contains("Watching the HTTP requests");
-              });
+        RunningCli cli = watching(target)) {
       JsonNode answer = target.send("http-slow " + n + " " + waitMs);
       for (int i = 0; i < n + 1; i++) {
         cli.awaitLine(l -> l.contains("\"kind\":\"request\""), TIMEOUT);

@@ -23,7 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -117,32 +117,15 @@ public final class CollectCountersCommand extends CounterSessionCommand {
                       board,
                       file,
                       written,
-                      m -> {
-                        for (CounterRecords.Line l :
-                            CounterRecords.lines(m, plan.refreshSeconds())) {
-                          sink.write(l);
-                          written.incrementAndGet();
-                        }
-                      },
-                      sink);
+                      sink,
+                      m -> CounterRecords.lines(m, plan.refreshSeconds()));
                   // dotnet-counters' document has nothing after its events.
                   return null;
                 })
             : Records.of(
                 CounterRecords.full(about(attached)),
                 sink -> {
-                  String why =
-                      session(
-                          plan,
-                          attached,
-                          board,
-                          file,
-                          written,
-                          m -> {
-                            sink.write(m);
-                            written.incrementAndGet();
-                          },
-                          sink);
+                  String why = session(plan, attached, board, file, written, sink, List::of);
                   return CounterRecords.summary(why, board.neverSeen());
                 });
     err()
@@ -196,17 +179,17 @@ public final class CollectCountersCommand extends CounterSessionCommand {
   }
 
   /**
-   * Runs the session, each new measurement to {@code measured}; says what was never seen and how
-   * many records were written; returns why it stopped.
+   * Runs the session, the records of each new measurement ({@code records}) into {@code sink}; says
+   * what was never seen and how many records were written; returns why it stopped.
    */
-  private String session(
+  private <R> String session(
       CounterPlan plan,
       AttachedTarget attached,
       CounterBoard board,
       CheckedOutputStream file,
       AtomicLong written,
-      Consumer<Measurement> measured,
-      Records.Sink<?> sink) {
+      Records.Sink<R> sink,
+      Function<Measurement, List<? extends R>> records) {
     sink.start();
     String why =
         watchCounters(
@@ -217,7 +200,10 @@ public final class CollectCountersCommand extends CounterSessionCommand {
                 return;
               }
               if (update instanceof Measurement m) {
-                measured.accept(m);
+                for (R r : records.apply(m)) {
+                  sink.write(r);
+                  written.incrementAndGet();
+                }
               } else if (update instanceof SessionProblem p) {
                 warn(p.message());
               }
