@@ -82,6 +82,23 @@ class DacSourceLinesTest {
             l -> l.contains("TargetApp.DumpFacts.BlockedHere() (DumpFacts.cs:" + sleepLine + ")"))
         .hasSize(2);
 
+    // At 80 columns, on a terminal: pstacks keeps the frame and its line, its start cut instead.
+    List<String> narrow =
+        OnATerminal.run(
+            80,
+            AnalyzeCli.TIMEOUT,
+            "analyze",
+            core.toString(),
+            "-c",
+            "pstacks",
+            "-c",
+            "exit",
+            "--symbol-server",
+            "none");
+    assertThat(narrow).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
+    assertThat(narrow)
+        .anyMatch(l -> l.contains("DumpFacts.BlockedHere() (DumpFacts.cs:" + sleepLine + ")"));
+
     java.util.Map<String, JsonNode> holder =
         AnalyzeCommandTest.statics(target, facts.get("holderType").asText());
     long stored = AnalyzeCli.address(holder.get(facts.get("exceptionField").asText()).get("value"));

@@ -32,22 +32,45 @@ public final class Terminal {
    * of any length). {@code $COLUMNS}, when set, wins over what the terminal says.
    */
   public static int stdoutColumns() {
+    return stdoutSize().columns();
+  }
+
+  /**
+   * What standard output is: a terminal or not, and its size.
+   *
+   * @param terminal whether it is a terminal (a view may be redrawn in place there)
+   * @param rows how many lines it has, 0 when not known (or not a terminal)
+   * @param columns how many columns it has, 0 when not known (or not a terminal)
+   */
+  public record Size(boolean terminal, int rows, int columns) {
+    /** What is not a terminal: no limit. */
+    public static final Size NONE = new Size(false, 0, 0);
+
+    /** A terminal {@code columns} wide (0: none, no limit), of no known height. */
+    public static Size ofWidth(int columns) {
+      return columns > 0 ? new Size(true, 0, columns) : NONE;
+    }
+  }
+
+  /**
+   * Whether standard output is a terminal, and its size: {@code $LINES} and {@code $COLUMNS}, when
+   * set, win over what the terminal says.
+   */
+  public static Size stdoutSize() {
     if (!isTerminal(1)) {
-      return 0;
+      return Size.NONE;
     }
-    Integer fromEnvironment = positive(System.getenv("COLUMNS"));
-    if (fromEnvironment != null) {
-      return fromEnvironment;
-    }
-    String size = stty("size");
-    if (size != null) {
-      String[] rowsColumns = size.split(" ", -1);
-      Integer columns = rowsColumns.length == 2 ? positive(rowsColumns[1]) : null;
-      if (columns != null) {
-        return columns;
+    Integer rows = positive(System.getenv("LINES"));
+    Integer columns = positive(System.getenv("COLUMNS"));
+    if (rows == null || columns == null) {
+      String said = stty("size");
+      String[] rowsColumns = said == null ? new String[0] : said.split(" ", -1);
+      if (rowsColumns.length == 2) {
+        rows = rows != null ? rows : positive(rowsColumns[0]);
+        columns = columns != null ? columns : positive(rowsColumns[1]);
       }
     }
-    return 0;
+    return new Size(true, rows == null ? 0 : rows, columns == null ? 0 : columns);
   }
 
   /** Runs {@code stty ARGS} on the controlling terminal; its output, or null if it failed. */

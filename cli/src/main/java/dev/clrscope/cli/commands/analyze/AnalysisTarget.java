@@ -129,7 +129,7 @@ abstract class AnalysisTarget implements AutoCloseable {
       DacSession p = paused;
       paused = null;
       p.close();
-      err.println("Process " + pid + " was paused for " + Unit.seconds(p.paused()) + ".");
+      err.println("Process " + pid + " was paused for " + Unit.duration(p.paused()) + ".");
     }
 
     @Override

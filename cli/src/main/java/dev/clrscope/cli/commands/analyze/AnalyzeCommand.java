@@ -8,6 +8,7 @@ import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.RuntimeInfo;
@@ -85,7 +86,20 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   @Mixin FormatOption format;
 
   @Override
-  public Integer call() {
+  protected Result run() {
+    return Result.exit(session());
+  }
+
+  /**
+   * The SOS name of the prompt's command {@code word} names ({@code dumpheap}, {@code clrstack}),
+   * or {@code null}: for the hint when someone types it as clrscope's own command.
+   */
+  public static String promptCommand(String word) {
+    SosCommand c = CommandTable.standard().find(word);
+    return c == null || c instanceof Exit || c instanceof Help ? null : c.name();
+  }
+
+  private int session() {
     int chosen = (core != null ? 1 : 0) + (pid != null ? 1 : 0) + (name != null ? 1 : 0);
     if (chosen != 1) {
       throw new ParameterException(

@@ -7,7 +7,6 @@ import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.analysis.HeapContents;
 import dev.clrscope.dac.analysis.HeapContents.Duplicate;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -58,12 +57,12 @@ final class Duplicates extends SosCommand {
         Report.builder()
             .rows("duplicates", null, ROW, all.stream().limit(top).toList())
             .note(
-                String.format(
-                    Locale.ROOT,
-                    "%,d values held %,d times or more; %,d bytes in the copies.",
-                    all.size(),
-                    min,
-                    wasted))
+                Unit.count(all.size())
+                    + " values held "
+                    + Unit.count(min)
+                    + " times or more; "
+                    + Unit.count(wasted)
+                    + " bytes in the copies.")
             .build());
   }
 }

@@ -110,12 +110,10 @@ final class Fill extends SosCommand {
         Report.builder()
             .rows("types", null, ROW, rows.stream().limit(top).toList())
             .note(
-                String.format(
-                    Locale.ROOT,
-                    "%,d bytes in unused slots of %,d types (a list's array counts under the list"
-                        + " and again as an array).",
-                    wasted,
-                    rows.size()))
+                Unit.count(wasted)
+                    + " bytes in unused slots of "
+                    + Unit.count(rows.size())
+                    + " types (a list's array counts under the list and again as an array).")
             .build());
   }
 }

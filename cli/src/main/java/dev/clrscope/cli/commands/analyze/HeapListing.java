@@ -121,7 +121,7 @@ final class HeapListing {
    */
   record Totals(long objects, long bytes, HeapProblems problems) {
     String line() {
-      return String.format(java.util.Locale.ROOT, "Total %,d objects, %,d bytes", objects, bytes);
+      return "Total " + Unit.count(objects) + " objects, " + Unit.count(bytes) + " bytes";
     }
   }
 

@@ -7,7 +7,6 @@ import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
 import java.util.List;
-import java.util.Locale;
 
 /** {@code objsize ADDR}: an object and everything it reaches, counted once each. */
 final class ObjSize extends SosCommand {
@@ -24,14 +23,18 @@ final class ObjSize extends SosCommand {
   /** The answer. */
   record Size(ClrObject object, ClrHeap.ObjectSize size) {
     String line() {
-      return String.format(
-          Locale.ROOT,
-          "sizeof(0x%x) = %,d (0x%x) bytes (%s), %,d objects",
-          object.address(),
-          size.bytes(),
-          size.bytes(),
-          object.type().name(),
-          size.objects());
+      // SOS's line: the size in decimal and in hex.
+      return "sizeof("
+          + Unit.address(object.address())
+          + ") = "
+          + Unit.count(size.bytes())
+          + " ("
+          + Unit.address(size.bytes())
+          + ") bytes ("
+          + object.type().name()
+          + "), "
+          + Unit.count(size.objects())
+          + " objects";
     }
   }
 

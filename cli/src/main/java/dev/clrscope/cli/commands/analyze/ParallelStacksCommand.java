@@ -35,7 +35,8 @@ final class ParallelStacksCommand extends SosCommand {
                           n ->
                               n.line() == null
                                   ? n.frame()
-                                  : n.frame() + " (" + n.line().text() + ")"),
+                                  : n.frame() + " (" + n.line().text() + ")")
+                      .cutAtStart(),
                   Field.of(
                           "endingHere",
                           "ENDS HERE (OS THREAD IDS)",
@@ -44,7 +45,8 @@ final class ParallelStacksCommand extends SosCommand {
                           ParallelStacks.Node::endingHere)
                       .only(Field.Shown.TABLE),
                   Field.data("threads", Unit.WORDS, ParallelStacks.Node::threads)))
-          .withPriority(List.of("frame", "threadCount"));
+          .withPriority(List.of("frame", "threadCount"))
+          .withKey("frame");
 
   /** The node's fields, its line's ({@code file}, {@code line}) after its frame's. */
   @SafeVarargs

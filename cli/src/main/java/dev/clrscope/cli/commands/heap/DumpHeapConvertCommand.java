@@ -3,10 +3,12 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapWalk;
 import java.nio.file.Path;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,7 +44,7 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
   @Mixin DacSourceOptions dacSource;
 
   @Override
-  public Integer call() {
+  protected Result run() {
     OutputFile.check(output, "-o");
     HeapSnapshot snapshot = HeapFile.read(input, dacSource.dacOptions(this::warn));
     OutputFile.write(
@@ -54,16 +56,16 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
         });
     err()
         .println(
-            String.format(
-                Locale.ROOT,
-                "%s: %,d objects, %,d bytes (%,d of them, %,d bytes, reachable from no root)",
-                input.getFileName(),
-                snapshot.objectCount(),
-                snapshot.totalSize(),
-                snapshot.unreachableCount(),
-                snapshot.totalSize() - snapshot.reachableSize()));
-    out().println(output.toAbsolutePath());
-    HeapFile.requireWhole(snapshot, err());
-    return 0;
+            input.getFileName()
+                + ": "
+                + Unit.count(snapshot.objectCount())
+                + " objects, "
+                + Unit.bytes(snapshot.totalSize())
+                + " ("
+                + Unit.count(snapshot.unreachableCount())
+                + " of them, "
+                + Unit.bytes(snapshot.totalSize() - snapshot.reachableSize())
+                + ", reachable from no root)");
+    return HeapFile.requireWhole(snapshot, err(), Report.path(output.toAbsolutePath()));
   }
 }

@@ -9,8 +9,8 @@ import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.DacSession;
@@ -86,11 +86,9 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
 
   /** A heap file given instead of a target: {@link #show} what it holds. */
   @Override
-  protected int readFile(Path file) {
+  protected Result readFile(Path file) {
     HeapSnapshot s = HeapFile.read(file, dacOptions());
-    int code = show(s, file.getFileName() + " holds");
-    HeapFile.requireWhole(s, err());
-    return code;
+    return HeapFile.requireWhole(s, err(), show(s, file.getFileName() + " holds"));
   }
 
   /**
@@ -103,12 +101,10 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
 
   /** A snapshot of the live target: {@link #show} what it holds. */
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     HeapSnapshot s = snapshot(attached);
     written(s, attached);
-    int code = show(s, source(s, attached));
-    HeapFile.requireWhole(s, err());
-    return code;
+    return HeapFile.requireWhole(s, err(), show(s, source(s, attached)));
   }
 
   /** Where a live snapshot came from, as its first line says: {@code GC 12 walked}. */
@@ -125,7 +121,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
    * @param source where it came from, as a summary line starts ({@code GC 4 walked}, {@code
    *     file.gcdump holds})
    */
-  protected abstract int show(HeapSnapshot snapshot, String source);
+  protected abstract Result show(HeapSnapshot snapshot, String source);
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected TypeRegex typePattern(String regex) {
@@ -148,11 +144,10 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     long resident = residentBytes(pid);
     return resident <= 0
         ? ""
-        : String.format(
-            java.util.Locale.ROOT,
-            "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
-                + " code, native allocations and thread stacks.",
-            resident);
+        : "The process holds "
+            + Unit.bytes(resident)
+            + " resident (VmRSS): the GC heap is part of it, beside code, native allocations and"
+            + " thread stacks.";
   }
 
   /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */
@@ -200,7 +195,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
             "Process "
                 + pid
                 + " was paused for "
-                + Unit.seconds(paused)
+                + Unit.duration(paused)
                 + " while its heap was read through the DAC.");
     return snapshot;
   }
@@ -250,12 +245,13 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
                     err(),
                     ProgressLine.stderrIsTerminal(),
                     () ->
-                        String.format(
-                            java.util.Locale.ROOT,
-                            "Walking: %,d objects, %,d references, %s received",
-                            builder.objectsSoFar(),
-                            builder.referencesSoFar(),
-                            ByteSize.of(session.bytesRead())));
+                        "Walking: "
+                            + Unit.count(builder.objectsSoFar())
+                            + " objects, "
+                            + Unit.count(builder.referencesSoFar())
+                            + " references, "
+                            + Unit.bytes(session.bytesRead())
+                            + " received");
               }
 
               @Override

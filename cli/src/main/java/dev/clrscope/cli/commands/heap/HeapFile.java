@@ -2,6 +2,8 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.HeapProblems;
@@ -97,19 +99,23 @@ final class HeapFile {
    * is what could be read, and JSON's {@code problems}, {@code problemCounts} and {@code
    * bytesNotWalked} say the same.
    */
-  static void requireWhole(HeapSnapshot snapshot, java.io.PrintStream err) {
+  static Result requireWhole(HeapSnapshot snapshot, java.io.PrintStream err, Result shown) {
     WalkProblems problems = snapshot.walkProblems();
     if (!problems.heapNotWhole()) {
-      return;
+      return shown;
     }
     for (String detail : problems.details()) {
       err.println("warning: " + detail);
     }
-    throw new CommandFailure(
+    String failure =
         "the heap was not read whole: "
             + HeapProblems.of(problems).summary()
             + "; what is shown counts only what could be read (the core may be damaged or cut"
-            + " short)");
+            + " short)";
+    if (shown instanceof Report r) {
+      return r.failingAfterDrawn(failure);
+    }
+    throw new CommandFailure(failure);
   }
 
   private static boolean startsWith(byte[] head, byte[] prefix) {

@@ -10,6 +10,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
@@ -149,12 +150,7 @@ public final class StackCommand extends AttachingCommand {
       new RecordSchema<>(
           null,
           List.of(
-              Field.of("thread", "THREAD", 0, Unit.ID, ThreadStack::thread)
-                  .cell(
-                      s ->
-                          "Thread (0x"
-                              + Long.toHexString(s.thread()).toUpperCase(java.util.Locale.ROOT)
-                              + ")"),
+              Field.of("thread", "THREAD", 0, Unit.ID, ThreadStack::thread),
               Field.of("frameCount", "FRAMES", 0, Unit.COUNT, (ThreadStack s) -> s.frames().size()),
               Field.<ThreadStack>data(
                       "frames", Unit.TEXT, s -> String.join(" | ", FrameFields.texts(s.frames())))
@@ -162,7 +158,7 @@ public final class StackCommand extends AttachingCommand {
               Field.nested("frames", FRAME, ThreadStack::frames)));
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     MethodAddressMap methods =
         new MethodAddressMap(
                 attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty())
@@ -218,16 +214,12 @@ public final class StackCommand extends AttachingCommand {
     if (stacks.isEmpty()) {
       warn(
           "no thread was sampled in "
-              + duration.toMillis()
-              + " ms: the process may have no managed thread running");
+              + Unit.duration(duration)
+              + ": the process may have no managed thread running");
     }
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder()
-                .rows(null, null, STACKS, stacks, s -> FrameFields.texts(s.frames()))
-                .build());
     methods.problems().forEach(this::warn);
-    return 0;
+    return Report.builder()
+        .rows(null, null, STACKS, stacks, s -> FrameFields.texts(s.frames()))
+        .build();
   }
 }

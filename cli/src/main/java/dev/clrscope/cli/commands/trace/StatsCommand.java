@@ -5,19 +5,20 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.EventMetadata;
 import dev.clrscope.nettrace.TraceHeader;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
@@ -60,8 +61,8 @@ public final class StatsCommand extends ClrscopeSubcommand {
   private record Head(
       String file,
       TraceHeader header,
-      String start,
-      String end,
+      Instant start,
+      Instant end,
       Double durationMs,
       long events,
       int threads,
@@ -86,17 +87,17 @@ public final class StatsCommand extends ClrscopeSubcommand {
               Field.data("formatVersion", Unit.ID, (Head h) -> h.header().formatVersion()),
               Field.data("pointerSize", Unit.COUNT, (Head h) -> h.header().pointerSize()),
               Field.data("processId", Unit.ID, (Head h) -> h.header().processId()),
-              Field.data("start", Unit.TEXT, Head::start),
-              Field.data("end", Unit.TEXT, Head::end),
+              Field.data("start", Unit.TIME, Head::start),
+              Field.data("end", Unit.TIME, Head::end),
               Field.of("span", "Time span", 0, Unit.TEXT, (Head h) -> null)
-                  .cell(h -> h.start() == null ? "-" : h.start() + " .. " + h.end())
-                  .only(Field.Shown.TABLE),
-              Field.of("durationMs", "Duration", 0, Unit.MILLIS, Head::durationMs)
                   .cell(
                       h ->
-                          h.durationMs() == null
+                          h.start() == null
                               ? "-"
-                              : String.format(Locale.ROOT, "%.3f s", h.durationMs() / 1000)),
+                              : Unit.time(h.start()) + " .. " + Unit.time(h.end()))
+                  .only(Field.Shown.TABLE),
+              Field.of("durationMs", "Duration", 0, Unit.MILLIS, Head::durationMs)
+                  .cell(h -> h.durationMs() == null ? "-" : Unit.durationMillis(h.durationMs())),
               Field.of("events", "Events", 0, Unit.COUNT, Head::events),
               Field.of("threads", "Threads", 0, Unit.COUNT, Head::threads),
               Field.of("droppedEvents", "Dropped events", 0, Unit.COUNT, Head::dropped),
@@ -117,13 +118,14 @@ public final class StatsCommand extends ClrscopeSubcommand {
                   Field.of("name", "EVENT", 0, Unit.TEXT, (Totals t) -> t.name),
                   Field.of("count", "COUNT", 0, Unit.COUNT, (Totals t) -> t.count),
                   Field.of("bytes", "BYTES", 0, Unit.COUNT, (Totals t) -> t.bytes)))
-          .withPriority(List.of("name", "count", "provider", "eventId", "bytes", "version"));
+          .withPriority(List.of("name", "count", "provider", "eventId", "bytes", "version"))
+          .withKey("name");
 
   /** An event type: provider, id and version. */
   private record EventType(String provider, int eventId, int version) {}
 
   @Override
-  public Integer call() {
+  protected Result run() {
     Map<EventType, Totals> byType = new HashMap<>();
     // An event's totals by its metadata's id first, the metadata object the same (a V6 label may
     // give an event metadata of its own): no key made and hashed per event (10 million events: a
@@ -198,21 +200,17 @@ public final class StatsCommand extends ClrscopeSubcommand {
         new Head(
             input.toString(),
             header[0],
-            any ? header[0].toUtc(first).toString() : null,
-            any ? header[0].toUtc(last).toString() : null,
+            any ? header[0].toUtc(first) : null,
+            any ? header[0].toUtc(last) : null,
             any ? (header[0].relativeNanos(last) - header[0].relativeNanos(first)) / 1e6 : null,
             events,
             threads.size(),
             read.droppedEvents(),
             read);
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder()
-                .values(HEAD, head)
-                .rows("byEvent", null, TOTALS, rows)
-                .primary()
-                .build());
-    return 0;
+    return Report.builder()
+        .values(HEAD, head)
+        .rows("byEvent", null, TOTALS, rows)
+        .primary()
+        .build();
   }
 }

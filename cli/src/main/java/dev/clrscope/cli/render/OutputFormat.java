@@ -1,4 +1,4 @@
-package dev.clrscope.cli.options;
+package dev.clrscope.cli.render;
 
 /** How a command prints its data on stdout: the one list of output formats. */
 public enum OutputFormat {

@@ -12,7 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@code counters monitor}'s board, redrawn in place: it must fit the terminal. */
-class LiveViewTest {
+class BoardLinesTest {
   private static CounterBoard.Row row(String name, Map<String, String> tags, double value) {
     Measurement m =
         new Measurement(
@@ -47,14 +47,36 @@ class LiveViewTest {
 
   @Test
   void eightyColumnsHoldEveryLineWithTheValuesWhole() {
-    List<String> lines = LiveView.render(rows(), 1, true, false, 80);
+    List<String> lines = BoardLines.render(rows(), 1, true, false, 80);
     assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
     assertThat(String.join("\n", lines)).contains("123,456,789").contains("98,765").contains("...");
   }
 
+  /**
+   * The issue's case: five series of one name at 80 columns were five identical rows, the tag that
+   * tells them apart cut. The name gives way first; every tag stays.
+   */
+  @Test
+  void atEightyColumnsTheTagsThatTellSeriesApartStay() {
+    List<CounterBoard.Row> rows = new java.util.ArrayList<>();
+    for (String gen : List.of("gen0", "gen1", "gen2", "loh", "poh")) {
+      rows.add(row("dotnet.gc.last_collection.heap.size", Map.of("gc.heap.generation", gen), 1e9));
+    }
+    List<String> lines = BoardLines.render(rows, 1, true, false, 80);
+    List<String> series = lines.subList(lines.size() - 5, lines.size());
+    assertThat(series).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
+    assertThat(series).doesNotHaveDuplicates();
+    for (String gen : List.of("gen0", "gen1", "gen2", "loh", "poh")) {
+      assertThat(series)
+          .anyMatch(
+              l -> l.contains("[gc.heap.generation=" + gen + "]") && l.contains("1,000,000,000"));
+    }
+    assertThat(series).allMatch(l -> l.contains("heap.size (By)"));
+  }
+
   @Test
   void withoutATerminalNothingIsCut() {
-    List<String> lines = LiveView.render(rows(), 1, true, false, 0);
+    List<String> lines = BoardLines.render(rows(), 1, true, false, 0);
     assertThat(String.join("\n", lines))
         .contains("dotnet.gc.last_collection.heap.fragmentation.size")
         .contains("a-rather-long-value")

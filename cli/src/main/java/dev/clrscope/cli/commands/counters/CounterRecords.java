@@ -1,7 +1,8 @@
 package dev.clrscope.cli.commands.counters;
 
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.Field.Shown;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -10,35 +11,35 @@ import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.InstrumentType;
 import dev.clrscope.monitor.counters.Measurement;
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Writes measurements as they come: CSV with dotnet-counters' header, one JSON document in
- * dotnet-counters' layout, clrscope's own richer JSON document, or JSON Lines. Timestamps are the
- * events' own, in UTC. A JSON document stays valid however the session ends, as long as {@link
- * #finish} runs: non-finite numbers are written as null.
+ * The records of {@code counters collect} and {@code counters monitor}'s machine formats, declared
+ * once: dotnet-counters' layout (a line per value, with its CSV header and its JSON document, so
+ * its readers work unchanged) and clrscope's whole measurements. Timestamps are the events' own, in
+ * UTC. The renderer of the format chosen draws them; a JSON document stays valid however the
+ * session ends: non-finite numbers are written as null.
  */
-final class CounterRecordWriter {
+final class CounterRecords {
+  private CounterRecords() {}
+
   /**
    * One value as dotnet-counters reports it: a histogram gives one per percentile.
    *
-   * @param timestamp ISO-8601 UTC for CSV; dotnet-counters' {@code yyyy-MM-dd HH:mm:ssZ} for JSON
+   * @param time the event's time
    * @param provider the meter or EventSource
    * @param name the display name with its unit
    * @param tags {@code k=v;k=v}, empty for none
    * @param counterType Rate or Metric
    * @param value the value
    */
-  record CsvLine(
-      String timestamp,
-      String provider,
-      String name,
-      String tags,
-      String counterType,
-      Double value) {
+  record Line(
+      Instant time, String provider, String name, String tags, String counterType, Double value) {
 
     /** The CSV's Counter Name column: the name, then the tags in brackets. */
     String counterName() {
@@ -56,31 +57,31 @@ final class CounterRecordWriter {
       java.time.format.DateTimeFormatter.ofPattern("MM/dd/yyyy HH:mm:ss")
           .withZone(java.time.ZoneId.systemDefault());
 
-  /** dotnet-counters' JSON objects (its {@code --format json}), kept so its readers work. */
-  static final RecordSchema<CsvLine> REFERENCE_JSON =
+  /**
+   * dotnet-counters' records, kept so that its readers work unchanged: its CSV columns (ISO-8601
+   * times) and its JSON objects (its "u" times), the same lines.
+   */
+  static final RecordSchema<Line> DOTNET_COUNTERS =
       new RecordSchema<>(
           null,
           List.of(
-              Field.of("timestamp", "", 0, Unit.TEXT, CsvLine::timestamp),
-              Field.of("provider", "", 0, Unit.TEXT, CsvLine::provider),
-              Field.of("name", "", 0, Unit.TEXT, CsvLine::name),
-              Field.of("tags", "", 0, Unit.TEXT, CsvLine::tags),
-              Field.of("counterType", "", 0, Unit.TEXT, CsvLine::counterType),
-              Field.<CsvLine>of("value", "", 0, Unit.TEXT, l -> number(l.value()))));
-
-  /** dotnet-counters' CSV columns, kept so that its readers work unchanged. */
-  static final RecordSchema<CsvLine> CSV =
-      new RecordSchema<>(
-          null,
-          List.of(
-              Field.of("Timestamp", "", 0, Unit.TEXT, CsvLine::timestamp),
-              Field.of("Provider", "", 0, Unit.TEXT, CsvLine::provider),
-              Field.of("Counter Name", "", 0, Unit.TEXT, CsvLine::counterName),
-              Field.of("Counter Type", "", 0, Unit.TEXT, CsvLine::counterType),
-              Field.of("Mean/Increment", "", 0, Unit.TEXT, l -> CounterText.exact(l.value()))));
+              Field.of("Timestamp", "", 0, Unit.TEXT, (Line l) -> l.time().toString())
+                  .only(Shown.CSV),
+              Field.of("timestamp", "", 0, Unit.TEXT, (Line l) -> REFERENCE_TIME.format(l.time()))
+                  .only(Shown.JSON),
+              Field.of("Provider", "", 0, Unit.TEXT, Line::provider).only(Shown.CSV),
+              Field.of("provider", "", 0, Unit.TEXT, Line::provider).only(Shown.JSON),
+              Field.of("Counter Name", "", 0, Unit.TEXT, Line::counterName).only(Shown.CSV),
+              Field.of("name", "", 0, Unit.TEXT, Line::name).only(Shown.JSON),
+              Field.of("tags", "", 0, Unit.TEXT, Line::tags).only(Shown.JSON),
+              Field.of("Counter Type", "", 0, Unit.TEXT, Line::counterType).only(Shown.CSV),
+              Field.of("counterType", "", 0, Unit.TEXT, Line::counterType).only(Shown.JSON),
+              Field.of("Mean/Increment", "", 0, Unit.TEXT, (Line l) -> CounterText.exact(l.value()))
+                  .only(Shown.CSV),
+              Field.<Line>of("value", "", 0, Unit.TEXT, l -> number(l.value())).only(Shown.JSON)));
 
   /** The JSON object of a measurement; absent numbers are left out, non-finite ones are null. */
-  static final RecordSchema<Measurement> JSON =
+  static final RecordSchema<Measurement> FULL =
       new RecordSchema<>(
           null,
           List.of(
@@ -109,8 +110,7 @@ final class CounterRecordWriter {
               number("max", Measurement::max),
               Field.<Measurement>of("count", "", 0, Unit.COUNT, Measurement::count).optional(),
               number("sum", Measurement::sum),
-              Field.<Measurement>of(
-                      "percentiles", "", 0, Unit.TEXT, CounterRecordWriter::percentiles)
+              Field.<Measurement>of("percentiles", "", 0, Unit.TEXT, CounterRecords::percentiles)
                   .optional(),
               number("intervalSeconds", Measurement::intervalSeconds)));
 
@@ -134,6 +134,11 @@ final class CounterRecordWriter {
       return label;
     }
 
+    /** The layout of a format when none is asked for: whole measurements in JSON Lines. */
+    static Layout defaultFor(OutputFormat format) {
+      return format == OutputFormat.jsonl ? full : dotnetCounters;
+    }
+
     /** Reads a layout as a user types it ({@code dotnet-counters}). */
     static final class Converter
         implements picocli.CommandLine.ITypeConverter<Layout>, Iterable<String> {
@@ -155,113 +160,68 @@ final class CounterRecordWriter {
     }
   }
 
-  private final Renderer renderer;
-  private final Layout layout;
-  private final double intervalSeconds;
-  private Renderer.RecordSink<CsvLine> lines;
-  private Renderer.RecordSink<Measurement> measurements;
-
-  /** A writer of {@code layout} records, drawn by {@code renderer}. */
-  CounterRecordWriter(Renderer renderer, Layout layout, double intervalSeconds) {
-    this.renderer = renderer;
-    this.layout = layout;
-    this.intervalSeconds = intervalSeconds;
-  }
-
   /**
-   * Writes what comes before the first measurement: the CSV header, or the JSON document's head
-   * ({@code about} the session, or dotnet-counters' TargetProcess and StartTime).
+   * dotnet-counters' lines, in its JSON document after its {@code TargetProcess} and {@code
+   * StartTime}.
    */
-  void start(Map<String, Object> about) {
-    if (layout == Layout.dotnetCounters) {
-      boolean json = renderer.format() == OutputFormat.json;
-      Map<String, Object> head = new LinkedHashMap<>();
-      if (json) {
-        head.put("TargetProcess", about.get("processName"));
-        head.put("StartTime", REFERENCE_START.format(java.time.Instant.now()));
-      }
-      lines =
-          renderer.records(
-              Renderer.Stream.live(json ? REFERENCE_JSON : CSV).inDocument(head, "Events"));
-      lines.start();
-    } else {
-      measurements = renderer.records(Renderer.Stream.live(JSON).inDocument(about, "measurements"));
-      measurements.start();
-    }
+  static Renderer.Stream<Line> dotnetCounters(String processName) {
+    Map<String, Object> head = new LinkedHashMap<>();
+    head.put("TargetProcess", processName);
+    head.put("StartTime", REFERENCE_START.format(Instant.now()));
+    return Renderer.Stream.live(DOTNET_COUNTERS).inDocument(head, "Events");
   }
 
-  /** Writes one measurement (a line per number it carries, in dotnet-counters' layout). */
-  void write(Measurement m) {
-    if (lines != null) {
-      referenceLines(m);
-    } else {
-      measurements.write(m);
-    }
+  /** Whole measurements, in a JSON document after what it says {@code about} the session. */
+  static Renderer.Stream<Measurement> full(Map<String, Object> about) {
+    return Renderer.Stream.live(FULL).inDocument(about, "measurements");
   }
 
-  /** Why the session stopped and what it never saw, after clrscope's JSON document's records. */
+  /** Why the session stopped and what it never saw: the summary of whole measurements. */
   private record Tail(String stopReason, List<String> notes) {}
 
   private static final RecordSchema<Tail> TAIL =
       new RecordSchema<>(
-          null,
+          "summary",
           List.of(
               Field.data("stopReason", Unit.TEXT, Tail::stopReason),
               Field.data("notes", Unit.WORDS, Tail::notes)));
 
-  /**
-   * Ends the output: closes a JSON document, clrscope's with what is worth knowing about the
-   * session (dotnet-counters' has nothing after its events; the command says the rest on stderr).
-   */
-  void finish(List<String> notes, String stopReason) {
-    if (lines != null) {
-      lines.finish(null);
-    } else {
-      measurements.finish(
-          renderer.format() == OutputFormat.json
-              ? Report.record(TAIL, new Tail(stopReason, notes))
-              : null);
-    }
+  /** The summary of whole measurements (dotnet-counters' layout has none). */
+  static Report summary(String stopReason, List<String> notes) {
+    return Report.record(TAIL, new Tail(stopReason, notes));
   }
 
-  /** How many records (rows or objects) were written. */
-  long written() {
-    return lines != null ? lines.written() : measurements.written();
-  }
-
-  private void referenceLines(Measurement m) {
-    String time =
-        renderer.format() == OutputFormat.json
-            ? REFERENCE_TIME.format(m.time())
-            : m.time().toString();
+  /** dotnet-counters' lines of one measurement: a line per number it carries. */
+  static List<Line> lines(Measurement m, double intervalSeconds) {
     String name = CounterText.nameWithUnit(m, intervalSeconds);
+    List<Line> lines = new ArrayList<>();
     if (m.type() == InstrumentType.HISTOGRAM) {
       for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
         String pct = "Percentile=" + CounterText.percentile(q.getKey()).substring(1);
-        lines.write(
-            new CsvLine(
-                time, m.provider(), name, CounterText.csvTags(m, pct), "Metric", q.getValue()));
+        lines.add(
+            new Line(
+                m.time(), m.provider(), name, CounterText.csvTags(m, pct), "Metric", q.getValue()));
       }
-      return;
+      return lines;
     }
     Double v = m.primary();
-    if (v == null) {
-      // A first interval of an observable counter has no rate yet: nothing to report.
-      return;
+    if (v != null) {
+      // A first interval of an observable counter has no rate yet: nothing to report then.
+      lines.add(
+          new Line(
+              m.time(),
+              m.provider(),
+              name,
+              CounterText.csvTags(m, null),
+              m.type().isRate() ? "Rate" : "Metric",
+              v));
     }
-    lines.write(
-        new CsvLine(
-            time,
-            m.provider(),
-            name,
-            CounterText.csvTags(m, null),
-            m.type().isRate() ? "Rate" : "Metric",
-            v));
+    return lines;
   }
 
   /** The JSON object of one measurement. */
   static Map<String, Object> object(Measurement m) {
-    return JSON.jsonObject(m);
+    return FULL.jsonObject(m);
   }
 
   private static Field<Measurement> number(String key, Function<Measurement, Double> value) {

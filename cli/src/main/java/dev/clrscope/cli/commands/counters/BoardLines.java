@@ -17,15 +17,45 @@ import java.util.Objects;
  * and with {@code --show-deltas} its change since the previous interval. Plain text: the caller
  * decides whether to redraw it in place or print it as a block.
  */
-final class LiveView {
+final class BoardLines {
   static final String WAITING = "waiting for first value";
 
   /** A name is never cut narrower than this. */
   private static final int MIN_LABEL = 20;
 
-  private LiveView() {}
+  private BoardLines() {}
 
-  private record Line(String label, String value, String rate, String delta) {}
+  /**
+   * A line of the board: its label is the series' name (with its unit) then what tells series of
+   * one name apart (its tags, a percentile), which a narrow terminal keeps whole.
+   */
+  private record Line(String name, String distinct, String value, String rate, String delta) {
+    String label() {
+      return name + distinct;
+    }
+  }
+
+  /**
+   * The label cut to {@code width}: the name loses its start first ({@code ...heap.size (By)
+   * [gc.heap.generation=gen0]}), so that the tags that tell five series of one name apart stay;
+   * only when even they do not fit is the end cut.
+   */
+  private static String fitLabel(Line l, int width) {
+    String label = l.label();
+    if (label.length() <= width) {
+      return label;
+    }
+    String indent = "    ";
+    int room = width - indent.length() - l.distinct().length();
+    String name = l.name().strip();
+    if (room >= MIN_NAME) {
+      return indent + "..." + name.substring(name.length() - (room - 3)) + l.distinct();
+    }
+    return TextRenderer.cut(label, width);
+  }
+
+  /** A name cut from its start keeps at least this much of its end. */
+  private static final int MIN_NAME = 12;
 
   /** The view's lines for these rows. */
   static List<String> render(List<CounterBoard.Row> rows, double intervalSeconds, boolean deltas) {
@@ -72,19 +102,18 @@ final class LiveView {
               : CounterText.unit(r.unit(), r.type(), intervalSeconds);
       String base = "    " + r.name() + (unit.isEmpty() ? "" : " (" + unit + ")");
       String tags = CounterText.tags(r.tags());
-      if (!tags.isEmpty()) {
-        base += " [" + tags + "]";
-      }
+      String distinct = tags.isEmpty() ? "" : " [" + tags + "]";
       if (m == null) {
-        items.add(new Line(base, WAITING, "", ""));
+        items.add(new Line(base, distinct, WAITING, "", ""));
       } else if (m.type() == InstrumentType.HISTOGRAM) {
         if (m.quantiles().isEmpty()) {
-          items.add(new Line(base, "no values in the interval", "", ""));
+          items.add(new Line(base, distinct, "no values in the interval", "", ""));
         }
         for (Map.Entry<Double, Double> q : m.quantiles().entrySet()) {
           items.add(
               new Line(
-                  base + " " + CounterText.percentile(q.getKey()),
+                  base,
+                  distinct + " " + CounterText.percentile(q.getKey()),
                   number.apply(q.getValue()),
                   "",
                   ""));
@@ -93,9 +122,9 @@ final class LiveView {
         String delta = deltas && r.delta() != null ? signed(r.delta()) : "";
         if (total) {
           String rate = m.rate() == null ? "" : number.apply(m.rate());
-          items.add(new Line(base, number.apply(m.value()), rate, delta));
+          items.add(new Line(base, distinct, number.apply(m.value()), rate, delta));
         } else {
-          items.add(new Line(base, number.apply(m.primary()), "", delta));
+          items.add(new Line(base, distinct, number.apply(m.primary()), "", delta));
         }
       }
     }
@@ -140,7 +169,7 @@ final class LiveView {
     for (Object o : items) {
       if (o instanceof Line l) {
         String value = l.value().equals(WAITING) ? l.value() : left(l.value(), valueWidth);
-        String line = pad(TextRenderer.cut(l.label(), labelWidth), labelWidth) + "  " + value;
+        String line = pad(fitLabel(l, labelWidth), labelWidth) + "  " + value;
         if (rateWidth > 0) {
           line += "  " + left(l.rate(), rateWidth);
         }

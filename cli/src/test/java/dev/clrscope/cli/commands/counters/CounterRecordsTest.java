@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
+import dev.clrscope.cli.render.Records;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.monitor.counters.CounterSource;
 import dev.clrscope.monitor.counters.InstrumentType;
@@ -18,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-class CounterRecordWriterTest {
+class CounterRecordsTest {
   private static final Instant T = Instant.parse("2026-01-02T03:04:05.123456789Z");
 
   private static Measurement counter(Double rate) {
@@ -87,20 +88,31 @@ class CounterRecordWriterTest {
   private static String write(OutputFormat f, List<Measurement> ms) {
     return write(
         f,
-        f == OutputFormat.jsonl
-            ? CounterRecordWriter.Layout.full
-            : CounterRecordWriter.Layout.dotnetCounters,
+        f == OutputFormat.jsonl ? CounterRecords.Layout.full : CounterRecords.Layout.dotnetCounters,
         ms);
   }
 
-  private static String write(
-      OutputFormat f, CounterRecordWriter.Layout layout, List<Measurement> ms) {
+  private static String write(OutputFormat f, CounterRecords.Layout layout, List<Measurement> ms) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    CounterRecordWriter w = new CounterRecordWriter(Renderer.of(f, out, out, 0), layout, 1);
-    w.start(Map.of("pid", 42));
-    ms.forEach(w::write);
-    w.finish(List.of("note"), "duration reached");
+    Renderer r = Renderer.of(f, out, out, 0);
+    if (layout == CounterRecords.Layout.dotnetCounters) {
+      r.draw(
+          Records.of(
+              CounterRecords.dotnetCounters("app"),
+              sink -> {
+                ms.forEach(m -> CounterRecords.lines(m, 1).forEach(sink::write));
+                return null;
+              }));
+    } else {
+      r.draw(
+          Records.of(
+              CounterRecords.full(Map.of("pid", 42)),
+              sink -> {
+                ms.forEach(sink::write);
+                return CounterRecords.summary("duration reached", List.of("note"));
+              }));
+    }
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
@@ -151,7 +163,7 @@ class CounterRecordWriterTest {
     String doc =
         write(
             OutputFormat.json,
-            CounterRecordWriter.Layout.full,
+            CounterRecords.Layout.full,
             List.of(counter(0.1), histogram(), eventCounter()));
     JsonNode root = json.readTree(doc);
     assertThat(root.path("pid").asInt()).isEqualTo(42);
@@ -168,13 +180,18 @@ class CounterRecordWriterTest {
 
     // An empty session is still one valid document.
     assertThat(
-            json.readTree(write(OutputFormat.json, CounterRecordWriter.Layout.full, List.of()))
+            json.readTree(write(OutputFormat.json, CounterRecords.Layout.full, List.of()))
                 .path("measurements"))
         .isEmpty();
-    for (String line :
-        write(OutputFormat.jsonl, List.of(counter(1.0), histogram())).lines().toList()) {
+    List<String> lines =
+        write(OutputFormat.jsonl, List.of(counter(1.0), histogram())).lines().toList();
+    assertThat(lines).hasSize(3);
+    for (String line : lines.subList(0, 2)) {
       assertThat(json.readTree(line).path("provider").asText()).isEqualTo("Demo");
     }
+    // Then the summary, as every JSON Lines stream ends.
+    assertThat(json.readTree(lines.get(2)).path("kind").asText()).isEqualTo("summary");
+    assertThat(json.readTree(lines.get(2)).path("notes").get(0).asText()).isEqualTo("note");
   }
 
   @Test
