@@ -2,6 +2,8 @@ package dev.clrscope.dac;
 
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
+import dev.clrscope.heapwalk.WalkBatch;
+import dev.clrscope.heapwalk.WalkFeed;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -33,6 +35,7 @@ final class ExactHeap {
 
   /** Reads the graph; on the owner thread. */
   static Graph read(ClrHeap heap, RootReader roots) {
+    long T0 = System.nanoTime();
     HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
     List<Root> all = new ArrayList<>();
     // Statics first: where a static field and another root hold the same object, the path that
@@ -42,6 +45,7 @@ final class ExactHeap {
     roots.stacks(all::add);
     roots.handles(all::add);
     roots.finalizerRoots(all::add);
+    long T1 = System.nanoTime();
     long[] interior = interiorAddresses(all);
     long[] interiorObject = new long[interior.length];
     List<HeapSegment> segments = new ArrayList<>();
@@ -50,41 +54,48 @@ final class ExactHeap {
     LongSet named = new LongSet();
     int[] nextInterior = {0};
     long[] lastNamed = {0};
-    // One visitor for every object: ten million of them must not each allocate one.
-    Counted references = new Counted(b);
-    WalkSummary walk =
-        heap.walkSegments(
-            segments,
-            o -> {
-              long address = o.address();
-              long end = address + o.alignedSize();
-              int k = nextInterior[0];
-              while (k < interior.length && interior[k] < end) {
-                if (interior[k] >= address) {
-                  interiorObject[k] = address;
+    WalkSummary walk;
+    // One visitor for every object: ten million of them must not each allocate one. The objects
+    // and their references go to the builder in batches, built on another core as the walk goes.
+    try (WalkFeed feed = b.feed()) {
+      Batches out = new Batches(feed);
+      walk =
+          heap.walkSegments(
+              segments,
+              o -> {
+                long address = o.address();
+                long end = address + o.alignedSize();
+                int k = nextInterior[0];
+                while (k < interior.length && interior[k] < end) {
+                  if (interior[k] >= address) {
+                    interiorObject[k] = address;
+                  }
+                  k++;
                 }
-                k++;
-              }
-              nextInterior[0] = k;
-              ClrType type = o.type();
-              if (type.isFree()) {
-                return;
-              }
-              references.count = 0;
-              o.references(references);
-              long mt = type.methodTable();
-              // Runs of one type are the rule (arrays of a type, a list's items): one lookup each.
-              if (mt != lastNamed[0]) {
-                lastNamed[0] = mt;
-                if (named.add(mt)) {
-                  b.typeName(mt, gcdumpName(type.name()));
+                nextInterior[0] = k;
+                ClrType type = o.type();
+                if (type.isFree()) {
+                  return;
                 }
-              }
-              b.object(address, o.size(), mt, references.count);
-              if (o.segment().kind() == SegmentKind.FROZEN) {
-                b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
-              }
-            });
+                long before = out.given();
+                o.references(out);
+                long mt = type.methodTable();
+                // Runs of one type are the rule (arrays of a type, a list's items): one lookup
+                // each.
+                if (mt != lastNamed[0]) {
+                  lastNamed[0] = mt;
+                  if (named.add(mt)) {
+                    b.typeName(mt, gcdumpName(type.name()));
+                  }
+                }
+                out.object(address, o.size(), mt, (int) (out.given() - before));
+                if (o.segment().kind() == SegmentKind.FROZEN) {
+                  b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
+                }
+              });
+      out.finish();
+    }
+    long T2 = System.nanoTime();
     HeapProblems problems = walk.problems();
     for (HeapProblem p : problems.first()) {
       b.problem(p.describe());
@@ -136,22 +147,70 @@ final class ExactHeap {
       }
     }
     b.walkEnded();
-    return new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
+    long T3 = System.nanoTime();
+    Graph G = new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
+    long T4 = System.nanoTime();
+    if (System.getProperty("timing") != null)
+      System.err.printf(
+          "TIMING at %d: feed-wait %d readahead-wait %d direct-reads %d; roots %d walk %d rootsToBuilder %d build %d%n",
+          java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
+          WalkFeed.WAITED / 1000000,
+          ReadAhead.WAITED / 1000000,
+          ReadAhead.READS / 1000000,
+          (T1 - T0) / 1000000,
+          (T2 - T1) / 1000000,
+          (T3 - T2) / 1000000,
+          (T4 - T3) / 1000000);
+    return G;
   }
 
-  /** Hands each reference to the builder and counts an object's. */
-  private static final class Counted implements ReferenceVisitor {
-    private final HeapSnapshotBuilder builder;
-    int count;
+  /** The walk's objects and references into the builder's batches, each handed on when full. */
+  private static final class Batches extends ReferenceBuffer {
+    private final WalkFeed feed;
+    private WalkBatch batch;
 
-    Counted(HeapSnapshotBuilder builder) {
-      this.builder = builder;
+    /** References in the batches handed on. */
+    private long handed;
+
+    Batches(WalkFeed feed) {
+      this(feed, feed.first());
+    }
+
+    private Batches(WalkFeed feed, WalkBatch first) {
+      super(first.targets());
+      this.feed = feed;
+      this.batch = first;
+    }
+
+    /** How many references have been given so far. */
+    long given() {
+      return handed + count;
+    }
+
+    /** The next object, after its {@code references} references. */
+    void object(long address, long size, long mt, int references) {
+      if (batch.object(address, size, mt, references)) {
+        hand();
+      }
     }
 
     @Override
-    public void reference(long target, long offset) {
-      builder.reference(target);
-      count++;
+    void full() {
+      hand();
+    }
+
+    private void hand() {
+      batch.targetsWritten(count);
+      handed += count;
+      batch = feed.hand(batch);
+      slots = batch.targets();
+      count = 0;
+    }
+
+    /** Hands the last batch and waits until everything is built. */
+    void finish() {
+      batch.targetsWritten(count);
+      feed.finish(batch);
     }
   }
 
