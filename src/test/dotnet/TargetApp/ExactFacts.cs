@@ -11,7 +11,7 @@ namespace TargetApp;
 /// <see cref="OrdersPerRegion"/> orders (the generic type every command must name alike); a
 /// <c>List&lt;ExactOrder&gt;</c> of capacity <see cref="ListCapacity"/> holding
 /// <see cref="ListedOrders"/> (its <c>_items</c> is an <c>ExactOrder[]</c>, however the runtime
-/// shares the list's code); a chain of <see cref="LinkCount"/> <see cref="Link"/>, a type nested in
+/// shares the list's code); a chain of <see cref="NodeCount"/> <see cref="Node"/>, a type nested in
 /// this one. Orders have value-type fields (an int, a struct, a bool) beside references.
 /// Once per process.
 /// </summary>
@@ -24,19 +24,19 @@ internal static class ExactFacts
     internal const int OrdersPerRegion = 10;
     internal const int ListCapacity = 64;
     internal const int ListedOrders = 40;
-    internal const int LinkCount = 300;
+    internal const int NodeCount = 300;
     internal const int PayloadBytes = 8_000;
 
     // The roots the tests name.
     private static ConcurrentQueue<int>? Numbers;
     private static ConcurrentDictionary<string, Dictionary<string, ExactOrder>>? Regions;
     private static List<ExactOrder>? Orders;
-    private static Link? Chain;
+    private static Node? Chain;
 
     /// <summary>A type nested in another: a live walk and a core must name it alike.</summary>
-    internal sealed class Link
+    internal sealed class Node
     {
-        internal Link? Next;
+        internal Node? Next;
         internal int Index;
     }
 
@@ -78,10 +78,10 @@ internal static class ExactFacts
         }
         Orders = listed;
 
-        Link? chain = null;
-        for (int i = LinkCount - 1; i >= 0; i--)
+        Node? chain = null;
+        for (int i = NodeCount - 1; i >= 0; i--)
         {
-            chain = new Link { Next = chain, Index = i };
+            chain = new Node { Next = chain, Index = i };
         }
         Chain = chain;
 
@@ -102,8 +102,8 @@ internal static class ExactFacts
             w.WriteNumber("listCapacity", ListCapacity);
             w.WriteNumber("listedOrders", ListedOrders);
             w.WriteString("orderType", typeof(ExactOrder).FullName);
-            w.WriteString("linkType", typeof(Link).FullName);
-            w.WriteNumber("links", LinkCount);
+            w.WriteString("nodeType", typeof(Node).FullName);
+            w.WriteNumber("nodes", NodeCount);
             w.WriteNumber("payloadBytes", PayloadBytes);
         });
     }
