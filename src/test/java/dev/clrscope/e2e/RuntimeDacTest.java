@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -21,8 +22,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * live app, then a core the runtime wrote ({@code dump}) read by {@code dump-heap} and {@code
  * analyze}. A self-contained app's DAC is the libmscordaccore.so beside it; the machine's .NET 10
  * has its own in the shared framework. The facts are those of TargetApp's {@code facts 1000},
- * {@code exact-facts} and {@code queue 50}: the same on every runtime, statics included (.NET 8
- * keeps them in each module's DomainLocalModule, .NET 9 and later per type).
+ * {@code exact-facts} and {@code queue 50}, and live those of {@code triage-facts}: the same on
+ * every runtime, statics included (.NET 8 keeps them in each module's DomainLocalModule, .NET 9 and
+ * later per type).
  */
 class RuntimeDacTest {
   private static final int ITEMS = 1000;
@@ -117,6 +119,65 @@ class RuntimeDacTest {
       } finally {
         Files.deleteIfExists(core);
       }
+    }
+  }
+
+  /**
+   * {@code triage-facts} on the paused process: the timer queues (a static of TimerQueue) hold 3
+   * timers calling OnTick and one calling OnOtherTick once, each with its due time and period; the
+   * thread pool's global queue (a static of ThreadPool) holds the work items and tasks queued
+   * behind its blocked workers, and each worker's own queue (a static of WorkStealingQueueList:
+   * {@code _queues} on .NET 8, {@code s_queues} later) the item it queued there. .NET 8 printed no
+   * timer and ended threadpoolqueue with an internal error before its statics were read.
+   */
+  @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
+  @EnumSource(Runtime.class)
+  @RunsCommands({"analyze live"})
+  void theTimersAndTheThreadPoolsQueuesOfTheLiveApp(Runtime runtime) throws Exception {
+    try (TargetProcess app =
+        TargetProcess.startUnwaited(runtime, DotnetApps.TARGET_APP, List.of(), Map.of())) {
+      JsonNode triage = app.send("triage-facts");
+      List<JsonNode> docs =
+          AnalyzeCli.json(AnalyzeCli.pid(app.ready().pid()), "timerinfo", "threadpoolqueue");
+      String tick = triage.get("tickCallback").asText() + "(System.Object)";
+      String other = triage.get("otherCallback").asText() + "(System.Object)";
+      Map<String, JsonNode> perCallback = byKey(docs.get(0).get("byCallback"), "callback");
+      assertThat(perCallback.get(tick).get("count").asInt())
+          .isEqualTo(triage.get("tickTimers").asInt());
+      assertThat(perCallback.get(other).get("count").asInt()).isEqualTo(1);
+      int ticks = 0;
+      for (JsonNode t : docs.get(0).get("timers")) {
+        if (t.get("callback").asText().equals(tick)) {
+          ticks++;
+          assertThat(t.get("dueTimeMs").asLong()).isEqualTo(triage.get("tickDueMs").asLong());
+          assertThat(t.get("periodMs").asLong()).isEqualTo(triage.get("tickPeriodMs").asLong());
+        } else if (t.get("callback").asText().equals(other)) {
+          assertThat(t.get("dueTimeMs").asLong()).isEqualTo(triage.get("otherDueMs").asLong());
+          assertThat(t.get("periodMs").isNull()).isTrue();
+        }
+      }
+      assertThat(ticks).isEqualTo(triage.get("tickTimers").asInt());
+
+      Map<String, Integer> global = new HashMap<>();
+      Map<String, Integer> local = new HashMap<>();
+      for (JsonNode w : docs.get(1).get("workItems")) {
+        (w.get("queue").asText().startsWith("local") ? local : global)
+            .merge(w.path("callback").asText(""), 1, Integer::sum);
+      }
+      assertThat(global)
+          .containsExactlyInAnyOrderEntriesOf(
+              Map.of(
+                  triage.get("workItemCallback").asText() + "(System.Object)",
+                  triage.get("globalWorkItems").asInt(),
+                  triage.get("queuedTaskMethod").asText() + "()",
+                  triage.get("queuedTasks").asInt()));
+      assertThat(local)
+          .containsExactlyEntriesOf(
+              Map.of(
+                  triage.get("localWorkCallback").asText() + "(Int32)",
+                  triage.get("localWorkItems").asInt()));
+      DacLiveProcessTest.assertRunsFree(app);
     }
   }
 
