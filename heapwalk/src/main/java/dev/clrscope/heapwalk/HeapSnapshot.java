@@ -597,6 +597,16 @@ public final class HeapSnapshot {
     return dominators;
   }
 
+  /**
+   * The objects object {@code i} dominates directly, its children in the dominator tree: what it
+   * alone keeps alive, one level down. {@code i} = {@link #objectCount()} is the roots' node, whose
+   * children are the objects only roots keep alive.
+   */
+  public int[] dominatedBy(int i) {
+    Tree t = tree();
+    return Arrays.copyOfRange(t.children(), t.childStart()[i], t.childStart()[i + 1]);
+  }
+
   /** The dominator tree's children of each node (the roots' node is {@code n}), as offsets. */
   private record Tree(int[] childStart, int[] children) {}
 

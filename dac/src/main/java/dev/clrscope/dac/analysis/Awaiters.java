@@ -1,7 +1,6 @@
 package dev.clrscope.dac.analysis;
 
 import dev.clrscope.dac.ClrField;
-import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.TargetException;
@@ -25,18 +24,7 @@ public final class Awaiters {
    */
   public static long awaited(ClrProcess process, long box) {
     try {
-      ClrObject o = process.object(box);
-      ClrField sm = o.type().field("StateMachine");
-      if (sm == null) {
-        return 0;
-      }
-      Value machine = o.value(sm);
-      ClrValue fields =
-          machine instanceof Value.Embedded e
-              ? e.value()
-              : machine instanceof Value.Reference r && !r.isNull()
-                  ? process.object(r.address())
-                  : null;
+      ClrValue fields = AsyncStateMachines.stateMachine(process, process.object(box));
       if (fields == null) {
         return 0;
       }

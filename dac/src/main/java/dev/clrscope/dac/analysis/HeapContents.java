@@ -112,7 +112,8 @@ public final class HeapContents {
           }
           String name = o.type().name();
           if (name.startsWith(LIST) || name.startsWith(DICTIONARY) || name.startsWith(HASH_SET)) {
-            if (name.indexOf('+') < 0) {
+            // Not an array of them (List<string>[]), nor a nested type (Dictionary's Entry).
+            if (name.indexOf('+') < 0 && !o.type().isArray()) {
               collections.add(o.address());
             }
           } else if (o.type().isArray()

@@ -12,14 +12,14 @@ import java.nio.file.Path;
  * with the pause said on stderr. A live process is never left stopped or traced: {@link ClrProcess}
  * releases it on close, on failure and at JVM shutdown.
  */
-abstract class AnalysisTarget implements AutoCloseable {
+public abstract class AnalysisTarget implements AutoCloseable {
   /** Opens a core file. */
-  static AnalysisTarget core(Path core, DacOptions options) {
+  public static AnalysisTarget core(Path core, DacOptions options) {
     return new Core(ClrProcess.openCore(core, options));
   }
 
   /** A live process, not paused yet. */
-  static AnalysisTarget live(int pid, DacOptions options) {
+  public static AnalysisTarget live(int pid, DacOptions options) {
     return new Live(pid, options);
   }
 
@@ -28,10 +28,10 @@ abstract class AnalysisTarget implements AutoCloseable {
    *
    * @throws Unavailable when a live process cannot be paused and read
    */
-  abstract ClrProcess pause();
+  public abstract ClrProcess pause();
 
   /** A live process that could not be paused and read: what the target says, not a command. */
-  static final class Unavailable extends RuntimeException {
+  public static final class Unavailable extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     Unavailable(dev.clrscope.dac.TargetException cause) {
@@ -40,10 +40,10 @@ abstract class AnalysisTarget implements AutoCloseable {
   }
 
   /** Lets a live process run again, and says on {@code err} how long it was paused. */
-  abstract void release(PrintStream err);
+  public abstract void release(PrintStream err);
 
   /** Whether this is a live process. */
-  abstract boolean isLive();
+  public abstract boolean isLive();
 
   /** Asks the command reading the target to end at its next check (Ctrl+C); from any thread. */
   abstract void cancel();
@@ -52,7 +52,7 @@ abstract class AnalysisTarget implements AutoCloseable {
   abstract void clearCancel();
 
   /** {@code core /path} or {@code process 123}. */
-  abstract String describe();
+  public abstract String describe();
 
   @Override
   public abstract void close();
@@ -65,15 +65,15 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
-    ClrProcess pause() {
+    public ClrProcess pause() {
       return process;
     }
 
     @Override
-    void release(PrintStream err) {}
+    public void release(PrintStream err) {}
 
     @Override
-    boolean isLive() {
+    public boolean isLive() {
       return false;
     }
 
@@ -88,7 +88,7 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
-    String describe() {
+    public String describe() {
       return process.describe();
     }
 
@@ -110,7 +110,7 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
-    ClrProcess pause() {
+    public ClrProcess pause() {
       if (paused == null) {
         try {
           paused = ClrProcess.attach(pid, options);
@@ -122,7 +122,7 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
-    void release(PrintStream err) {
+    public void release(PrintStream err) {
       if (paused == null) {
         return;
       }
@@ -133,7 +133,7 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
-    boolean isLive() {
+    public boolean isLive() {
       return true;
     }
 
@@ -151,7 +151,7 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
-    String describe() {
+    public String describe() {
       return "process " + pid;
     }
 

@@ -144,6 +144,15 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   }
 
   private DacOptions dacOptions() {
+    return dacOptions(spec, dac, symbolServer);
+  }
+
+  /**
+   * The DAC's options from {@code --dac PATH} and {@code --symbol-server URL|none} (each null when
+   * not given), as every command that reads a target through the DAC takes them.
+   */
+  public static DacOptions dacOptions(
+      picocli.CommandLine.Model.CommandSpec spec, Path dac, String symbolServer) {
     DacOptions options = DacOptions.defaults();
     if (dac != null) {
       options = options.withDac(dac);
@@ -245,7 +254,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   }
 
   /** One line about the runtime read, for the prompt's greeting. */
-  static String describeRuntime(RuntimeInfo r) {
+  public static String describeRuntime(RuntimeInfo r) {
     return ".NET "
         + (r.productVersion() != null ? r.productVersion() : r.fileVersion())
         + ", "

@@ -1,0 +1,381 @@
+package dev.clrscope.triage;
+
+import dev.clrscope.dac.ClrField;
+import dev.clrscope.dac.ClrObject;
+import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrThread;
+import dev.clrscope.dac.ClrType;
+import dev.clrscope.dac.ClrValue;
+import dev.clrscope.dac.ExceptionInfo;
+import dev.clrscope.dac.FinalizerEntry;
+import dev.clrscope.dac.FrameLocation;
+import dev.clrscope.dac.SegmentKind;
+import dev.clrscope.dac.StackFrame;
+import dev.clrscope.dac.SyncBlock;
+import dev.clrscope.dac.TargetException;
+import dev.clrscope.dac.Value;
+import dev.clrscope.dac.analysis.HeapContents;
+import dev.clrscope.dac.analysis.ThreadPoolQueues;
+import dev.clrscope.dac.analysis.Timers;
+import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.symbols.Frame;
+import dev.clrscope.symbols.SourceLines;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongPredicate;
+
+/**
+ * The one place triage reads the dac model: every {@link TriageTarget} read as calls on today's
+ * {@link ClrProcess} and the analyses of {@code dac/analysis}. A port to another model of the
+ * runtime rewrites this class and nothing else.
+ */
+public final class DacTarget implements TriageTarget {
+  /** At most this many objects of the finalization queue are asked their type. */
+  private static final int MAX_TYPED_FINALIZABLE = 200_000;
+
+  private final ClrProcess process;
+  private final String commandTarget;
+  private final SourceLines lines;
+  private List<ThreadView> threads;
+  private HeapSnapshot heap;
+
+  /**
+   * A target.
+   *
+   * @param process the core or the paused process
+   * @param commandTarget how next commands name it: the core's path, or {@code -p PID}
+   * @param lines where frames' PDBs are found, or null for no lines
+   */
+  public DacTarget(ClrProcess process, String commandTarget, SourceLines lines) {
+    this.process = process;
+    this.commandTarget = commandTarget;
+    this.lines = lines;
+  }
+
+  @Override
+  public String describe() {
+    return process.describe();
+  }
+
+  @Override
+  public String commandTarget() {
+    return commandTarget;
+  }
+
+  @Override
+  public boolean isLive() {
+    return process.isLive();
+  }
+
+  @Override
+  public List<ThreadView> threads() {
+    if (threads == null) {
+      List<ThreadView> out = new ArrayList<>();
+      Names names = new Names();
+      for (ClrThread t : process.threads()) {
+        if (t.osId() == 0 || t.isDead() || t.isUnstarted()) {
+          continue;
+        }
+        out.add(
+            new ThreadView(
+                t.osId(),
+                t.managedId(),
+                names.of(t),
+                t.isThreadPoolWorker(),
+                t.finalizer(),
+                t.currentException(),
+                frames(process.stack(t.osId()), true)));
+      }
+      threads = List.copyOf(out);
+    }
+    return threads;
+  }
+
+  /**
+   * Thread names: the {@code _name} of each {@code System.Threading.Thread} object a GC handle
+   * holds (the runtime keeps every started thread's object in handles), by managed id. Handles are
+   * few, and each is tested with one read of its object's method table.
+   */
+  private final class Names {
+    private final Map<Integer, String> byManagedId = new HashMap<>();
+
+    Names() {
+      try {
+        ClrType thread = process.typeByName("System.Threading.Thread");
+        if (thread == null) {
+          return;
+        }
+        long mt = thread.methodTable();
+        List<Long> objects = new ArrayList<>();
+        process.handles(
+            r -> {
+              if (r.object() != 0
+                  && !objects.contains(r.object())
+                  && methodTable(r.object()) == mt) {
+                objects.add(r.object());
+              }
+            });
+        for (long o : objects) {
+          ClrObject t = process.object(o);
+          String name = t.stringField("_name");
+          if (name != null) {
+            byManagedId.put(t.intField("_managedThreadId"), name);
+          }
+        }
+      } catch (TargetException | IllegalArgumentException e) {
+        // No names: threads are told apart by their ids.
+      }
+    }
+
+    String of(ClrThread thread) {
+      return byManagedId.get(thread.managedId());
+    }
+  }
+
+  private long methodTable(long object) {
+    try {
+      return process.readPointer(object) & ~7L;
+    } catch (TargetException e) {
+      return 0;
+    }
+  }
+
+  private List<FrameView> frames(List<StackFrame> stack, boolean innermostExact) {
+    List<FrameLocation> where =
+        lines == null ? null : process.frameLocations(stack, innermostExact);
+    List<FrameView> out = new ArrayList<>(stack.size());
+    for (int i = 0; i < stack.size(); i++) {
+      StackFrame f = stack.get(i);
+      FrameLocation at = where == null ? null : where.get(i);
+      out.add(
+          new FrameView(
+              f.isRuntimeFrame() ? "[" + f.frameName() + "]" : Stacks.simpleName(f),
+              at == null ? null : at.line(lines),
+              f.sp(),
+              f.isRuntimeFrame() || f.method() == null));
+    }
+    return out;
+  }
+
+  @Override
+  public List<StackRoot> stackRoots(int osId) {
+    List<StackRoot> out = new ArrayList<>();
+    process.stackRoots(
+        osId,
+        r -> {
+          if (!r.interior() && r.object() != 0) {
+            out.add(
+                new StackRoot(
+                    r.object(),
+                    r.frame() == null ? 0 : r.frame().sp(),
+                    r.frame() == null ? null : Stacks.simpleName(r.frame())));
+          }
+        });
+    return out;
+  }
+
+  @Override
+  public List<SyncBlock> syncBlocks() {
+    return process.syncBlocks();
+  }
+
+  @Override
+  public Integer lockOwner(long address) {
+    try {
+      ClrObject lock = process.object(address);
+      if (!lock.type().name().equals("System.Threading.Lock")) {
+        return null;
+      }
+      // The owner's OS thread id (Lock.OwningOSThreadId); named so from .NET 9 on.
+      String field =
+          lock.type().field("_owningThreadId") != null ? "_owningThreadId" : "_owningOsThreadId";
+      int owner = lock.intField(field);
+      return owner == 0 ? null : owner;
+    } catch (TargetException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public String typeName(long address) {
+    try {
+      return process.object(address).type().name();
+    } catch (TargetException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public long sizeOf(long address) {
+    try {
+      return process.object(address).size();
+    } catch (TargetException e) {
+      return 0;
+    }
+  }
+
+  @Override
+  public ExceptionView exception(long address) {
+    try {
+      return view(process.exception(address));
+    } catch (TargetException e) {
+      return null;
+    }
+  }
+
+  private ExceptionView view(ExceptionInfo e) {
+    if (e == null) {
+      return null;
+    }
+    List<Frame> frames = new ArrayList<>();
+    for (FrameView f : frames(e.stackTrace(), false)) {
+      if (!f.runtime()) {
+        frames.add(f.frame());
+      }
+    }
+    return new ExceptionView(
+        e.address(), e.type(), e.message(), e.hresultHex(), frames, view(e.inner()));
+  }
+
+  @Override
+  public Signalled crashSignal() {
+    ClrProcess.ThreadSignal s = process.crashSignal();
+    return s == null ? null : new Signalled(s.osThreadId(), s.signal());
+  }
+
+  @Override
+  public Map<String, Long> readyForFinalization() {
+    Map<String, Long> byType = new LinkedHashMap<>();
+    int typed = 0;
+    for (FinalizerEntry e : process.finalizerQueue()) {
+      if (!e.readyForFinalization()) {
+        continue;
+      }
+      String type = typed++ < MAX_TYPED_FINALIZABLE ? typeName(e.object()) : null;
+      byType.merge(type == null ? "(not read)" : type, 1L, Long::sum);
+    }
+    return byType;
+  }
+
+  @Override
+  public List<ThreadPoolQueues.WorkItem> threadPoolQueue() {
+    return ThreadPoolQueues.all(process);
+  }
+
+  @Override
+  public PoolCounts threadPool() {
+    try {
+      ClrType pool = process.typeByName("System.Threading.PortableThreadPool");
+      ClrField instance = pool == null ? null : pool.staticField("ThreadPoolInstance");
+      Value v = instance == null ? null : process.staticValue(pool, instance);
+      if (!(v instanceof Value.Reference r) || r.isNull()) {
+        return null;
+      }
+      ClrObject p = process.object(r.address());
+      int existing = 0;
+      try {
+        // ThreadCounts._data: work in progress in bits 0-15, existing threads in 16-31.
+        ClrValue counts = p.structField("_separated").structField("counts");
+        existing = (int) ((counts.longField("_data") >>> 16) & 0xffff);
+      } catch (IllegalArgumentException e) {
+        // Another layout: the workers are counted from the threads instead.
+      }
+      int blocked =
+          p.type().field("_numBlockedThreads") != null ? p.intField("_numBlockedThreads") : -1;
+      return new PoolCounts(
+          p.intField("_minThreads"), p.intField("_maxThreads"), existing, blocked);
+    } catch (TargetException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public List<Timers.TimerInfo> timers() {
+    return Timers.all(process);
+  }
+
+  @Override
+  public HeapSnapshot heap() {
+    if (heap == null) {
+      heap = process.heapSnapshot();
+    }
+    return heap;
+  }
+
+  @Override
+  public List<HeapContents.Duplicate> duplicateStrings(LongPredicate live) {
+    return HeapContents.duplicateStrings(process, live, 2);
+  }
+
+  @Override
+  public List<HeapContents.Fill> collectionFill(LongPredicate live) {
+    return HeapContents.fill(process, live);
+  }
+
+  @Override
+  public LargeHeap largeObjectHeap() {
+    long[] sums = new long[3];
+    process.walkHeap(
+        s -> s.kind() == SegmentKind.LARGE,
+        o -> {
+          if (o.type().isFree()) {
+            sums[0] += o.size();
+            sums[1]++;
+          }
+          sums[2] += o.size();
+        });
+    return new LargeHeap(sums[0], sums[1], sums[2]);
+  }
+
+  @Override
+  public List<DelegateView> longInvocationLists(LongPredicate live, int min) {
+    // Per delegate type, where its invocation list and count are (from the object's start); -1
+    // for a type that is no delegate.
+    Map<ClrType, long[]> layout = new HashMap<>();
+    List<long[]> found = new ArrayList<>();
+    process.walkHeap(
+        o -> {
+          long[] at = layout.computeIfAbsent(o.type(), DacTarget::delegateLayout);
+          if (at[0] < 0) {
+            return;
+          }
+          long count = o.word(at[1]);
+          if (count >= min && o.word(at[0]) != 0 && live.test(o.address())) {
+            found.add(new long[] {o.address(), count, o.word(at[0])});
+          }
+        });
+    List<DelegateView> out = new ArrayList<>();
+    for (long[] d : found) {
+      try {
+        ClrObject list = process.object(d[2]);
+        if (!list.type().isArray()) {
+          continue;
+        }
+        ClrObject delegate = process.object(d[0]);
+        out.add(
+            new DelegateView(
+                d[0],
+                delegate.type().name(),
+                delegate.size(),
+                d[1],
+                process.delegateMethod(delegate)));
+      } catch (TargetException e) {
+        // Not a delegate after all (a torn object in a live heap): left out.
+      }
+    }
+    return out;
+  }
+
+  // Fields are counted from after the method table; HeapObject.word from the object's start.
+  private static long[] delegateLayout(ClrType type) {
+    ClrField list = type.isArray() ? null : type.field("_invocationList");
+    ClrField count = list == null ? null : type.field("_invocationCount");
+    if (count == null) {
+      return new long[] {-1, -1};
+    }
+    return new long[] {8L + list.offset(), 8L + count.offset()};
+  }
+}
