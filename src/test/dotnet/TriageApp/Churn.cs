@@ -1,26 +1,34 @@
 namespace TriageApp;
 
 /// <summary>
-/// <c>churn RATE</c>: a thread that throws and catches about RATE exceptions a second and forces
-/// a full GC after every 50, for as long as the process lives: what the live watch of triage
-/// reports (exceptions per second, time in GC).
+/// <c>churn RATE</c>: what the live watch of triage reports, for as long as the process lives: a
+/// thread that throws and catches about RATE exceptions a second, and a thread that keeps
+/// <see cref="LiveBytes"/> of small arrays alive and forces a full compacting GC every 10 ms, so
+/// that the process spends most of its time paused in GC.
 /// </summary>
 internal static class Churn
 {
-    private static readonly List<byte[]> Survivors = new();
+    internal const int LiveBytes = 32 << 20;
+    private static readonly List<byte[]> Live = new();
 
     internal static void Start(int rate)
     {
-        new Thread(() => Run(rate)) { IsBackground = true, Name = "churn" }.Start();
+        for (int i = 0; i < LiveBytes / 1024; i++)
+        {
+            Live.Add(new byte[1024 - 24]);
+        }
+        new Thread(() => Throw(rate)) { IsBackground = true, Name = "churn-throw" }.Start();
+        new Thread(Collect) { IsBackground = true, Name = "churn-gc" }.Start();
         Program.Emit(w =>
         {
             w.WriteString("event", "churn");
             w.WriteNumber("rate", rate);
             w.WriteString("type", typeof(FormatException).FullName);
+            w.WriteNumber("liveBytes", LiveBytes);
         });
     }
 
-    private static void Run(int rate)
+    private static void Throw(int rate)
     {
         var clock = System.Diagnostics.Stopwatch.StartNew();
         long thrown = 0;
@@ -34,24 +42,20 @@ internal static class Churn
             {
                 thrown++;
             }
-            if (thrown % 50 == 0)
-            {
-                for (int i = 0; i < 200; i++)
-                {
-                    Survivors.Add(new byte[1024]);
-                }
-                if (Survivors.Count > 100_000)
-                {
-                    Survivors.Clear();
-                }
-                GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
-            }
-            long due = thrown * 1000 / rate;
-            long ahead = due - clock.ElapsedMilliseconds;
+            long ahead = thrown * 1000 / rate - clock.ElapsedMilliseconds;
             if (ahead > 0)
             {
                 Thread.Sleep((int)ahead);
             }
+        }
+    }
+
+    private static void Collect()
+    {
+        while (true)
+        {
+            GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
+            Thread.Sleep(10);
         }
     }
 }

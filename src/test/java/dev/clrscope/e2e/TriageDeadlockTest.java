@@ -150,6 +150,33 @@ class TriageDeadlockTest {
   }
 
   @Test
+  void theHtmlReportHoldsEachThreadsStackFoldedWithItsLines() throws Exception {
+    Path html = dir.resolve("deadlock.html");
+    CliResult r = TriageCli.run(core.toString(), "--no-heap", "--html", html.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stderr()).contains("Wrote " + html + ".");
+    HeadlessChromium.Rendered page = HeadlessChromium.render(html, dir);
+    int line = SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-in-waits");
+    // Folded (no open attribute) until clicked, the thread in its summary, its frames with lines.
+    assertThat(page.dom())
+        .contains(
+            "<details class=\"stack\"><summary>thread "
+                + facts.get("inTid").asInt()
+                + " ("
+                + facts.get("inThread").asText()
+                + "): holds ")
+        .contains(
+            "<li>"
+                + facts.get("inMethod").asText()
+                + " <span class=\"line\">Deadlock.cs:"
+                + line
+                + "</span></li>")
+        .contains("<article class=\"finding sev-critical\" data-kind=\"deadlock\">")
+        .doesNotContain("<details class=\"stack\" open");
+    assertThat(page.console()).noneMatch(l -> l.contains("Uncaught") || l.contains("Error"));
+  }
+
+  @Test
   void syncblkCountsTheThreadWaitingForTheLedger() {
     JsonNode rows = AnalyzeCli.one(AnalyzeCli.core(core), "syncblk");
     JsonNode ledger = null;
