@@ -22,13 +22,18 @@ final class TriageCli {
 
   /** TriageApp under a shell, with {@code env} added to this JVM's environment. */
   static TargetProcess start(Map<String, String> env) {
+    return start(APP, env);
+  }
+
+  /** One of the test apps under a shell, with {@code env} added to this JVM's environment. */
+  static TargetProcess start(String app, Map<String, String> env) {
     List<String> command = new ArrayList<>();
     command.add("sh");
     command.add("-c");
     // An asynchronous command's stdin is /dev/null unless redirected: hand it the shell's.
     command.add("exec 3<&0; \"$0\" \"$@\" <&3 3<&- & wait $!");
-    command.addAll(DotnetApps.command(APP, List.of()));
-    return TargetProcess.startCommand(APP, command, env);
+    command.addAll(DotnetApps.command(app, List.of()));
+    return TargetProcess.startCommand(app, command, env);
   }
 
   /** A full core of the app, written by {@code clrscope dump}. */
