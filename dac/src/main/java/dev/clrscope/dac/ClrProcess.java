@@ -1378,6 +1378,14 @@ public final class ClrProcess implements AutoCloseable {
     return call(() -> ExactHeap.read(this, rootReader));
   }
 
+  /**
+   * {@link #heapSnapshot()}, with {@code also} visiting every object of the graph's walk (free
+   * space included), as {@link #walkHeap} would: one walk where two were needed.
+   */
+  public dev.clrscope.heapwalk.HeapSnapshot heapSnapshot(HeapVisitor also) {
+    return call(() -> ExactHeap.read(this, rootReader, also));
+  }
+
   // ---- paths from roots, where objects are -------------------------------------------------
 
   /**

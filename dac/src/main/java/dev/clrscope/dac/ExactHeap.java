@@ -24,6 +24,14 @@ final class ExactHeap {
 
   /** Reads the graph; on the owner thread. */
   static HeapSnapshot read(ClrProcess process, RootReader roots) {
+    return read(process, roots, null);
+  }
+
+  /**
+   * Reads the graph, {@code also} (when not null) visiting every object of the same walk, free
+   * space included: what else a reader needs of each object costs no walk of its own.
+   */
+  static HeapSnapshot read(ClrProcess process, RootReader roots, HeapVisitor also) {
     HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
     List<Root> all = new ArrayList<>();
     // Statics first: where a static field and another root hold the same object, the path that
@@ -46,6 +54,9 @@ final class ExactHeap {
         process.walkSegments(
             segments,
             o -> {
+              if (also != null) {
+                also.visit(o);
+              }
               long address = o.address();
               long end = address + o.alignedSize();
               int k = nextInterior[0];

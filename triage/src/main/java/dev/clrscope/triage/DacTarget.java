@@ -9,7 +9,6 @@ import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.ExceptionInfo;
 import dev.clrscope.dac.FinalizerEntry;
 import dev.clrscope.dac.FrameLocation;
-import dev.clrscope.dac.SegmentKind;
 import dev.clrscope.dac.StackFrame;
 import dev.clrscope.dac.SyncBlock;
 import dev.clrscope.dac.TargetException;
@@ -25,7 +24,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongPredicate;
 
 /**
  * The one place triage reads the dac model: every {@link TriageTarget} read as calls on today's
@@ -33,6 +31,8 @@ import java.util.function.LongPredicate;
  * runtime rewrites this class and nothing else.
  */
 public final class DacTarget implements TriageTarget {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(DacTarget.class);
+
   /** At most this many objects of the finalization queue are asked their type. */
   private static final int MAX_TYPED_FINALIZABLE = 200_000;
 
@@ -300,82 +300,41 @@ public final class DacTarget implements TriageTarget {
   @Override
   public HeapSnapshot heap() {
     if (heap == null) {
-      heap = process.heapSnapshot();
+      read(null);
     }
     return heap;
   }
 
   @Override
-  public List<HeapContents.Duplicate> duplicateStrings(LongPredicate live) {
-    return HeapContents.duplicateStrings(process, live, 2);
-  }
-
-  @Override
-  public List<HeapContents.Fill> collectionFill(LongPredicate live) {
-    return HeapContents.fill(process, live);
-  }
-
-  @Override
-  public LargeHeap largeObjectHeap() {
-    long[] sums = new long[3];
-    process.walkHeap(
-        s -> s.kind() == SegmentKind.LARGE,
-        o -> {
-          if (o.type().isFree()) {
-            sums[0] += o.size();
-            sums[1]++;
-          }
-          sums[2] += o.size();
-        });
-    return new LargeHeap(sums[0], sums[1], sums[2]);
-  }
-
-  @Override
-  public List<DelegateView> longInvocationLists(LongPredicate live, int min) {
-    // Per delegate type, where its invocation list and count are (from the object's start); -1
-    // for a type that is no delegate.
-    Map<ClrType, long[]> layout = new HashMap<>();
-    List<long[]> found = new ArrayList<>();
-    process.walkHeap(
-        o -> {
-          long[] at = layout.computeIfAbsent(o.type(), DacTarget::delegateLayout);
-          if (at[0] < 0) {
-            return;
-          }
-          long count = o.word(at[1]);
-          if (count >= min && o.word(at[0]) != 0 && live.test(o.address())) {
-            found.add(new long[] {o.address(), count, o.word(at[0])});
-          }
-        });
-    List<DelegateView> out = new ArrayList<>();
-    for (long[] d : found) {
-      try {
-        ClrObject list = process.object(d[2]);
-        if (!list.type().isArray()) {
-          continue;
-        }
-        ClrObject delegate = process.object(d[0]);
-        out.add(
-            new DelegateView(
-                d[0],
-                delegate.type().name(),
-                delegate.size(),
-                d[1],
-                process.delegateMethod(delegate)));
-      } catch (TargetException e) {
-        // Not a delegate after all (a torn object in a live heap): left out.
-      }
+  public HeapContents.Scan scanHeap(int minInvocations) {
+    HeapContents.Scan scan = new HeapContents.Scan(process, true, true, false, minInvocations);
+    if (heap == null) {
+      read(scan);
+    } else {
+      long start = System.nanoTime();
+      process.walkHeap(scan);
+      LOG.debug("heap scanned in {} ms", (System.nanoTime() - start) / 1_000_000);
     }
-    return out;
+    return scan;
   }
 
-  // Fields are counted from after the method table; HeapObject.word from the object's start.
-  private static long[] delegateLayout(ClrType type) {
-    ClrField list = type.isArray() ? null : type.field("_invocationList");
-    ClrField count = list == null ? null : type.field("_invocationCount");
-    if (count == null) {
-      return new long[] {-1, -1};
-    }
-    return new long[] {8L + list.offset(), 8L + count.offset()};
+  /** Reads the heap graph, {@code scan} (or null) riding on its walk. */
+  private void read(HeapContents.Scan scan) {
+    long start = System.nanoTime();
+    HeapSnapshot h = scan == null ? process.heapSnapshot() : process.heapSnapshot(scan);
+    LOG.debug("heap graph read in {} ms", (System.nanoTime() - start) / 1_000_000);
+    // The dominator tree (retained sizes, reachability) is plain Java over the graph's arrays: it
+    // is computed on a thread of its own while this one goes on reading through the DAC.
+    Thread dominators =
+        new Thread(
+            () -> {
+              long begun = System.nanoTime();
+              h.reachableSize();
+              LOG.debug("dominators in {} ms", (System.nanoTime() - begun) / 1_000_000);
+            },
+            "clrscope-triage-dominators");
+    dominators.setDaemon(true);
+    dominators.start();
+    heap = h;
   }
 }

@@ -2,9 +2,6 @@ package dev.clrscope.triage;
 
 import dev.clrscope.dac.analysis.HeapContents;
 import dev.clrscope.heapwalk.HeapSnapshot;
-import dev.clrscope.triage.TriageTarget.DelegateView;
-import dev.clrscope.triage.TriageTarget.LargeHeap;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,18 +24,23 @@ final class HeapWaste {
     "System.Collections.Generic.HashSet<"
   };
 
-  static void run(TriageTarget target, TriageSettings s, Results out) {
+  /** Reports what {@code scan} set aside, of the live objects of {@code target}'s heap graph. */
+  static void run(TriageTarget target, HeapContents.Scan scan, TriageSettings s, Results out) {
     HeapSnapshot h = target.heap();
     LongPredicate live = Heaps.live(h);
-    duplicates(target, s, live, out);
-    collections(target, s, live, out);
-    largeObjectHeap(target, s, out);
-    delegates(target, s, h, live, out);
+    duplicates(target, scan, s, live, out);
+    collections(target, scan, s, live, out);
+    largeObjectHeap(target, scan.largeObjectHeap(), s, out);
+    delegates(target, scan, s, h, live, out);
   }
 
   private static void duplicates(
-      TriageTarget target, TriageSettings s, LongPredicate live, Results out) {
-    List<HeapContents.Duplicate> all = target.duplicateStrings(live);
+      TriageTarget target,
+      HeapContents.Scan scan,
+      TriageSettings s,
+      LongPredicate live,
+      Results out) {
+    List<HeapContents.Duplicate> all = scan.duplicates(live, 2);
     long wasted = all.stream().mapToLong(HeapContents.Duplicate::wastedBytes).sum();
     int found = 0;
     for (HeapContents.Duplicate d : all) {
@@ -77,9 +79,13 @@ final class HeapWaste {
   }
 
   private static void collections(
-      TriageTarget target, TriageSettings s, LongPredicate live, Results out) {
+      TriageTarget target,
+      HeapContents.Scan scan,
+      TriageSettings s,
+      LongPredicate live,
+      Results out) {
     Map<String, long[]> byType = new LinkedHashMap<>(); // count, capacity, used, wasted, worst
-    for (HeapContents.Fill f : target.collectionFill(live)) {
+    for (HeapContents.Fill f : scan.fill(live)) {
       if (!isCollection(f.type())) {
         continue;
       }
@@ -148,8 +154,8 @@ final class HeapWaste {
     return false;
   }
 
-  private static void largeObjectHeap(TriageTarget target, TriageSettings s, Results out) {
-    LargeHeap loh = target.largeObjectHeap();
+  private static void largeObjectHeap(
+      TriageTarget target, HeapContents.LargeObjectSpace loh, TriageSettings s, Results out) {
     double share = loh.freeBytes() / (double) Math.max(1, loh.totalBytes());
     out.checked(
         "large object heap",
@@ -185,11 +191,14 @@ final class HeapWaste {
   }
 
   private static void delegates(
-      TriageTarget target, TriageSettings s, HeapSnapshot h, LongPredicate live, Results out) {
-    List<DelegateView> found =
-        new ArrayList<>(target.longInvocationLists(live, s.minInvocations()));
-    found.sort((a, b) -> Long.compare(b.count(), a.count()));
-    for (DelegateView d : found.subList(0, Math.min(5, found.size()))) {
+      TriageTarget target,
+      HeapContents.Scan scan,
+      TriageSettings s,
+      HeapSnapshot h,
+      LongPredicate live,
+      Results out) {
+    List<HeapContents.InvocationList> found = scan.invocationLists(live);
+    for (HeapContents.InvocationList d : found.subList(0, Math.min(5, found.size()))) {
       int i = h.indexOf(d.address());
       List<HeapSnapshot.PathStep> path = i < 0 ? List.of() : Heaps.pathTo(h, i);
       String root = path.isEmpty() ? null : path.get(0).root();

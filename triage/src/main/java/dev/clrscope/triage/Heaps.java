@@ -18,7 +18,15 @@ final class Heaps {
   static List<HeapSnapshot.PathStep> pathTo(HeapSnapshot h, int i) {
     String type = h.typeNameOf(i);
     long address = h.addressOf(i);
-    for (List<HeapSnapshot.PathStep> p : h.pathsTo(type::equals, PATHS_LOOKED_AT)) {
+    // The search from the roots ends once it met every object of the type (or enough of them):
+    // a type of one object, the usual suspect, ends it at that object.
+    int instances = 0;
+    for (int k = 0; k < h.objectCount() && instances < PATHS_LOOKED_AT; k++) {
+      if (h.typeNameOf(k).equals(type)) {
+        instances++;
+      }
+    }
+    for (List<HeapSnapshot.PathStep> p : h.pathsTo(type::equals, instances)) {
       if (p.get(p.size() - 1).address() == address) {
         return p;
       }

@@ -88,8 +88,9 @@ final class LeakSuspects {
     e.object(entry(h, c, "suspect"));
     List<HeapSnapshot.PathStep> path = Heaps.pathTo(h, c);
     String root = path.isEmpty() ? null : path.get(0).root();
-    int point = accumulationPoint(h, c);
-    List<Map.Entry<String, long[]>> held = children(h, point);
+    Accumulation acc = accumulation(h, c);
+    int point = acc.point();
+    List<Map.Entry<String, long[]>> held = acc.held();
     String heldText = null;
     if (!held.isEmpty()) {
       Map.Entry<String, long[]> most = held.get(0);
@@ -170,39 +171,41 @@ final class LeakSuspects {
             Next.analyze(target, "gcroot " + Next.hex(h.addressOf(objects.get(0))))));
   }
 
-  /** Down from {@code c} along the biggest child while it keeps most of its parent. */
-  static int accumulationPoint(HeapSnapshot h, int c) {
+  /**
+   * Where an object's retained set accumulates, and what hangs there per type (count and retained
+   * bytes, most first, at most three types).
+   */
+  record Accumulation(int point, List<Map.Entry<String, long[]>> held) {}
+
+  /**
+   * Down from {@code c} along the biggest child while it keeps most of its parent: the accumulation
+   * point, where the many small objects hang. Each node's children are read once, for the biggest
+   * and for what they are.
+   */
+  static Accumulation accumulation(HeapSnapshot h, int c) {
     int node = c;
-    for (int depth = 0; depth < 10_000; depth++) {
+    for (int depth = 0; ; depth++) {
       int best = -1;
       long bestRetained = 0;
+      Map<String, long[]> byType = new LinkedHashMap<>();
       for (int k : h.dominatedBy(node)) {
         long r = h.retainedSize(k);
         if (r > bestRetained) {
           best = k;
           bestRetained = r;
         }
+        long[] v = byType.computeIfAbsent(h.typeNameOf(k), t -> new long[2]);
+        v[0]++;
+        v[1] += r;
       }
-      if (best < 0 || bestRetained < BIG_CHILD * h.retainedSize(node)) {
-        return node;
+      if (best < 0 || bestRetained < BIG_CHILD * h.retainedSize(node) || depth >= 10_000) {
+        List<Map.Entry<String, long[]>> rows = new ArrayList<>(byType.entrySet());
+        rows.sort(
+            Comparator.comparingLong((Map.Entry<String, long[]> r) -> r.getValue()[1]).reversed());
+        return new Accumulation(node, rows.subList(0, Math.min(3, rows.size())));
       }
       node = best;
     }
-    return node;
-  }
-
-  /** What an object keeps alive one level down, per type: count and retained, most first. */
-  private static List<Map.Entry<String, long[]>> children(HeapSnapshot h, int node) {
-    Map<String, long[]> byType = new LinkedHashMap<>();
-    for (int k : h.dominatedBy(node)) {
-      long[] v = byType.computeIfAbsent(h.typeNameOf(k), t -> new long[2]);
-      v[0]++;
-      v[1] += h.retainedSize(k);
-    }
-    List<Map.Entry<String, long[]>> rows = new ArrayList<>(byType.entrySet());
-    rows.sort(
-        Comparator.comparingLong((Map.Entry<String, long[]> r) -> r.getValue()[1]).reversed());
-    return rows.subList(0, Math.min(3, rows.size()));
   }
 
   private static Evidence.ObjectEntry entry(HeapSnapshot h, int i, String role) {

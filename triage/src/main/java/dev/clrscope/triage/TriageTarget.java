@@ -9,7 +9,6 @@ import dev.clrscope.symbols.Frame;
 import dev.clrscope.symbols.SourceLine;
 import java.util.List;
 import java.util.Map;
-import java.util.function.LongPredicate;
 
 /**
  * Everything the detectors read of a process, in one interface: each method is one read of the
@@ -74,17 +73,13 @@ public interface TriageTarget {
   /** The exact heap graph (retained sizes, dominators, paths from roots). */
   HeapSnapshot heap();
 
-  /** Live strings held more than once, most wasted bytes first. */
-  List<HeapContents.Duplicate> duplicateStrings(LongPredicate live);
-
-  /** Live collections with unused slots. */
-  List<HeapContents.Fill> collectionFill(LongPredicate live);
-
-  /** The large object heap's objects and its free space. */
-  LargeHeap largeObjectHeap();
-
-  /** Live delegates whose invocation lists hold {@code min} methods or more. */
-  List<DelegateView> longInvocationLists(LongPredicate live, int min);
+  /**
+   * One walk of the heap that sets aside strings by value, collections, the large object heap's
+   * space and delegates calling {@code minInvocations} methods or more (the graph's own walk, when
+   * the graph is not read yet); which of them are live is asked of it afterwards, with the heap
+   * graph's reachability.
+   */
+  HeapContents.Scan scanHeap(int minInvocations);
 
   /**
    * A thread as triage sees it.
@@ -172,24 +167,4 @@ public interface TriageTarget {
    * @param blocked the workers it counts as blocked in a wait it knows (Task.Wait), or -1
    */
   record PoolCounts(int minThreads, int maxThreads, int existing, int blocked) {}
-
-  /**
-   * The large object heap.
-   *
-   * @param freeBytes the free space between its objects
-   * @param freeBlocks how many such spaces
-   * @param totalBytes its objects and free space
-   */
-  record LargeHeap(long freeBytes, long freeBlocks, long totalBytes) {}
-
-  /**
-   * A delegate with its invocation list.
-   *
-   * @param address the delegate
-   * @param type its type ({@code System.EventHandler})
-   * @param size its own size
-   * @param count how many methods it calls
-   * @param method the first method it calls, or null
-   */
-  record DelegateView(long address, String type, long size, long count, String method) {}
 }
