@@ -34,9 +34,11 @@ final class TimerPileUp {
                 target.sizeOf(t.address()),
                 null,
                 "due in "
-                    + t.dueTimeMs()
+                    + Words.count(t.dueTimeMs())
                     + " ms"
-                    + (t.periodMs() == Timers.INFINITE ? "" : ", every " + t.periodMs() + " ms")));
+                    + (t.periodMs() == Timers.INFINITE
+                        ? ""
+                        : ", every " + Words.count(t.periodMs()) + " ms")));
       }
       e.fact("timers", (long) list.size());
       e.fact("callback", method);

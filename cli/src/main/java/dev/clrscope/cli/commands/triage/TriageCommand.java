@@ -217,7 +217,7 @@ public final class TriageCommand extends ClrscopeSubcommand {
     } catch (TargetException e) {
       throw new CommandFailure(e.getMessage(), e);
     }
-    try (target) {
+    try {
       ClrProcess p = target.pause();
       runtime = AnalyzeCommand.describeRuntime(p.runtime());
       result =
@@ -230,7 +230,9 @@ public final class TriageCommand extends ClrscopeSubcommand {
     } catch (AnalysisTarget.Unavailable e) {
       throw new CommandFailure(e.getMessage(), e);
     } finally {
+      // Let go (and said how long it was paused) before the report is drawn.
       target.release(err());
+      target.close();
     }
     if (sourceLines != null) {
       sourceLines.problems().forEach(this::warn);

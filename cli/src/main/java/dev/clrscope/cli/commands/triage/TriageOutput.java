@@ -181,7 +181,31 @@ final class TriageOutput {
       }
       previous = t.frames();
     }
-    for (Evidence.ObjectEntry o : e.objects()) {
+    List<Evidence.ObjectEntry> objects = e.objects();
+    for (int i = 0; i < objects.size(); i++) {
+      Evidence.ObjectEntry o = objects.get(i);
+      // Objects of one type in one role (the tasks four threads wait for) are one entry.
+      List<String> same = new ArrayList<>();
+      while (i + 1 < objects.size()
+          && objects.get(i + 1).type().equals(o.type())
+          && java.util.Objects.equals(objects.get(i + 1).role(), o.role())) {
+        same.add("0x" + Long.toHexString(objects.get(++i).address()));
+      }
+      if (!same.isEmpty()) {
+        out.addAll(
+            wrap(
+                (same.size() == 1 ? "object " : "objects ")
+                    + "0x"
+                    + Long.toHexString(o.address())
+                    + " and "
+                    + String.join(", ", same)
+                    + ": "
+                    + o.type()
+                    + (o.role() == null ? "" : ", " + o.role()),
+                width,
+                "    "));
+        continue;
+      }
       out.addAll(
           wrap(
               "object 0x"
@@ -219,9 +243,43 @@ final class TriageOutput {
       out.addAll(wrap(fact.name() + ": " + text, width, "    "));
     }
     for (String n : f.next()) {
-      out.addAll(wrap("next: " + n, width, "      "));
+      out.addAll(command("next: " + n, width, "      "));
     }
     return out;
+  }
+
+  /**
+   * A command in lines a shell takes as they are pasted: broken only at spaces outside quotes, each
+   * line but the last ending in a backslash.
+   */
+  static List<String> command(String text, int width, String indent) {
+    List<String> words = new ArrayList<>();
+    StringBuilder word = new StringBuilder();
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == ' ' && !quoted) {
+        words.add(word.toString());
+        word.setLength(0);
+        continue;
+      }
+      if (c == '"' && (i == 0 || text.charAt(i - 1) != '\\')) {
+        quoted = !quoted;
+      }
+      word.append(c);
+    }
+    words.add(word.toString());
+    List<String> lines = new ArrayList<>();
+    StringBuilder line = new StringBuilder();
+    for (String w : words) {
+      if (line.length() > indent.length() && line.length() + 1 + w.length() > width - 2) {
+        lines.add(line.append(" \\").toString());
+        line = new StringBuilder(indent);
+      }
+      line.append(line.length() == 0 || line.toString().equals(indent) ? "" : " ").append(w);
+    }
+    lines.add(line.toString());
+    return lines;
   }
 
   private static void frames(List<Frame> frames, int width, List<String> out) {
@@ -262,8 +320,17 @@ final class TriageOutput {
           line.append(' ');
           empty = true;
         }
-        // A word longer than a whole line: cut across lines.
+        // A word longer than a whole line: cut across lines, after a comma or before a type's
+        // next part where one is in the second half of the room.
         int cut = Math.max(1, Math.min(room, width - line.length()));
+        for (int at = cut; at > cut / 2; at--) {
+          char c = w.charAt(at - 1);
+          char after = w.charAt(at);
+          if (c == ',' || after == '<' || after == '+' || after == '.') {
+            cut = at;
+            break;
+          }
+        }
         line.append(w, 0, cut);
         lines.add(line.toString());
         line = new StringBuilder(indent);

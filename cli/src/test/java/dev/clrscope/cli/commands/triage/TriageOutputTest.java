@@ -32,6 +32,21 @@ class TriageOutputTest {
   }
 
   @Test
+  void aNextCommandBreaksOutsideQuotesIntoLinesAShellJoins() {
+    String command =
+        "next: clrscope analyze /var/lib/clrscope/dumps/20261127_193920_4242.dmp -c"
+            + " \"setthread -t 27558\" -c clrstack -c \"gcroot 0x7fd9a18199b8\"";
+    List<String> lines = TriageOutput.command(command, 76, "      ");
+    assertThat(lines).hasSizeGreaterThan(1);
+    assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(76));
+    assertThat(lines.subList(0, lines.size() - 1)).allSatisfy(l -> assertThat(l).endsWith(" \\"));
+    // Pasted, each backslash-newline goes and the next line's indent is a word's space.
+    String pasted = String.join("\n", lines).replace(" \\\n      ", " ");
+    assertThat(pasted).isEqualTo(command);
+    assertThat(lines).noneMatch(l -> l.endsWith("\"setthread \\"));
+  }
+
+  @Test
   void aFindingsLinesFit80ColumnsWithTheirIndent() {
     Frame deep =
         new Frame(
