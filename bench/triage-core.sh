@@ -24,6 +24,9 @@ for ((i = 0; i < runs; i++)); do
   timed "$scratch/theirs" "$dump" analyze "$core" -c "dumpheap -stat" -c syncblk \
     -c "clrstack -all" -c threadpool -c exit
   cp "$scratch/last" "$scratch/theirs.out"
+  # Where triage's time goes: the exact heap graph (dump-heap report reads the same), the rest.
+  timed "$scratch/report" ./clrscope dump-heap report "$core" --top 5
+  timed "$scratch/noheap" ./clrscope triage "$core" --no-heap --symbol-server none
 done
 row() { # row NAME FILE
   printf "%-62s median %6.2f s (best %6.2f s) %7.0f MB peak RSS\n" "$1" \
@@ -33,6 +36,8 @@ row() { # row NAME FILE
 echo "TargetApp holding $n Widgets; heap core $(du -m "$core" | cut -f1) MB; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $runs runs, interleaved"
 row "clrscope triage CORE ($CLRSCOPE_JAVA_OPTS)" "$scratch/ours"
 row "dotnet-dump analyze CORE -c 'dumpheap -stat' -c syncblk ..." "$scratch/theirs"
+row "clrscope dump-heap report CORE (the same heap graph)" "$scratch/report"
+row "clrscope triage CORE --no-heap" "$scratch/noheap"
 echo "ours: $(grep -m1 '^Findings' "$scratch/ours.out"); $(grep -m1 '^Heap' "$scratch/ours.out")"
 echo "ours, the suspect: $(grep -m1 -A1 'leak-suspect' "$scratch/ours.out" | tail -1)"
 echo "dotnet-dump's Widgets: $(grep 'TargetApp.Widget$' "$scratch/theirs.out" | awk '{print $2}')"

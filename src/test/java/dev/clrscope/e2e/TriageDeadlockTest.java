@@ -42,7 +42,7 @@ class TriageDeadlockTest {
   }
 
   private static JsonNode report(String source) {
-    return source.equals("live") ? TriageCli.live(app) : TriageCli.json(core.toString());
+    return TriageCli.report(source, app, core);
   }
 
   @ParameterizedTest

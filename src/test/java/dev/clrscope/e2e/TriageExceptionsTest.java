@@ -75,10 +75,7 @@ class TriageExceptionsTest {
   @ParameterizedTest
   @ValueSource(strings = {"live", "core"})
   void theExceptionTheThreadLastThrewWithItsInnerOne(String source) {
-    JsonNode report =
-        source.equals("live")
-            ? TriageCli.live(app, "--no-heap")
-            : TriageCli.json(core.toString(), "--no-heap");
+    JsonNode report = TriageCli.report(source, app, core, "--no-heap");
     JsonNode f = TriageCli.finding(report, "exception");
     assertThat(TriageCli.findings(report, "crash")).isEmpty();
     assertThat(f.get("severity").asText()).isEqualTo("info");

@@ -39,10 +39,7 @@ class TriageFinalizerTest {
   @ParameterizedTest
   @ValueSource(strings = {"live", "core"})
   void theBlockedFinalizerItsStackAndTheObjectsWaiting(String source) {
-    JsonNode report =
-        source.equals("live")
-            ? TriageCli.live(app, "--no-heap")
-            : TriageCli.json(core.toString(), "--no-heap");
+    JsonNode report = TriageCli.report(source, app, core, "--no-heap");
     JsonNode f = TriageCli.finding(report, "blocked-finalizer");
     assertThat(f.get("severity").asText()).isEqualTo("error");
     int tid = facts.get("finalizerTid").asInt();

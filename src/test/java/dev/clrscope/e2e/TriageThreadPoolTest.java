@@ -44,7 +44,7 @@ class TriageThreadPoolTest {
   }
 
   private static JsonNode report(String source) {
-    return source.equals("live") ? TriageCli.live(app) : TriageCli.json(core.toString());
+    return TriageCli.report(source, app, core);
   }
 
   private static List<Integer> workerTids() {

@@ -466,8 +466,14 @@ public final class HeapSnapshot {
     return rows;
   }
 
-  /** The total size of the objects the roots reach. */
+  /** The total size of the reachable objects, once computed; -1 before. */
+  private volatile long reachable = -1;
+
+  /** The total size of the objects the roots reach (computed once). */
   public long reachableSize() {
+    if (reachable >= 0) {
+      return reachable;
+    }
     Dominators d = dominators();
     long total = 0;
     for (int i = 0; i < address.length; i++) {
@@ -475,6 +481,7 @@ public final class HeapSnapshot {
         total += sizeOf(i);
       }
     }
+    reachable = total;
     return total;
   }
 

@@ -188,15 +188,23 @@ final class LeakSuspects {
       int best = -1;
       long bestRetained = 0;
       Map<String, long[]> byType = new LinkedHashMap<>();
+      // Children of one type come in runs (a collection's elements): the last type's tally is
+      // kept at hand.
+      String lastType = null;
+      long[] last = null;
       for (int k : h.dominatedBy(node)) {
         long r = h.retainedSize(k);
         if (r > bestRetained) {
           best = k;
           bestRetained = r;
         }
-        long[] v = byType.computeIfAbsent(h.typeNameOf(k), t -> new long[2]);
-        v[0]++;
-        v[1] += r;
+        String type = h.typeNameOf(k);
+        if (!type.equals(lastType)) {
+          lastType = type;
+          last = byType.computeIfAbsent(type, t -> new long[2]);
+        }
+        last[0]++;
+        last[1] += r;
       }
       if (best < 0 || bestRetained < BIG_CHILD * h.retainedSize(node) || depth >= 10_000) {
         List<Map.Entry<String, long[]>> rows = new ArrayList<>(byType.entrySet());

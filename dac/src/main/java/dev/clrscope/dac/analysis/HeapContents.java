@@ -166,7 +166,11 @@ public final class HeapContents {
         }
         large[2] += o.size();
       }
-      long[] kind = kinds.computeIfAbsent(o.type(), this::kindOf);
+      long[] kind = kinds.get(o.type());
+      if (kind == null) {
+        kind = kindOf(o.type());
+        kinds.put(o.type(), kind);
+      }
       int k = (int) kind[0];
       if (k == 0) {
         return;

@@ -4,10 +4,10 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.options.DacTargetOptions;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.Numbers;
-import dev.clrscope.cli.options.SymbolServerUrl;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.RuntimeInfo;
@@ -78,22 +78,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
               + " -c exit ends after them.")
   List<String> commands = new ArrayList<>();
 
-  @Option(
-      names = "--dac",
-      paramLabel = "PATH",
-      description =
-          "The DAC to use (libmscordaccore.so of the target's exact runtime build), instead of"
-              + " finding it.")
-  Path dac;
-
-  @Option(
-      names = "--symbol-server",
-      paramLabel = "URL|none",
-      description =
-          "Where to download the DAC when the runtime directory and the cache lack it (default:"
-              + " Microsoft's public symbol server); none to never download. Given, PDBs the"
-              + " machine lacks are downloaded from it too (by default they are not).")
-  String symbolServer;
+  @Mixin DacTargetOptions dacTarget;
 
   @Mixin LineOptions lines;
 
@@ -109,10 +94,8 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
               ? "give a core file, -p PID or -n NAME"
               : "give one of a core file, -p PID and -n NAME");
     }
-    DacOptions options = dacOptions();
-    // PDBs are downloaded only from a server given here: the default one is the DAC's.
-    SourceLines sourceLines =
-        lines.sourceLines(symbolServer == null ? null : options.symbolServer());
+    DacOptions options = dacTarget.dacOptions();
+    SourceLines sourceLines = dacTarget.sourceLines(lines, options);
     AnalysisTarget target = open(options);
     try (target) {
       AnalyzeShell shell = new AnalyzeShell(target, format.format(), sourceLines, out(), err());
@@ -141,30 +124,6 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
       }
       return ExitCode.OK;
     }
-  }
-
-  private DacOptions dacOptions() {
-    return dacOptions(spec, dac, symbolServer);
-  }
-
-  /**
-   * The DAC's options from {@code --dac PATH} and {@code --symbol-server URL|none} (each null when
-   * not given), as every command that reads a target through the DAC takes them.
-   */
-  public static DacOptions dacOptions(
-      picocli.CommandLine.Model.CommandSpec spec, Path dac, String symbolServer) {
-    DacOptions options = DacOptions.defaults();
-    if (dac != null) {
-      options = options.withDac(dac);
-    }
-    if (symbolServer != null) {
-      if (symbolServer.equalsIgnoreCase("none")) {
-        options = options.withSymbolServer(null);
-      } else {
-        options = options.withSymbolServer(SymbolServerUrl.parse(spec, symbolServer, " or none"));
-      }
-    }
-    return options;
   }
 
   private AnalysisTarget open(DacOptions options) {

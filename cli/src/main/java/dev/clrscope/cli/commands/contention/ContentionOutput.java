@@ -21,11 +21,23 @@ import java.util.List;
 final class ContentionOutput {
   /** The fields of a record; the stack only with {@code --stacks}. */
   static RecordSchema<BlockedRecord> schema(boolean stacks) {
+    return schema(stacks, false);
+  }
+
+  /**
+   * The fields of a record, or of a wait still in progress when the watch ended: since when it
+   * waits, and its time so far rather than its duration.
+   */
+  private static RecordSchema<BlockedRecord> schema(boolean stacks, boolean inProgress) {
     List<Field<BlockedRecord>> f = new ArrayList<>();
-    f.add(Field.of("time", "TIME", 12, Unit.TIME, BlockedRecord::time));
+    f.add(Field.of("time", inProgress ? "SINCE" : "TIME", 12, Unit.TIME, BlockedRecord::time));
     f.add(Field.of("kind", "KIND", 4, Unit.TEXT, BlockedRecord::kind));
     f.add(Field.of("threadId", "THREAD", 7, Unit.ID, BlockedRecord::threadId));
-    f.add(Field.of("durationMs", "DURATION_MS", 11, Unit.MILLIS, BlockedRecord::durationMillis));
+    f.add(
+        inProgress
+            ? Field.of("soFarMs", "SO_FAR_MS", 11, Unit.MILLIS, BlockedRecord::durationMillis)
+            : Field.of(
+                "durationMs", "DURATION_MS", 11, Unit.MILLIS, BlockedRecord::durationMillis));
     f.add(Field.of("ownerThreadId", "OWNER", 7, Unit.ID, BlockedRecord::ownerThreadId));
     f.add(Field.of("source", "SOURCE", 11, Unit.TEXT, BlockedRecord::source));
     f.add(Field.<BlockedRecord>data("lockId", Unit.ADDRESS, BlockedRecord::lockId));
@@ -83,30 +95,6 @@ final class ContentionOutput {
       new RecordSchema<BlockedSummary.Group>(null, groupFields(true))
           .withPriority(List.of("kind", "count", "totalMs", "methodText", "maxMs"));
 
-  /** A wait still in progress when the watch ended: its time so far, not its duration. */
-  private static final RecordSchema<BlockedRecord> IN_PROGRESS =
-      new RecordSchema<BlockedRecord>(
-              null,
-              List.of(
-                  Field.of("time", "SINCE", 12, Unit.TIME, BlockedRecord::time),
-                  Field.of("kind", "KIND", 4, Unit.TEXT, BlockedRecord::kind),
-                  Field.of("threadId", "THREAD", 7, Unit.ID, BlockedRecord::threadId),
-                  Field.of("soFarMs", "SO_FAR_MS", 11, Unit.MILLIS, BlockedRecord::durationMillis),
-                  Field.of("ownerThreadId", "OWNER", 7, Unit.ID, BlockedRecord::ownerThreadId),
-                  Field.of("source", "SOURCE", 11, Unit.TEXT, BlockedRecord::source),
-                  Field.<BlockedRecord>data("lockId", Unit.ADDRESS, BlockedRecord::lockId),
-                  Field.<BlockedRecord>data("objectId", Unit.ADDRESS, BlockedRecord::objectId)))
-          .withPriority(List.of("threadId", "kind", "soFarMs", "ownerThreadId"));
-
-  private static RecordSchema<BlockedRecord> inProgressSchema(boolean stacks) {
-    List<Field<BlockedRecord>> f = new ArrayList<>(IN_PROGRESS.fields());
-    if (stacks) {
-      f.addAll(FrameFields.stackFields("stack", BlockedRecord::stack));
-    }
-    f.addAll(FrameFields.frameFields("method", "METHOD", 0, BlockedRecord::method));
-    return new RecordSchema<>(null, f, IN_PROGRESS.priority());
-  }
-
   static Report summaryReport(BlockedSummary s, Watched watched) {
     Report.Builder r = Report.builder().values(SUMMARY, watched);
     if (s.byKind().isEmpty()) {
@@ -118,7 +106,7 @@ final class ContentionOutput {
         s.inProgress().isEmpty()
             ? null
             : "Still waiting when the watch ended (time so far; waits begun before it are not seen)",
-        inProgressSchema(inProgressStacks),
+        schema(inProgressStacks, true),
         s.inProgress(),
         b -> FrameFields.atFrames(b.stack()));
     boolean stacks = s.byStack().stream().anyMatch(g -> !g.stack().isEmpty());

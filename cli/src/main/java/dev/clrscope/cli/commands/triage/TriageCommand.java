@@ -7,6 +7,7 @@ import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.analyze.AnalysisTarget;
 import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
+import dev.clrscope.cli.options.DacTargetOptions;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
@@ -143,20 +144,7 @@ public final class TriageCommand extends ClrscopeSubcommand {
           "Leave the heap out (leak suspects and waste): a live process is paused for less time.")
   boolean noHeap;
 
-  @Option(
-      names = "--dac",
-      paramLabel = "PATH",
-      description = "The DAC to use (libmscordaccore.so of the target's exact runtime build).")
-  Path dac;
-
-  @Option(
-      names = "--symbol-server",
-      paramLabel = "URL|none",
-      description =
-          "Where to download the DAC when the runtime directory and the cache lack it (default:"
-              + " Microsoft's public symbol server); none to never download. Given, PDBs the"
-              + " machine lacks are downloaded from it too.")
-  String symbolServer;
+  @Mixin DacTargetOptions dacTarget;
 
   @Mixin LineOptions lines;
 
@@ -186,9 +174,8 @@ public final class TriageCommand extends ClrscopeSubcommand {
     if (html != null) {
       OutputFile.check(html, "--html");
     }
-    DacOptions options = AnalyzeCommand.dacOptions(spec, dac, symbolServer);
-    SourceLines sourceLines =
-        lines.sourceLines(symbolServer == null ? null : options.symbolServer());
+    DacOptions options = dacTarget.dacOptions();
+    SourceLines sourceLines = dacTarget.sourceLines(lines, options);
     TriageSettings settings =
         TriageSettings.defaults().withLeakShare(leakShare / 100).withMemory(!noHeap);
 

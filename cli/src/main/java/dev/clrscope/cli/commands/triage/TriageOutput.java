@@ -1,11 +1,11 @@
 package dev.clrscope.cli.commands.triage;
 
+import dev.clrscope.cli.commands.heap.DumpHeapDiffCommand;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.heapwalk.TypeDiff;
 import dev.clrscope.symbols.Frame;
 import dev.clrscope.triage.Check;
 import dev.clrscope.triage.Evidence;
@@ -89,18 +89,6 @@ final class TriageOutput {
               Field.of("area", "CHECKED", 0, Unit.TEXT, Check::area),
               Field.<Check>data("result", Unit.TEXT, Check::result)));
 
-  private static final RecordSchema<TypeDiff> GROWN =
-      new RecordSchema<TypeDiff>(
-              null,
-              List.of(
-                  Field.of("retainedDelta", "+RETAINED", 12, Unit.BYTES, TypeDiff::retainedDelta),
-                  Field.of("countDelta", "+COUNT", 9, Unit.COUNT, TypeDiff::countDelta),
-                  Field.of("sizeDelta", "+SIZE", 12, Unit.BYTES, TypeDiff::sizeDelta),
-                  Field.of("countAfter", "COUNT", 9, Unit.COUNT, TypeDiff::countAfter),
-                  Field.of("retainedAfter", "RETAINED", 12, Unit.BYTES, TypeDiff::retainedAfter),
-                  Field.of("type", "TYPE", 0, Unit.TEXT, TypeDiff::type)))
-          .withPriority(List.of("retainedDelta", "type", "countDelta"));
-
   private static final RecordSchema<Evidence.ThreadEntry> THREAD =
       new RecordSchema<>(
           null,
@@ -154,7 +142,11 @@ final class TriageOutput {
       b.note("Nothing found. What was checked:");
     }
     if (r.earlier() != null) {
-      b.rows("grown", "What grew since " + r.earlier() + ", by retained size:", GROWN, r.grown());
+      b.rows(
+          "grown",
+          "What grew since " + r.earlier() + ", by retained size:",
+          DumpHeapDiffCommand.SCHEMA,
+          r.grown());
     }
     b.rows("checked", null, CHECKS, r.checks(), c -> wrap(c.result(), WIDTH - 4, ""));
     return b.build();
