@@ -156,6 +156,9 @@ public final class TriageCommand extends ClrscopeSubcommand {
     if (pid != null && name != null) {
       throw usage("give -p PID or -n NAME, not both");
     }
+    if (cores.size() > 2) {
+      throw usage("give at most two cores: the earlier and the later");
+    }
     if (live ? cores.size() > 1 : cores.isEmpty()) {
       throw usage(
           live
