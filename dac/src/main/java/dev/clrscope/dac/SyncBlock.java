@@ -24,7 +24,7 @@ public record SyncBlock(
   /**
    * The threads waiting to enter a monitor: its held count is 1 while owned, plus 2 for each thread
    * waiting (MonitorHeld 7 = owned, 3 waiting; ClrMD counts them so), and the DAC's additional
-   * thread count (always 0 on .NET 10) where the held count says nothing.
+   * thread count (0 on .NET 10 even with threads waiting) where the held count says nothing.
    */
   public static int waiters(int monitorHeld, int additionalThreadCount) {
     return monitorHeld != 0 ? monitorHeld >>> 1 : additionalThreadCount;
