@@ -11,12 +11,17 @@ internal sealed class Ledger
 /// <summary>
 /// <c>deadlock</c>: two threads that wait for each other for good. <c>transfer-in</c> holds the
 /// Monitor of a <see cref="Ledger"/> and waits to enter a <see cref="System.Threading.Lock"/>;
-/// <c>transfer-out</c> holds that Lock and waits for the Ledger's Monitor.
+/// <c>transfer-out</c> holds that Lock and waits for the Ledger's Monitor. .NET 8 has no
+/// <see cref="System.Threading.Lock"/>: there the journal is a plain object's Monitor.
 /// </summary>
 internal static class Deadlock
 {
     private static readonly Ledger Books = new();
+#if NET9_0_OR_GREATER
     private static readonly Lock Journal = new();
+#else
+    private static readonly object Journal = new();
+#endif
     private static readonly Barrier BothHold = new(2);
 
     internal static void Make()
@@ -53,7 +58,7 @@ internal static class Deadlock
             w.WriteNumber("outManagedId", transferOut.ManagedThreadId);
             w.WriteString("outMethod", "TriageApp.Deadlock.TransferOut");
             w.WriteString("monitorType", typeof(Ledger).FullName);
-            w.WriteString("lockType", typeof(Lock).FullName);
+            w.WriteString("lockType", Journal.GetType().FullName);
         });
     }
 
@@ -63,6 +68,7 @@ internal static class Deadlock
         lock (Books)
         {
             BothHold.SignalAndWait();
+#if NET9_0_OR_GREATER
             Journal.Enter(); // line: transfer-in-waits
             try
             {
@@ -72,6 +78,12 @@ internal static class Deadlock
             {
                 Journal.Exit();
             }
+#else
+            lock (Journal) // line: transfer-in-waits-monitor
+            {
+                Books.Balance++;
+            }
+#endif
         }
     }
 

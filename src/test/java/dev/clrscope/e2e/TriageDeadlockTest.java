@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -131,6 +132,58 @@ class TriageDeadlockTest {
     assertThat(f.get("next").get(0).asText())
         .startsWith("clrscope analyze ")
         .endsWith("-c syncblk");
+  }
+
+  /**
+   * The deadlock live on .NET 8 (TriageApp published self-contained, where the journal is a plain
+   * object's Monitor: .NET 8 has no System.Threading.Lock) and on .NET 10: both threads, both lock
+   * types, where each waits.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Runtime.class,
+      names = {"NET8", "NET10"})
+  @RunsCommands({"triage live"})
+  void theCycleOnEachRuntime(Runtime runtime) {
+    try (TargetProcess other =
+        TargetProcess.startUnwaited(runtime, TriageCli.APP, List.of(), Map.of())) {
+      JsonNode made = other.send("deadlock");
+      JsonNode f = TriageCli.finding(TriageCli.live(other), "deadlock");
+      assertThat(f.get("severity").asText()).isEqualTo("critical");
+      Map<String, JsonNode> threads = new HashMap<>();
+      f.get("evidence").get("threads").forEach(t -> threads.put(t.get("name").asText(), t));
+      String in = made.get("inThread").asText();
+      String out = made.get("outThread").asText();
+      assertThat(threads.keySet()).containsExactlyInAnyOrder(in, out);
+      assertThat(threads.get(in).get("osId").asInt()).isEqualTo(made.get("inTid").asInt());
+      assertThat(threads.get(out).get("osId").asInt()).isEqualTo(made.get("outTid").asInt());
+      Map<String, JsonNode> locks = new HashMap<>();
+      f.get("evidence").get("objects").forEach(o -> locks.put(o.get("type").asText(), o));
+      assertThat(made.get("lockType").asText())
+          .isEqualTo(runtime == Runtime.NET8 ? "System.Object" : "System.Threading.Lock");
+      assertThat(locks.keySet())
+          .containsExactlyInAnyOrder(
+              made.get("monitorType").asText(), made.get("lockType").asText());
+      assertThat(
+              TriageCli.hasFrame(
+                  threads.get(in).get("frames"),
+                  made.get("inMethod").asText(),
+                  "Deadlock.cs",
+                  SourceMarkers.line(
+                      TriageCli.APP,
+                      "Deadlock.cs",
+                      runtime == Runtime.NET8 ? "transfer-in-waits-monitor" : "transfer-in-waits")))
+          .as("%s", threads.get(in))
+          .isTrue();
+      assertThat(
+              TriageCli.hasFrame(
+                  threads.get(out).get("frames"),
+                  made.get("outMethod").asText(),
+                  "Deadlock.cs",
+                  SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-out-waits")))
+          .as("%s", threads.get(out))
+          .isTrue();
+    }
   }
 
   @Test
