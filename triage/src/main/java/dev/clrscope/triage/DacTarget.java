@@ -156,12 +156,15 @@ public final class DacTarget implements TriageTarget {
     for (int i = 0; i < stack.size(); i++) {
       StackFrame f = stack.get(i);
       FrameLocation at = where == null ? null : where.get(i);
+      // A runtime frame that names a method is that method's: .NET 8 enters a contended Monitor
+      // in a HelperMethodFrame of Monitor.ReliableEnter.
+      boolean method = f.method() != null;
       out.add(
           new FrameView(
-              f.isRuntimeFrame() ? "[" + f.frameName() + "]" : Stacks.simpleName(f),
+              method ? Stacks.simpleName(f) : "[" + f.frameName() + "]",
               at == null ? null : at.line(lines),
               f.sp(),
-              f.isRuntimeFrame() || f.method() == null));
+              !method));
     }
     return out;
   }
