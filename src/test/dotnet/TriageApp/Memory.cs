@@ -113,7 +113,7 @@ internal static class Memory
             w.WriteNumber("sessions", SessionCache.Sessions.Count);
             w.WriteNumber("payloadBytes", PayloadBytes);
             w.WriteString("sessionType", typeof(Session).FullName);
-            w.WriteString("cacheType", "System.Collections.Generic.Dictionary<System.Int32,TriageApp.Session>");
+            w.WriteString("cacheType", "System.Collections.Generic.Dictionary<System.Int32, TriageApp.Session>");
             w.WriteString("cacheField", "TriageApp.SessionCache.Sessions");
             w.WriteNumber("labelCopies", LabelCopies);
             w.WriteString("labelValue", label);

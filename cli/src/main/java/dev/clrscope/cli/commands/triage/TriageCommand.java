@@ -57,7 +57,7 @@ import picocli.CommandLine.Parameters;
       "Say what is wrong with a .NET process or a core dump, most severe first: deadlocks (Monitor"
           + " and System.Threading.Lock), threads blocked on tasks (sync over async), a starved"
           + " thread pool, a blocked finalizer, a crash and the exceptions threads threw, leak"
-          + " suspects (objects and types retaining 10% of the heap or more, as Eclipse MAT finds"
+          + " suspects (objects and types retaining 10%% of the heap or more, as Eclipse MAT finds"
           + " them), duplicated strings, empty collections, free space in the large object heap,"
           + " piled-up timers, long invocation lists; live, also time in GC, exceptions per second"
           + " and the thread pool's queue. Each finding comes with its evidence (threads, frames"
