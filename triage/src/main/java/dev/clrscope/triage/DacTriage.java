@@ -10,10 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Triage of a core or a live process read through its runtime's DAC, in one call: the earlier core's
- * heap read and let go first (for a comparison), then the target opened (a live process paused),
- * every check run on it through {@link DacTarget}, and the target let go. Everything triage reads
- * through the DAC is read here.
+ * Triage of a core or a live process read through its runtime's DAC, in one call: the earlier
+ * core's heap read and let go first (for a comparison), then the target opened (a live process
+ * paused), every check run on it through {@link DacTarget}, and the target let go. Everything
+ * triage reads through the DAC is read here.
  */
 public final class DacTriage {
   private DacTriage() {}
@@ -55,8 +55,8 @@ public final class DacTriage {
   /**
    * Reads the target and triages it; a live process is let go before this returns.
    *
-   * @throws TargetException when the target (or the earlier core: its path then starts the
-   *     message) cannot be opened and read
+   * @throws TargetException when the target (or the earlier core: its path then starts the message)
+   *     cannot be opened and read
    */
   public static Outcome run(Request request) {
     HeapSnapshot before = request.earlier() == null ? null : earlierHeap(request);

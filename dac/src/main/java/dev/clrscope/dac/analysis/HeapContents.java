@@ -1,8 +1,8 @@
 package dev.clrscope.dac.analysis;
 
 import dev.clrscope.dac.ClrField;
-import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrHeap;
+import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.HeapObject;
 import dev.clrscope.dac.HeapVisitor;
@@ -49,8 +49,7 @@ public final class HeapContents {
   }
 
   /** The values that {@code minCount} or more live strings hold, most wasted bytes first. */
-  public static List<Duplicate> duplicateStrings(
-      ClrHeap heap, LongPredicate live, int minCount) {
+  public static List<Duplicate> duplicateStrings(ClrHeap heap, LongPredicate live, int minCount) {
     Scan scan = new Scan(heap, true, false, false, 0);
     heap.walk(scan);
     return scan.duplicates(live, minCount);
@@ -104,8 +103,8 @@ public final class HeapContents {
   private static final String HASH_SET = "System.Collections.Generic.HashSet<";
 
   /**
-   * One walk of the heap ({@link ClrHeap#walk}) that sets aside what the reads above look
-   * at: strings by value, collections, arrays of references with null elements, delegates with long
+   * One walk of the heap ({@link ClrHeap#walk}) that sets aside what the reads above look at:
+   * strings by value, collections, arrays of references with null elements, delegates with long
    * invocation lists, the large object heap's space. Which of it is live is asked afterwards.
    */
   public static final class Scan implements HeapVisitor {

@@ -211,7 +211,8 @@ public final class TriageCommand extends ClrscopeSubcommand {
                 live ? "-p " + process : Triage.shellWord(core.toString())));
     if (live) {
       // Let go, and said how long it was paused, before the report is drawn.
-      err().println("Process " + process + " was paused for " + Unit.duration(found.paused()) + ".");
+      err()
+          .println("Process " + process + " was paused for " + Unit.duration(found.paused()) + ".");
     }
     if (sourceLines != null) {
       sourceLines.problems().forEach(this::warn);
