@@ -222,7 +222,9 @@ public final class TriageCommand extends ClrscopeSubcommand {
       TriageHtml.write(html, found.result(), runtime);
       err().println("Wrote " + html + ".");
     }
-    Report report = TriageOutput.report(found.result(), runtime);
+    Report report =
+        TriageOutput.report(
+            found.result(), runtime, found.heap() == null ? null : found.heap().walkProblems());
     if (threshold != null && found.result().hasAtLeast(threshold)) {
       report = report.exitingWith(ExitCode.FINDINGS);
     }

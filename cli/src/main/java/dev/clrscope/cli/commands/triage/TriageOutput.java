@@ -7,6 +7,8 @@ import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.cli.render.VisibleText;
+import dev.clrscope.dac.HeapProblems;
+import dev.clrscope.heapwalk.WalkProblems;
 import dev.clrscope.symbols.Frame;
 import dev.clrscope.triage.Check;
 import dev.clrscope.triage.Evidence;
@@ -33,8 +35,17 @@ final class TriageOutput {
   /** Frames a table shows of a thread or an exception (JSON and HTML show them all). */
   static final int TABLE_FRAMES = 12;
 
-  /** The head of the report. */
-  record Head(TriageResult result, String runtime) {}
+  /**
+   * The head of the report.
+   *
+   * @param heapProblems where the heap's walk had to stop, or null when the heap was not read
+   */
+  record Head(TriageResult result, String runtime, WalkProblems heapProblems) {
+    /** The problems of a heap not read whole; null for a whole one. */
+    WalkProblems notWhole() {
+      return heapProblems != null && heapProblems.heapNotWhole() ? heapProblems : null;
+    }
+  }
 
   private static final RecordSchema<Head> HEAD =
       new RecordSchema<>(
@@ -68,7 +79,21 @@ final class TriageOutput {
                       h ->
                           h.result().findings().isEmpty()
                               ? "none"
-                              : h.result().findings().size() + ": " + h.result().tally())));
+                              : h.result().findings().size() + ": " + h.result().tally()),
+              // As dump-heap's report says a heap not read whole.
+              Field.<Head>data(
+                      "problemCounts",
+                      Unit.TEXT,
+                      h ->
+                          h.notWhole() == null
+                              ? null
+                              : HeapProblems.of(h.notWhole()).countsByName())
+                  .optional(),
+              Field.<Head>data(
+                      "bytesNotWalked",
+                      Unit.BYTES,
+                      h -> h.notWhole() == null ? null : h.notWhole().bytesNotWalked())
+                  .optional()));
 
   private static final RecordSchema<Finding> FINDINGS =
       new RecordSchema<>(
@@ -135,9 +160,18 @@ final class TriageOutput {
     return o;
   }
 
-  /** The report of a result. */
+  /** The report of a result whose heap, if read, was read whole. */
   static Report report(TriageResult r, String runtime) {
-    Report.Builder b = Report.builder().values(HEAD, new Head(r, runtime));
+    return report(r, runtime, null);
+  }
+
+  /**
+   * The report of a result.
+   *
+   * @param heapProblems where the heap's walk had to stop, or null when no heap was read
+   */
+  static Report report(TriageResult r, String runtime, WalkProblems heapProblems) {
+    Report.Builder b = Report.builder().values(HEAD, new Head(r, runtime, heapProblems));
     b.rows("findings", null, FINDINGS, r.findings(), TriageOutput::lines).primary();
     if (r.findings().isEmpty()) {
       b.note("Nothing found. What was checked:");
