@@ -182,6 +182,34 @@ class RuntimeDacTest {
   }
 
   /**
+   * {@code lock-waiters 3} on the paused process: syncblk lists the lock held by its thread with 3
+   * waiters, on every runtime. The DAC's own count of additional threads is 0 on .NET 10 with
+   * threads waiting; the lock's held count (1 while owned, 2 more per waiting thread) says 3.
+   */
+  @ParameterizedTest
+  @Execution(ExecutionMode.CONCURRENT)
+  @EnumSource(Runtime.class)
+  @RunsCommands({"analyze live"})
+  void syncblkCountsTheThreadsWaitingForAHeldLock(Runtime runtime) throws Exception {
+    try (TargetProcess app =
+        TargetProcess.startUnwaited(runtime, DotnetApps.TARGET_APP, List.of(), Map.of())) {
+      JsonNode waiting = app.send("lock-waiters 3");
+      JsonNode rows = AnalyzeCli.one(AnalyzeCli.pid(app.ready().pid()), "syncblk");
+      List<JsonNode> held = new ArrayList<>();
+      for (JsonNode row : rows) {
+        if (row.get("owningOsThreadId").asInt() == waiting.get("holderTid").asInt()) {
+          held.add(row);
+        }
+      }
+      assertThat(held).as("%s", rows).hasSize(1);
+      assertThat(held.get(0).get("type").asText()).isEqualTo(waiting.get("lockType").asText());
+      assertThat(held.get(0).get("monitorHeld").asInt()).isEqualTo(1 + 2 * 3);
+      assertThat(held.get(0).get("waiters").asInt()).isEqualTo(waiting.get("waiters").asInt());
+      DacLiveProcessTest.assertRunsFree(app);
+    }
+  }
+
+  /**
    * What reads statics: gcroot names the static field that holds the array; the timer that {@code
    * facts} made is listed (the timer queues are a static of TimerQueue), with its due time, period,
    * callback and state; dumpmt shows the holder's statics with their values.

@@ -470,7 +470,7 @@ public final class ClrRuntime {
                     d.recursion(),
                     d.holdingThread(),
                     osId,
-                    d.additionalThreadCount()));
+                    SyncBlock.waiters(d.monitorHeld(), d.additionalThreadCount())));
           }
           return out;
         });

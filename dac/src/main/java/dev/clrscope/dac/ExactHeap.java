@@ -26,8 +26,24 @@ final class ExactHeap {
   @SuppressWarnings("ArrayRecordComponent") // read only, by the heap view that holds it
   record Graph(HeapSnapshot snapshot, List<Root> roots, long[] rootObjects) {}
 
+  /** Every segment of the heap, in address order: the order the graph's walk reads them in. */
+  static List<HeapSegment> segmentsInOrder(ClrHeap heap) {
+    List<HeapSegment> segments = new ArrayList<>();
+    heap.heaps().forEach(h -> segments.addAll(h.segments()));
+    segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
+    return segments;
+  }
+
   /** Reads the graph; on the owner thread. */
   static Graph read(ClrHeap heap, RootReader roots) {
+    return read(heap, roots, null);
+  }
+
+  /**
+   * Reads the graph, {@code also} (when not null) visiting every object of the same walk, free
+   * space included: what else a reader needs of each object costs no walk of its own.
+   */
+  static Graph read(ClrHeap heap, RootReader roots, HeapVisitor also) {
     HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
     List<Root> all = new ArrayList<>();
     // Statics first: where a static field and another root hold the same object, the path that
@@ -39,9 +55,7 @@ final class ExactHeap {
     roots.finalizerRoots(all::add);
     long[] interior = interiorAddresses(all);
     long[] interiorObject = new long[interior.length];
-    List<HeapSegment> segments = new ArrayList<>();
-    heap.heaps().forEach(h -> segments.addAll(h.segments()));
-    segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
+    List<HeapSegment> segments = segmentsInOrder(heap);
     LongSet named = new LongSet();
     int[] nextInterior = {0};
     long[] lastNamed = {0};
@@ -51,6 +65,9 @@ final class ExactHeap {
         heap.walkSegments(
             segments,
             o -> {
+              if (also != null) {
+                also.visit(o);
+              }
               long address = o.address();
               long end = address + o.alignedSize();
               int k = nextInterior[0];

@@ -517,8 +517,14 @@ public final class HeapSnapshot {
     return rows;
   }
 
-  /** The total size of the objects the roots reach. */
+  /** The total size of the reachable objects, once computed; -1 before. */
+  private volatile long reachable = -1;
+
+  /** The total size of the objects the roots reach (computed once). */
   public long reachableSize() {
+    if (reachable >= 0) {
+      return reachable;
+    }
     Dominators d = dominators();
     long total = 0;
     for (int i = 0; i < address.length; i++) {
@@ -526,6 +532,7 @@ public final class HeapSnapshot {
         total += sizeOf(i);
       }
     }
+    reachable = total;
     return total;
   }
 
@@ -646,6 +653,16 @@ public final class HeapSnapshot {
       dominators = Dominators.of(first, target, rootTarget, v -> v == n ? 0 : sizeOf(v), n);
     }
     return dominators;
+  }
+
+  /**
+   * The objects object {@code i} dominates directly, its children in the dominator tree: what it
+   * alone keeps alive, one level down. {@code i} = {@link #objectCount()} is the roots' node, whose
+   * children are the objects only roots keep alive.
+   */
+  public int[] dominatedBy(int i) {
+    Tree t = tree();
+    return Arrays.copyOfRange(t.children(), t.childStart()[i], t.childStart()[i + 1]);
   }
 
   /** The dominator tree's children of each node (the roots' node is {@code n}), as offsets. */

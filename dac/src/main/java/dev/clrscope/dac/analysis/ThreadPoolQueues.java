@@ -3,6 +3,7 @@ package dev.clrscope.dac.analysis;
 import dev.clrscope.dac.ClrField;
 import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
+import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,9 +107,9 @@ public final class ThreadPoolQueues {
         ClrField s = item.type().field("_state");
         state = s != null && item.value(s) instanceof Value.Reference r ? r.address() : 0;
       } else if (type.contains("+AsyncStateMachineBox<")) {
-        ClrField sm = item.type().field("StateMachine");
-        if (sm != null && item.value(sm) instanceof Value.Embedded e) {
-          callback = AsyncStateMachines.methodOf(e.value().type().name());
+        ClrValue sm = AsyncStateMachines.stateMachine(heap, item);
+        if (sm != null) {
+          callback = AsyncStateMachines.methodOf(sm.type().name());
         }
       } else if (item.type().field("m_action") != null) {
         // A Task: its delegate and state object.

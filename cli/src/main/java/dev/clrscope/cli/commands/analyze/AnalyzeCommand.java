@@ -251,7 +251,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   }
 
   /** One line about the runtime read, for the prompt's greeting. */
-  static String describeRuntime(RuntimeInfo r) {
+  public static String describeRuntime(RuntimeInfo r) {
     return r.runtimeName()
         + ", "
         + r.gcMode()

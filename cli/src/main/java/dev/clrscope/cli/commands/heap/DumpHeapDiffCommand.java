@@ -45,7 +45,8 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Mixin TypeSelection selection;
 
-  static final RecordSchema<TypeDiff> SCHEMA =
+  /** A type's change between two heaps; triage's comparison draws its rows too. */
+  public static final RecordSchema<TypeDiff> SCHEMA =
       new RecordSchema<>(
           null,
           List.of(

@@ -25,7 +25,7 @@ import java.util.Arrays;
  * a .gcdump (PerfView's FastSerialization), or a core dump (an ELF core file), whose exact graph is
  * read through the DAC.
  */
-final class HeapFile {
+public final class HeapFile {
   private HeapFile() {}
 
   /** The first bytes of a .gcdump: the length 20, then {@code !FastSerialization.1}. */
@@ -99,7 +99,7 @@ final class HeapFile {
    * is what could be read, and JSON's {@code problems}, {@code problemCounts} and {@code
    * bytesNotWalked} say the same.
    */
-  static Result requireWhole(HeapSnapshot snapshot, java.io.PrintStream err, Result shown) {
+  public static Result requireWhole(HeapSnapshot snapshot, java.io.PrintStream err, Result shown) {
     WalkProblems problems = snapshot.walkProblems();
     if (!problems.heapNotWhole()) {
       return shown;
