@@ -15,10 +15,47 @@ public final class Terminal {
   private Terminal() {}
 
   /**
+   * What the front process found of its terminal, in a process whose own stdin, stdout and stderr
+   * are pipes to that front (the DAC process: docs/architecture.md), or null: then this process's
+   * own streams are asked.
+   */
+  private static volatile Facts front;
+
+  /**
+   * Whether stdin, stdout and stderr are terminals, and stdout's width (0 when it is none).
+   *
+   * @param columns as {@link #stdoutColumns()} says
+   */
+  public record Facts(boolean stdin, boolean stdout, boolean stderr, int columns) {
+    /** What this process's own streams are. */
+    public static Facts ofThisProcess() {
+      return new Facts(isTerminal(0), isTerminal(1), isTerminal(2), stdoutColumns());
+    }
+  }
+
+  /**
+   * Answers {@link #isTerminal} for stdin, stdout and stderr and {@link #stdoutColumns} from {@code
+   * facts} from now on: this process writes through a front that owns the terminal (null: its own
+   * streams again).
+   */
+  public static void assumeFront(Facts facts) {
+    front = facts;
+  }
+
+  /** Whether a front's facts answer here ({@link #assumeFront}). */
+  public static boolean fronted() {
+    return front != null;
+  }
+
+  /**
    * Whether file descriptor {@code fd} of this process is a terminal (Linux: its /proc link names a
    * tty; elsewhere false).
    */
   public static boolean isTerminal(int fd) {
+    Facts f = front;
+    if (f != null && fd >= 0 && fd <= 2) {
+      return fd == 0 ? f.stdin() : fd == 1 ? f.stdout() : f.stderr();
+    }
     try {
       String target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
@@ -32,6 +69,10 @@ public final class Terminal {
    * of any length). {@code $COLUMNS}, when set, wins over what the terminal says.
    */
   public static int stdoutColumns() {
+    Facts f = front;
+    if (f != null) {
+      return f.columns();
+    }
     if (!isTerminal(1)) {
       return 0;
     }

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
@@ -122,6 +123,7 @@ final class AnalyzeShell {
       }
     }
     out.flush();
+    DacHost.commandDone();
   }
 
   /** The width a table fits on stdout when it is not an interactive prompt. */

@@ -1,10 +1,12 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapWalk;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Parameters;
       "Write a core dump's managed heap (read through the runtime's DAC: every object, reference"
           + " and root) as a .gcdump file for PerfView, Visual Studio or dotnet-gcdump report."
     })
-public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
+public final class DumpHeapConvertCommand extends ClrscopeSubcommand implements DacCommand {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
@@ -36,6 +38,16 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
       required = true,
       description = "The .gcdump to write.")
   Path output;
+
+  @Override
+  public boolean readsThroughDac() {
+    return DacCommand.isCore(input);
+  }
+
+  @Override
+  public boolean mayReadThroughDac(List<String> words) {
+    return DacCommand.namesACore(words);
+  }
 
   @Override
   public Integer call() {

@@ -3,6 +3,8 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.commands.DacCommand;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.OptionDefaults;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Option;
  * What every heap command shares: taking a snapshot of the managed heap from outside the process,
  * as dotnet-gcdump takes it (the runtime walks the heap during one GC it is asked to force).
  */
-abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Own {
+abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Own, DacCommand {
   @Option(
       names = "--duration",
       paramLabel = "DURATION",
@@ -77,6 +79,34 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   @Override
   protected boolean readsFiles() {
     return true;
+  }
+
+  /** A core dump is read through the DAC, and so is a live process with {@code --exact}. */
+  @Override
+  public boolean readsThroughDac() {
+    if (exact) {
+      return true;
+    }
+    for (Path file : heapFiles()) {
+      if (DacCommand.isCore(file)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public boolean mayReadThroughDac(java.util.List<String> words) {
+    return words.contains("--exact") || DacCommand.namesACore(words);
+  }
+
+  /** The heap files the command was given: FILE, and any its own options name. */
+  protected java.util.List<Path> heapFiles() {
+    java.util.List<Path> files = new java.util.ArrayList<>();
+    for (String w : target.inputs()) {
+      files.add(Path.of(w));
+    }
+    return files;
   }
 
   /** A heap file given instead of a target: {@link #show} what it holds. */
@@ -170,6 +200,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     }
     HeapSnapshot snapshot;
     java.time.Duration paused;
+    DacHost.reading((int) pid, "process " + pid);
     try (ClrProcess process = ClrProcess.attach((int) pid, DacOptions.defaults())) {
       snapshot = process.heapSnapshot();
       process.close();

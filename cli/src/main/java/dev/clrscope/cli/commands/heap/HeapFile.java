@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
@@ -76,6 +77,7 @@ final class HeapFile {
       throw new CommandFailure(
           file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
     }
+    DacHost.reading(0, "core " + file);
     try (ClrProcess process = ClrProcess.openCore(file, DacOptions.defaults())) {
       return process.heapSnapshot();
     } catch (TargetException e) {
