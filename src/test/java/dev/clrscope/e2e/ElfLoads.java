@@ -17,6 +17,15 @@ final class ElfLoads {
 
   /** Each PT_LOAD: {vaddr, offset, filesz}. */
   static List<long[]> of(Path core) throws IOException {
+    return loads(core, false);
+  }
+
+  /** Each writable PT_LOAD (PF_W): {vaddr, offset, filesz}. */
+  static List<long[]> writable(Path core) throws IOException {
+    return loads(core, true);
+  }
+
+  private static List<long[]> loads(Path core, boolean writableOnly) throws IOException {
     try (FileChannel ch = FileChannel.open(core)) {
       ByteBuffer h = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
       ch.read(h, 0);
@@ -28,7 +37,7 @@ final class ElfLoads {
       List<long[]> loads = new ArrayList<>();
       for (int i = 0; i < phnum; i++) {
         int b = i * phentsize;
-        if (ph.getInt(b) == 1) {
+        if (ph.getInt(b) == 1 && (!writableOnly || (ph.getInt(b + 4) & 2) != 0)) {
           loads.add(new long[] {ph.getLong(b + 16), ph.getLong(b + 8), ph.getLong(b + 32)});
         }
       }

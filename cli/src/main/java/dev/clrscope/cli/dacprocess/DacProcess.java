@@ -1,5 +1,6 @@
 package dev.clrscope.cli.dacprocess;
 
+import dev.clrscope.cli.render.Terminal;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -60,6 +61,83 @@ public final class DacProcess implements AutoCloseable {
   /** Starts a DAC process with this command (its last word {@link DacHost}). */
   static DacProcess start(List<String> command) throws IOException {
     return new DacProcess(new ProcessBuilder(command).start());
+  }
+
+  /**
+   * What a command line run through {@link #run} came to.
+   *
+   * @param exitCode its exit code, or null when the DAC process ended under it
+   * @param ending how the DAC process ended under it, or null
+   * @param timedOut whether it was killed for running past its limit
+   */
+  public record Result(
+      Integer exitCode, Ending ending, boolean timedOut, byte[] stdout, String stderr) {}
+
+  /**
+   * Runs one command line here, with no terminal and no line to read, for a program rather than a
+   * person: what it printed and how it ended. The process serves the next command line after it,
+   * unless it ended under this one (a fault, or killed at {@code limit}).
+   */
+  public Result run(List<String> words, Duration limit) throws IOException {
+    send(
+        Wire.Kind.RUN,
+        new Wire.Run(words, new Terminal.Facts(false, false, false, 0), false).body());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    java.util.concurrent.atomic.AtomicBoolean late =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    Thread watch =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(limit.toMillis());
+                late.set(true);
+                process.destroyForcibly();
+              } catch (InterruptedException ended) {
+                // In time.
+              }
+            },
+            "clrscope-dac-limit " + process.pid());
+    watch.setDaemon(true);
+    watch.start();
+    try {
+      for (Wire.Frame f = safeNext(); f != null; f = safeNext()) {
+        switch (f.kind()) {
+          case OUT -> out.write(f.body());
+          case ERR -> err.write(f.body());
+          case ASK -> send(Wire.Kind.NO_MORE_LINES, new byte[0]);
+          case END -> {
+            return new Result(
+                Wire.code(f.body()),
+                null,
+                false,
+                out.toByteArray(),
+                err.toString(StandardCharsets.UTF_8));
+          }
+          case NOT_MINE -> {
+            return new Result(null, null, false, out.toByteArray(), "not a DAC command");
+          }
+          default -> {
+            // NAME, TARGET, DONE: for a person's front.
+          }
+        }
+      }
+    } finally {
+      watch.interrupt();
+    }
+    dropReplies();
+    Ending ending = awaitEnd(Duration.ofSeconds(10), false);
+    return new Result(
+        null, ending, late.get(), out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** The next reply, or null when there is none to trust (its end, a broken frame). */
+  private Wire.Frame safeNext() {
+    try {
+      return next();
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   /** Its process id. */
