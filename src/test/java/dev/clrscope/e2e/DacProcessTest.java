@@ -3,6 +3,7 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.clrscope.dac.target.ElfImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,7 +53,11 @@ class DacProcessTest {
     assertThat(app.send("hold Widget " + WIDGETS).get("event").asText()).isEqualTo("hold");
     core = dir.resolve("app.core");
     DacCoreDumpTest.dump(pid(), "heap", core);
-    faultyDac = faultyDac(runtimeVersion(pid()));
+    Path coreclr = coreclrOf(pid());
+    faultyDac =
+        faultyDac(
+            ElfImage.versionInFile(coreclr),
+            ElfImage.hex(ElfImage.buildIdOfFile(coreclr.resolveSibling("libmscordaccore.so"))));
   }
 
   @AfterAll
@@ -66,31 +71,28 @@ class DacProcessTest {
     return app.ready().pid();
   }
 
-  /** The version line the runtime's own libcoreclr.so carries ({@code @(#)Version ...}). */
-  private static String runtimeVersion(long pid) throws IOException {
-    Path coreclr = null;
+  /** The runtime's libcoreclr.so, as the process maps it. */
+  private static Path coreclrOf(long pid) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/maps"))) {
       if (line.endsWith("/libcoreclr.so")) {
-        coreclr = Path.of(line.substring(line.indexOf('/')));
+        return Path.of(line.substring(line.indexOf('/')));
       }
     }
-    assertThat(coreclr).as("libcoreclr.so mapped by the app").isNotNull();
-    String bytes = new String(Files.readAllBytes(coreclr), StandardCharsets.ISO_8859_1);
-    int at = bytes.indexOf("@(#)Version ");
-    assertThat(at).as("the runtime's version line").isNotNegative();
-    return bytes.substring(at, bytes.indexOf('\0', at));
+    throw new AssertionError("libcoreclr.so is not mapped by " + pid);
   }
 
   /**
    * A DAC-shaped library (gcc): it exports what clrscope looks up in a DAC, carries the runtime's
-   * own version line (so a check of the DAC's version against the runtime's lets it through), and
-   * dereferences NULL in CLRDataCreateInstance: a real native fault where a wrong DAC faults.
+   * own version line and the real DAC's build-id (so a check of either against the runtime lets it
+   * through), and dereferences NULL in CLRDataCreateInstance: a real native fault where a wrong DAC
+   * faults.
    */
-  private static Path faultyDac(String version) throws Exception {
+  private static Path faultyDac(String version, String buildId) throws Exception {
     Path source = dir.resolve("faulty-dac.c");
     Files.writeString(
         source,
-        "__attribute__((used)) static const char sccsid[] = \""
+        // Writable, as the runtime's own: where a reader of the version line looks.
+        "__attribute__((used)) char sccsid[] = \"@(#)Version "
             + version
             + "\";\n"
             + "int DAC_PAL_InitializeDLL(void) { return 0; }\n"
@@ -102,7 +104,14 @@ class DacProcessTest {
     Path so = dir.resolve("faulty").resolve("libmscordaccore.so");
     Files.createDirectories(so.getParent());
     Process gcc =
-        new ProcessBuilder("gcc", "-shared", "-fPIC", "-o", so.toString(), source.toString())
+        new ProcessBuilder(
+                "gcc",
+                "-shared",
+                "-fPIC",
+                "-Wl,--build-id=0x" + buildId,
+                "-o",
+                so.toString(),
+                source.toString())
             .redirectErrorStream(true)
             .start();
     String out = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -389,11 +389,17 @@ public final class Front {
 
   /**
    * Stops the run on the user's signal (on the signal's thread): the DAC process is told to stop
-   * (it lets a paused process go) and killed if it has not ended in time (the kernel lets the
-   * process go), then one line, then the exit: 128 + the signal, as for any Unix tool.
+   * (it lets a paused process go) and killed if it has not ended in time or at a second signal (the
+   * kernel lets the process go), then one line, then the exit: 128 + the signal, as for any Unix
+   * tool.
    */
   private void stop(String signal) {
     if (!stopped.compareAndSet(null, signal)) {
+      // A second Ctrl+C does not wait for the DAC process: the kernel lets the process go.
+      DacProcess c = child;
+      if (c != null) {
+        c.kill();
+      }
       return;
     }
     DacProcess c = child;
