@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.clrscope.dac.target.ElfImage;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -324,58 +319,26 @@ class DacProcessTest {
     DacLiveProcessTest.assertRunsFree(app);
   }
 
-  /** What the terminal showed so far. */
-  private final ByteArrayOutputStream screen = new ByteArrayOutputStream();
-
-  private String screen() {
-    synchronized (screen) {
-      return screen.toString(StandardCharsets.UTF_8);
-    }
-  }
-
-  private int count(String text) {
-    Matcher m = Pattern.compile(Pattern.quote(text)).matcher(screen());
-    int n = 0;
-    while (m.find()) {
-      n++;
-    }
-    return n;
-  }
-
-  /** What each prompt writes as it starts reading a line: bracketed paste turned on. */
-  private static final String READING = "\u001b[?2004h";
-
   @Test
   void atThePromptADacProcessThatDiesIsReplacedAndTheNextCommandWorks() throws Exception {
     long pid = pid();
-    ProcessBuilder b =
-        new ProcessBuilder(
-            "script",
-            "-qfec",
-            Clrscope.launcher() + " analyze -p " + pid + " --symbol-server none",
-            "/dev/null");
-    b.environment().put("XDG_CACHE_HOME", dir.resolve("cache").toString());
-    b.environment().put("COLUMNS", "200");
-    b.environment().put("TERM", "xterm");
-    b.redirectErrorStream(true);
-    Process terminal = b.start();
-    Thread copier = copy(terminal.getInputStream());
-    try (OutputStream keys = terminal.getOutputStream()) {
-      await().atMost(WAIT).until(() -> count(READING) == 1);
+    try (PromptTerminal t =
+        PromptTerminal.start(dir.resolve("cache"), "analyze -p " + pid + " --symbol-server none")) {
+      await().atMost(WAIT).until(() -> t.count(PromptTerminal.READING) == 1);
       ProcessHandle front =
-          ProcessHandle.of(terminal.pid())
-              .orElseThrow()
+          t.process()
+              .toHandle()
               .descendants()
               .filter(p -> p.info().arguments().map(a -> List.of(a).contains("-jar")).orElse(false))
               .findFirst()
               .orElseThrow();
       ProcessHandle dac = front.children().findFirst().orElseThrow();
       // A long command: every object, a row each; the DAC process faults in the middle of it.
-      type(keys, "dumpheap\n");
+      t.type("dumpheap\n");
       await().atMost(WAIT).pollInterval(Duration.ofMillis(2)).until(DacProcessTest::paused);
       new ProcessBuilder("kill", "-SEGV", Long.toString(dac.pid())).start().waitFor();
-      await().atMost(WAIT).until(() -> count(READING) == 2);
-      assertThat(screen())
+      await().atMost(WAIT).until(() -> t.count(PromptTerminal.READING) == 2);
+      assertThat(t.screen())
           .contains(
               "dumpheap: the DAC process ended with SIGSEGV while reading process "
                   + pid
@@ -388,43 +351,13 @@ class DacProcessTest {
       ProcessHandle next = front.children().findFirst().orElseThrow();
       assertThat(next.pid()).isNotEqualTo(dac.pid());
 
-      type(keys, "dumpheap -stat -type TargetApp.Widget\n");
-      await().atMost(WAIT).until(() -> count(READING) == 3);
-      assertThat(screen())
+      t.type("dumpheap -stat -type TargetApp.Widget\n");
+      await().atMost(WAIT).until(() -> t.count(PromptTerminal.READING) == 3);
+      assertThat(t.screen())
           .containsPattern(String.format("%,d +%,d +TargetApp\\.Widget", WIDGETS, WIDGETS * 40L));
-      type(keys, "exit\n");
-      assertThat(terminal.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as(screen()).isTrue();
-      assertThat(terminal.exitValue()).as(screen()).isZero();
-    } finally {
-      terminal.destroyForcibly();
-      copier.join(10_000);
+      t.type("exit\n");
+      assertThat(t.awaitExit(WAIT)).as(t.screen()).isZero();
     }
     DacLiveProcessTest.assertRunsFree(app);
-  }
-
-  private static void type(OutputStream keys, String text) throws IOException {
-    keys.write(text.getBytes(StandardCharsets.UTF_8));
-    keys.flush();
-  }
-
-  private Thread copy(InputStream in) {
-    Thread t =
-        new Thread(
-            () -> {
-              byte[] buf = new byte[8192];
-              try {
-                for (int n; (n = in.read(buf)) > 0; ) {
-                  synchronized (screen) {
-                    screen.write(buf, 0, n);
-                  }
-                }
-              } catch (IOException e) {
-                // The terminal closed.
-              }
-            },
-            "prompt-screen");
-    t.setDaemon(true);
-    t.start();
-    return t;
   }
 }
