@@ -199,6 +199,10 @@ public final class Front {
         report(r.ending());
         return ExitCode.TARGET_ERROR;
       }
+    } catch (CommandFailure e) {
+      // No DAC process to run it (none could start), or no terminal for the prompt.
+      err.println(command + ": " + e.getMessage());
+      return ExitCode.TARGET_ERROR;
     } finally {
       StandardOutput.removeListener(outputClosed);
       if (prompt != null) {
