@@ -34,9 +34,15 @@ final class DacCommandLine {
           "-Xlog:disable",
           "-Xlog:all=warning:stderr");
 
-  /** The front's options the DAC process must not repeat: they write files or hold ports. */
+  /**
+   * The front's options the DAC process must not repeat: they write files or hold ports. Logging
+   * options too: the DAC process has its own ({@link #OWN_OPTIONS}), and a log file named twice
+   * would be written by both.
+   */
   private static final List<String> LEFT_OUT =
       List.of(
+          "-Xlog",
+          "-verbose",
           "-XX:ArchiveClassesAtExit",
           "-XX:DumpLoadedClassList",
           "-XX:+RecordDynamicDumpInfo",

@@ -33,7 +33,6 @@ class DacCommandLineTest {
     assertThat(w.options())
         .containsExactly(
             "-XX:SharedArchiveFile=/x/clrscope.jsa",
-            "-Xlog:cds=off",
             "-XX:+UseSerialGC",
             "--add-opens",
             "java.base/java.io=ALL-UNNAMED",
