@@ -70,6 +70,13 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
           "--exact reads a live process (-p PID, -n NAME); a core or .gcdump FILE is read as it"
               + " is");
     }
+    if (exact && !target.command().isEmpty()) {
+      // A launched app waits at startup, with no heap to read yet; and it would share the DAC
+      // process's stdin, which carries the front's requests.
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--exact reads a running process: start the app, then give -p PID or -n NAME");
+    }
     if (target.isChosen()) {
       // Before the target is found: the sockets' first use (13-17 ms) on a second core meanwhile.
       UnixSocketPreload.start();
