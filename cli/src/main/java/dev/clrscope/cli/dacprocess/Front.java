@@ -293,12 +293,15 @@ public final class Front {
           case NOT_MINE -> {
             held.release();
             c.endRequests();
+            c.awaitEnd(END_GRACE, true);
             return new Relayed(How.NOT_MINE, 0, null, false);
           }
           case END -> {
             held.release();
-            // It ends by itself once its stdin closes; nothing here waits for that.
+            // It ends once its stdin closes (a few milliseconds): clrscope ends after it, leaving
+            // no process behind.
             c.endRequests();
+            c.awaitEnd(END_GRACE, true);
             return new Relayed(How.END, Wire.code(f.body()), null, false);
           }
           default -> throw new Wire.Broken("a " + f.kind() + " frame from the DAC process");
