@@ -111,17 +111,9 @@ public final class ClrscopeCommand implements Runnable {
     return null;
   }
 
-  /**
-   * The class of the command {@code words} run, read from the words alone ({@code dump-heap report}
-   * gives the report's), or {@code null} when the first word names none.
-   */
-  public static Class<?> commandOf(List<String> words) {
-    Class<?> c = words.isEmpty() ? null : named(words.get(0));
-    if (c == null || words.size() < 2) {
-      return c;
-    }
-    Class<?> n = nestedNamed(c, words.get(1));
-    return n != null ? n : c;
+  /** Every top-level subcommand's class, in the order help lists them. */
+  public static List<Class<?>> subcommands() {
+    return SUBCOMMANDS;
   }
 
   /**
@@ -157,19 +149,14 @@ public final class ClrscopeCommand implements Runnable {
    * (help, options before the subcommand, the command itself).
    */
   private static List<Class<?>> nestedFor(Class<?> c, String second) {
-    Class<?> n = nestedNamed(c, second);
-    return n != null ? List.of(n) : NESTED.getOrDefault(c, List.of());
-  }
-
-  /** The nested subcommand of {@code c} that {@code second} names, or {@code null}. */
-  private static Class<?> nestedNamed(Class<?> c, String second) {
-    for (Class<?> n : NESTED.getOrDefault(c, List.of())) {
+    List<Class<?>> nested = NESTED.getOrDefault(c, List.of());
+    for (Class<?> n : nested) {
       Command command = n.getAnnotation(Command.class);
       if (command.name().equals(second) || List.of(command.aliases()).contains(second)) {
-        return n;
+        return List.of(n);
       }
     }
-    return null;
+    return nested;
   }
 
   /**

@@ -20,13 +20,15 @@ public interface DacCommand {
   boolean readsThroughDac();
 
   /**
-   * Whether the command line may read through the DAC, judged from its words alone before anything
-   * is parsed: then the DAC process is started at once, its start overlapping the front's. A wrong
-   * yes costs the start of a process that runs nothing; a wrong no, that start later. Called on an
-   * instance picocli has not filled in.
+   * Whether the command line may read through the DAC, judged from its words alone (from the
+   * command's name on) before anything is parsed, without reading any annotation (the first costs
+   * 50 ms): then the DAC process is started at once, its start overlapping the front's. Asked of an
+   * instance picocli has not filled in, of each top-level command that implements this; it answers
+   * for its own names and its subcommands (a nested one is asked nothing). A wrong yes costs the
+   * start of a process that runs nothing; a wrong no, that start later.
    */
   default boolean mayReadThroughDac(List<String> words) {
-    return true;
+    return false;
   }
 
   /** Whether one of {@code words} names a core file ({@code --before=x.core} too). */

@@ -130,16 +130,20 @@ public final class Front {
         || rest.contains("-V")) {
       return false;
     }
-    Class<?> c = ClrscopeCommand.commandOf(rest);
-    if (c == null || !DacCommand.class.isAssignableFrom(c)) {
-      return false;
+    // Asked of each top-level command that may read through the DAC, for its own name: no
+    // annotation is read (the first costs 50 ms, before the DAC process could start).
+    for (Class<?> c : ClrscopeCommand.subcommands()) {
+      if (DacCommand.class.isAssignableFrom(c)) {
+        try {
+          if (((DacCommand) c.getDeclaredConstructor().newInstance()).mayReadThroughDac(rest)) {
+            return true;
+          }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+          // Asked again once parsed.
+        }
+      }
     }
-    try {
-      DacCommand unparsed = (DacCommand) c.getDeclaredConstructor().newInstance();
-      return unparsed.mayReadThroughDac(rest.subList(1, rest.size()));
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return false;
-    }
+    return false;
   }
 
   /** Where the command's name is among the words: after clrscope's own -v and --log-file. */

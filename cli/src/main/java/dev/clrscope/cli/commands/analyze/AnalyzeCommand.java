@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
  * when it is not and no {@code -c} was given, or the end.
  */
 @Command(
-    name = "analyze",
+    name = AnalyzeCommand.NAME,
     mixinStandardHelpOptions = true,
     description = {
       "Inspect a core dump (clrscope dump writes one) or a live process with dotnet-dump's"
@@ -52,6 +52,9 @@ import picocli.CommandLine.Parameters;
           + " commands from stdin, one a line. JSON is one document per command, one a line."
     })
 public final class AnalyzeCommand extends ClrscopeSubcommand implements DacCommand {
+  /** The command's name. */
+  static final String NAME = "analyze";
+
   @Parameters(index = "0", arity = "0..1", paramLabel = "CORE", description = "The core file.")
   Path core;
 
@@ -100,6 +103,11 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
   @Override
   public boolean readsThroughDac() {
     return true;
+  }
+
+  @Override
+  public boolean mayReadThroughDac(List<String> words) {
+    return !words.isEmpty() && words.get(0).equals(NAME);
   }
 
   @Override

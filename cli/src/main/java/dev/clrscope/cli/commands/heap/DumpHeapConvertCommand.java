@@ -6,7 +6,6 @@ import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapWalk;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,11 +41,6 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand implements 
   @Override
   public boolean readsThroughDac() {
     return DacCommand.isCore(input);
-  }
-
-  @Override
-  public boolean mayReadThroughDac(List<String> words) {
-    return DacCommand.namesACore(words);
   }
 
   @Override

@@ -102,11 +102,6 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     return false;
   }
 
-  @Override
-  public boolean mayReadThroughDac(java.util.List<String> words) {
-    return words.contains("--exact") || DacCommand.namesACore(words);
-  }
-
   /** The heap files the command was given: FILE, and any its own options name. */
   protected java.util.List<Path> heapFiles() {
     java.util.List<Path> files = new java.util.ArrayList<>();
