@@ -4,16 +4,26 @@
 //   stats FILE   per provider, event id and version: name, count, payload bytes; one JSON document
 //   events FILE  one JSON object a line: time, provider, id, version, name, thread, processor and
 //                every payload field by name
+//   count FILE   the events alone, counted (no parser subscribed): the least TraceEvent does to
+//                read a file, the yardstick of `clrscope trace stats`' whole-process time
 using System.Text.Json;
 using Microsoft.Diagnostics.Tracing;
 
-if (args.Length != 2 || (args[0] != "stats" && args[0] != "events"))
+if (args.Length != 2 || (args[0] != "stats" && args[0] != "events" && args[0] != "count"))
 {
-    Console.Error.WriteLine("usage: TraceEventCli stats|events FILE");
+    Console.Error.WriteLine("usage: TraceEventCli stats|events|count FILE");
     return 2;
 }
 
 using var source = new EventPipeEventSource(args[1]);
+if (args[0] == "count")
+{
+    long count = 0;
+    source.AllEvents += _ => count++;
+    source.Process();
+    Console.WriteLine(count);
+    return 0;
+}
 // Subscribe the runtime's parsers (they register their templates only when subscribed to) so that
 // native events carry TraceEvent's names and fields, the names `clrscope trace stats` is compared
 // with.

@@ -12,6 +12,32 @@ namespace TargetApp;
 /// </summary>
 internal static class HeapFacts
 {
+    /// <summary>
+    /// <c>hold-twice N</c>: N <see cref="SharedLeak"/>, each with a payload of 1,000 bytes, held from
+    /// two static arrays at once: no one object dominates them, so the top of the dominator tree is
+    /// small while their type retains most of the heap.
+    /// </summary>
+    internal static void HoldTwice(int n)
+    {
+        var first = new SharedLeak[n];
+        var second = new SharedLeak[n];
+        for (int i = 0; i < n; i++)
+        {
+            first[i] = second[i] = new SharedLeak();
+        }
+        SharedFirst = first;
+        SharedSecond = second;
+        Program.Emit(w =>
+        {
+            w.WriteString("event", "hold-twice");
+            w.WriteString("type", typeof(SharedLeak).FullName);
+            w.WriteNumber("held", n);
+        });
+    }
+
+    private static SharedLeak[]? SharedFirst;
+    private static SharedLeak[]? SharedSecond;
+
     internal const string DuplicatedValue = "duplicated-heap-value";
     internal const int OversizedCapacity = 1000;
     internal const int OversizedCount = 10;
@@ -109,4 +135,12 @@ public sealed class GarbageItem
     }
 
     public long Value;
+}
+
+/// <summary>What <c>hold-twice</c> holds from two places.</summary>
+internal sealed class SharedLeak
+{
+    private readonly byte[] payload = new byte[1000];
+
+    internal int Size => payload.Length;
 }

@@ -90,6 +90,43 @@ internal static class HttpTraffic
     }
 
     /// <summary>
+    /// N GETs of a slow server, one after the other: each of <c>/slow/K</c> (K = 1000 + i), then one
+    /// of <c>/items/GUID</c>, answered 200 after the server waited MS milliseconds. Answers with the
+    /// root, the URLs and the wait.
+    /// </summary>
+    internal static void Slow(int n, int ms)
+    {
+        string root = Listen();
+        slowMs = ms;
+        var urls = new List<string>();
+        for (int i = 0; i < n; i++)
+        {
+            urls.Add($"{root}slow/{1000 + i}");
+        }
+        urls.Add($"{root}items/{Guid.NewGuid()}");
+        foreach (string url in urls)
+        {
+            using HttpResponseMessage response = Client.GetAsync(url).GetAwaiter().GetResult();
+            response.Content.ReadAsByteArrayAsync().GetAwaiter().GetResult();
+        }
+        Program.Emit(w =>
+        {
+            w.WriteString("event", "http-slow");
+            w.WriteString("root", root);
+            w.WriteNumber("waitMs", ms);
+            w.WriteStartArray("urls");
+            foreach (string url in urls)
+            {
+                w.WriteStringValue(url);
+            }
+            w.WriteEndArray();
+        });
+    }
+
+    /// <summary>How long the server waits before it answers a slow request.</summary>
+    private static volatile int slowMs;
+
+    /// <summary>
     /// For benchmarks: about RATE requests a second (GETs of <c>/ok</c>) for SECONDS seconds.
     /// </summary>
     internal static void Load(int rate, int seconds)
@@ -162,6 +199,15 @@ internal static class HttpTraffic
             {
                 response.StatusCode = 302;
                 response.RedirectLocation = $"{prefix}ok?i=redirected";
+            }
+            else if (path.StartsWith("/slow/") || path.StartsWith("/items/"))
+            {
+                // The server's share of the request: nothing is sent until it has waited.
+                Thread.Sleep(slowMs);
+                response.StatusCode = 200;
+                byte[] body = "slow"u8.ToArray();
+                response.ContentLength64 = body.Length;
+                response.OutputStream.Write(body);
             }
             else if (path == "/ok")
             {

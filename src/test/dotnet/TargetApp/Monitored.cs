@@ -20,7 +20,9 @@ internal static class Monitored
     internal const int SignalAfterMs = 40;
 
     private static readonly object MonitorLock = new();
+#if NET9_0_OR_GREATER
     private static readonly Lock ThreadingLock = new();
+#endif
 
     /// <summary>Throws and catches N <see cref="WidgetFailure"/>, each from <see cref="ThrowWidgetFailure"/>.</summary>
     internal static void Fail(int n)
@@ -97,6 +99,12 @@ internal static class Monitored
         {
             throw new ArgumentException($"contend takes monitor or lock, not {kind}");
         }
+#if !NET9_0_OR_GREATER
+        if (kind == "lock")
+        {
+            throw new ArgumentException("contend lock needs System.Threading.Lock, .NET 9 or later");
+        }
+#endif
         Thread waiter = Thread.CurrentThread;
         int holderId = 0;
         var holder = new Thread(() =>
@@ -115,6 +123,7 @@ internal static class Monitored
                         HoldUntilBlocked(waiter, i);
                     }
                 }
+#if NET9_0_OR_GREATER
                 else
                 {
                     lock (ThreadingLock)
@@ -122,6 +131,7 @@ internal static class Monitored
                         HoldUntilBlocked(waiter, i);
                     }
                 }
+#endif
             }
         })
         {
@@ -142,10 +152,12 @@ internal static class Monitored
             {
                 EnterContendedMonitor();
             }
+#if NET9_0_OR_GREATER
             else
             {
                 EnterContendedLock();
             }
+#endif
         }
         holder.Join();
         Program.Emit(w =>
@@ -190,6 +202,7 @@ internal static class Monitored
         }
     }
 
+#if NET9_0_OR_GREATER
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void EnterContendedLock()
     {
@@ -198,6 +211,7 @@ internal static class Monitored
             Thread.MemoryBarrier();
         }
     }
+#endif
 
     /// <summary>
     /// N times: waits in <see cref="WaitForSignal"/> on an event another thread sets

@@ -233,6 +233,15 @@ internal static class Program
                 case "http" when words.Length == 2:
                     HttpTraffic.Requests(Count(words[1]));
                     break;
+                case "hold-twice" when words.Length == 2:
+                    HeapFacts.HoldTwice(Count(words[1]));
+                    break;
+                case "hostile-text" when words.Length == 1:
+                    HostileText.Run();
+                    break;
+                case "http-slow" when words.Length == 3:
+                    HttpTraffic.Slow(Count(words[1]), Count(words[2]));
+                    break;
                 case "http-fail" when words.Length == 1:
                     HttpTraffic.Failing();
                     break;

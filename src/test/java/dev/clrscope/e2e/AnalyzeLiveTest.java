@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class AnalyzeLiveTest {
   private static final Pattern PAUSED =
-      Pattern.compile("Process (\\d+) was paused for (\\d+\\.\\d{3}) s\\.");
+      Pattern.compile("Process (\\d+) was paused for (\\d+\\.\\d{3}) (m?s)\\.");
 
   private static TargetProcess app;
   private static JsonNode facts;
@@ -73,7 +73,9 @@ class AnalyzeLiveTest {
     var m = PAUSED.matcher(err.get(0));
     assertThat(m.matches()).as(err.get(0)).isTrue();
     assertThat(Long.parseLong(m.group(1))).isEqualTo(pid());
-    assertThat(Double.parseDouble(m.group(2))).isPositive().isLessThan(60);
+    assertThat(Double.parseDouble(m.group(2)) / (m.group(3).equals("ms") ? 1000 : 1))
+        .isPositive()
+        .isLessThan(60);
     DacLiveProcessTest.assertRunsFree(app);
 
     List<JsonNode> docs = AnalyzeCli.documents(r);

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The harness driving the real CLI once each way (attach by pid, launch with {@code --}): the
@@ -55,6 +59,19 @@ class CliSmokeTest {
     JsonNode info = TargetProcess.JSON.readTree(result.stdout());
     assertThat(info.get("pid").asLong()).isEqualTo(ready.pid());
     assertThat(info.get("entrypointAssembly").asText()).isEqualTo("TargetApp");
+  }
+
+  /** A launcher linked from a directory on PATH finds its checkout through the link. */
+  @Test
+  void theLauncherReachedThroughASymbolicLinkFindsItsJar(@TempDir Path bin) throws Exception {
+    Path link = Files.createSymbolicLink(bin.resolve("clrscope"), Clrscope.launcher());
+    Path chained = Files.createSymbolicLink(bin.resolve("cs"), link);
+    for (Path l : List.of(link, chained)) {
+      CliResult r = Clrscope.run(l, TIMEOUT, Map.of(), bin, "--version");
+      assertThat(r.exitCode()).as("%s", r).isZero();
+      assertThat(r.stdout()).startsWith("clrscope ");
+      assertThat(r.stderr()).doesNotContain("missing");
+    }
   }
 
   /** The CLI's and the app's lines share stdout; their order is not part of the contract. */

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.HeapSegment;
 import dev.clrscope.dac.HeapStatistics;
 import dev.clrscope.dac.RootPath;
@@ -93,17 +93,17 @@ class DacCoreDumpTest {
   void everyFactTheAppStatedIsInTheCore(String type) {
     String gc = type.substring(0, type.indexOf('/'));
     TargetProcess app = apps.get(gc);
-    try (ClrProcess p = ClrProcess.openCore(core(type), options())) {
+    try (DacSession p = DacSession.openCore(core(type), options())) {
       assertThat(p.isLive()).isFalse();
       assertThat(p.pid()).isEqualTo(app.pid());
-      assertThat(p.runtime().serverGc()).isEqualTo(gc.equals("server"));
-      assertThat(p.runtime().heapCount()).isEqualTo(gc.equals("server") ? 2 : 1);
-      assertThat(p.heaps()).hasSize(gc.equals("server") ? 2 : 1);
-      assertThat(p.runtime().regions()).isEqualTo(!gc.equals("segments"));
-      assertThat(p.heaps().get(0).segments())
+      assertThat(p.runtime().info().serverGc()).isEqualTo(gc.equals("server"));
+      assertThat(p.runtime().info().heapCount()).isEqualTo(gc.equals("server") ? 2 : 1);
+      assertThat(p.heap().heaps()).hasSize(gc.equals("server") ? 2 : 1);
+      assertThat(p.runtime().info().regions()).isEqualTo(!gc.equals("segments"));
+      assertThat(p.heap().heaps().get(0).segments())
           .extracting(HeapSegment::kind)
           .contains(gc.equals("segments") ? SegmentKind.EPHEMERAL : SegmentKind.GEN0);
-      assertThat(p.runtime().dacSource()).isEqualTo("runtime directory");
+      assertThat(p.runtime().info().dacSource()).isEqualTo("runtime directory");
       DumpFactsCheck.assertFacts(p, facts.get(gc), app.ready());
     }
   }
@@ -113,8 +113,8 @@ class DacCoreDumpTest {
   void dumpheapStatCountsEqualDotnetDumpsForEveryType(String type) {
     Map<Long, DotnetDump.Row> reference = DotnetDump.dumpheapStat(core(type));
     Map<Long, DotnetDump.Row> ours = new HashMap<>();
-    try (ClrProcess p = ClrProcess.openCore(core(type), options())) {
-      HeapStatistics stats = p.statistics();
+    try (DacSession p = DacSession.openCore(core(type), options())) {
+      HeapStatistics stats = p.heap().statistics();
       for (HeapStatistics.TypeStat s : stats.types()) {
         ours.put(
             s.type().methodTable(),
@@ -127,10 +127,10 @@ class DacCoreDumpTest {
   @Test
   void gcrootFindsTheHandlePathDotnetDumpFindsAndNamesTheStatic() {
     Path core = core("workstation/full");
-    try (ClrProcess p = ClrProcess.openCore(core, options())) {
-      ClrObject items = p.object(firstItemsArray(p));
+    try (DacSession p = DacSession.openCore(core, options())) {
+      ClrObject items = p.heap().object(firstItemsArray(p));
       long item = ((Value.Reference) items.element(500)).address();
-      List<RootPath> ours = p.rootPaths(item, 10, false);
+      List<RootPath> ours = p.heap().rootPaths(item, 10, false);
 
       List<Long> theirs = new java.util.ArrayList<>();
       for (String line :
@@ -149,8 +149,8 @@ class DacCoreDumpTest {
 
   @Test
   void anAddressThatIsNoObjectIsSaidToBeNone() {
-    try (ClrProcess p = ClrProcess.openCore(core("workstation/full"), options())) {
-      ClrObject items = p.object(firstItemsArray(p));
+    try (DacSession p = DacSession.openCore(core("workstation/full"), options())) {
+      ClrObject items = p.heap().object(firstItemsArray(p));
       long item = ((Value.Reference) items.element(0)).address();
 
       assertNotAnObject(p, item + 8, "0x" + Long.toHexString(item + 8) + " is not an object: 0x");
@@ -161,11 +161,11 @@ class DacCoreDumpTest {
           "0x"
               + Long.toHexString(item + 4)
               + " is not an object address (objects are 8-byte aligned)");
-      assertThatThrownBy(() -> p.type(0x1234560))
+      assertThatThrownBy(() -> p.runtime().type(0x1234560))
           .isInstanceOfSatisfying(
               TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NOT_AN_OBJECT))
           .hasMessage("0x1234560 is not a method table");
-      assertThatThrownBy(() -> p.exception(item))
+      assertThatThrownBy(() -> p.runtime().exception(item))
           .isInstanceOfSatisfying(
               TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NOT_AN_OBJECT))
           .hasMessage(
@@ -173,19 +173,20 @@ class DacCoreDumpTest {
     }
   }
 
-  private static long firstItemsArray(ClrProcess p) {
+  private static long firstItemsArray(DacSession p) {
     long[] found = new long[1];
-    p.walkHeap(
-        o -> {
-          if (found[0] == 0 && o.type().name().equals("TargetApp.FactItem[]")) {
-            found[0] = o.address();
-          }
-        });
+    p.heap()
+        .walk(
+            o -> {
+              if (found[0] == 0 && o.type().name().equals("TargetApp.FactItem[]")) {
+                found[0] = o.address();
+              }
+            });
     return found[0];
   }
 
-  private static void assertNotAnObject(ClrProcess p, long address, String messageStart) {
-    assertThatThrownBy(() -> p.object(address))
+  private static void assertNotAnObject(DacSession p, long address, String messageStart) {
+    assertThatThrownBy(() -> p.heap().object(address))
         .isInstanceOfSatisfying(
             TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NOT_AN_OBJECT))
         .hasMessageStartingWith(messageStart);

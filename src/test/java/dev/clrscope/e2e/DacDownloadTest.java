@@ -3,8 +3,8 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
 import java.io.IOException;
@@ -51,29 +51,29 @@ class DacDownloadTest {
     Path core = movedCore();
     String buildId;
     Path runtimeDac;
-    try (ClrProcess local = ClrProcess.openCore(dir.resolve("app.core"), options(null))) {
-      buildId = local.runtime().buildId();
-      runtimeDac = local.runtime().dac();
+    try (DacSession local = DacSession.openCore(dir.resolve("app.core"), options(null))) {
+      buildId = local.runtime().info().buildId();
+      runtimeDac = local.runtime().info().dac();
     }
     String key = "libmscordaccore.so/elf-buildid-coreclr-" + buildId + "/libmscordaccore.so";
     Path published = dir.resolve("store").resolve(key);
     Files.createDirectories(published.getParent());
     Files.copy(runtimeDac, published);
 
-    try (ClrProcess p = ClrProcess.openCore(core, options(url()))) {
-      assertThat(p.runtime().coreclrPath()).startsWith(MOVED_PARENT);
-      assertThat(p.runtime().dacSource()).isEqualTo("downloaded from " + url() + "/" + key);
-      assertThat(p.runtime().dac()).isEqualTo(dir.resolve("cache").resolve(key));
-      assertThat(p.statistics().of("TargetApp.FactItem").count()).isEqualTo(100);
+    try (DacSession p = DacSession.openCore(core, options(url()))) {
+      assertThat(p.runtime().info().coreclrPath()).startsWith(MOVED_PARENT);
+      assertThat(p.runtime().info().dacSource()).isEqualTo("downloaded from " + url() + "/" + key);
+      assertThat(p.runtime().info().dac()).isEqualTo(dir.resolve("cache").resolve(key));
+      assertThat(p.heap().statistics().of("TargetApp.FactItem").count()).isEqualTo(100);
     }
     assertThat(Files.readAllBytes(dir.resolve("cache").resolve(key)))
         .isEqualTo(Files.readAllBytes(runtimeDac));
     assertThat(server.requests()).hasSize(1);
 
     server.close();
-    try (ClrProcess p = ClrProcess.openCore(core, options(url()))) {
-      assertThat(p.runtime().dacSource()).isEqualTo("cache");
-      assertThat(p.statistics().of("TargetApp.FactItem").count()).isEqualTo(100);
+    try (DacSession p = DacSession.openCore(core, options(url()))) {
+      assertThat(p.runtime().info().dacSource()).isEqualTo("cache");
+      assertThat(p.heap().statistics().of("TargetApp.FactItem").count()).isEqualTo(100);
     }
   }
 
@@ -82,17 +82,17 @@ class DacDownloadTest {
     Path core = movedCore();
     String buildId;
     String runtimeDir;
-    try (ClrProcess local = ClrProcess.openCore(dir.resolve("app.core"), options(null))) {
-      buildId = local.runtime().buildId();
+    try (DacSession local = DacSession.openCore(dir.resolve("app.core"), options(null))) {
+      buildId = local.runtime().info().buildId();
       runtimeDir =
-          Path.of(local.runtime().coreclrPath())
+          Path.of(local.runtime().info().coreclrPath())
               .getParent()
               .toString()
               .replace(RUNTIME_PARENT, MOVED_PARENT);
     }
     String key = "libmscordaccore.so/elf-buildid-coreclr-" + buildId + "/libmscordaccore.so";
 
-    assertThatThrownBy(() -> ClrProcess.openCore(core, options(url())))
+    assertThatThrownBy(() -> DacSession.openCore(core, options(url())))
         .isInstanceOfSatisfying(
             TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.DAC_NOT_FOUND))
         .hasMessage(
@@ -111,7 +111,11 @@ class DacDownloadTest {
   }
 
   private DacOptions options(URI server) {
-    return DacOptions.defaults().withSymbolServer(server).withCacheDir(dir.resolve("cache"));
+    // The test's server is plain http on the loopback.
+    return DacOptions.defaults()
+        .withSymbolServer(server)
+        .withAllowHttp(true)
+        .withCacheDir(dir.resolve("cache"));
   }
 
   /** A full core of TargetApp after {@code facts 100}, and a copy whose runtime moved away. */
@@ -130,7 +134,7 @@ class DacDownloadTest {
   }
 
   // Replaces a path prefix by another of the same length in the core's PT_NOTE segments only.
-  private static int replaceInNotes(byte[] core, String from, String to) {
+  static int replaceInNotes(byte[] core, String from, String to) {
     ByteBuffer b = ByteBuffer.wrap(core).order(ByteOrder.LITTLE_ENDIAN);
     long phoff = b.getLong(32);
     int phnum = Short.toUnsignedInt(b.getShort(56));

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
 import dev.clrscope.dac.analysis.ThreadPoolQueues;
@@ -47,13 +47,8 @@ class DacLiveProcessTest {
    * TargetProcess#pid} is the shell's; the app's is in its ready line.
    */
   static TargetProcess startUnwaited(List<String> args) {
-    List<String> command = new ArrayList<>();
-    command.add("sh");
-    command.add("-c");
-    // An asynchronous command's stdin is /dev/null unless redirected: hand it the shell's.
-    command.add("exec 3<&0; \"$0\" \"$@\" <&3 3<&- & wait $!");
-    command.addAll(DotnetApps.command(DotnetApps.TARGET_APP, args));
-    return TargetProcess.startCommand("TargetApp", command, java.util.Map.of());
+    return TargetProcess.startUnwaited(
+        Runtime.NET10, DotnetApps.TARGET_APP, args, java.util.Map.of());
   }
 
   private static int pid() {
@@ -73,7 +68,7 @@ class DacLiveProcessTest {
 
   @Test
   void everyFactIsReadFromThePausedProcessWhichThenRunsOn() throws IOException {
-    ClrProcess p = ClrProcess.attach(pid(), options());
+    DacSession p = DacSession.attach(pid(), options());
     try (p) {
       assertThat(p.isLive()).isTrue();
       assertThat(status(pid(), "State")).startsWith("t");
@@ -92,17 +87,17 @@ class DacLiveProcessTest {
       Path core = dir.resolve("pool.core");
       DacCoreDumpTest.dump(pool.ready().pid(), "full", core);
       for (boolean live : new boolean[] {true, false}) {
-        try (ClrProcess p =
+        try (DacSession p =
             live
-                ? ClrProcess.attach((int) pool.ready().pid(), options())
-                : ClrProcess.openCore(core, options())) {
-          List<ThreadPoolQueues.WorkItem> items = ThreadPoolQueues.all(p);
+                ? DacSession.attach((int) pool.ready().pid(), options())
+                : DacSession.openCore(core, options())) {
+          List<ThreadPoolQueues.WorkItem> items = ThreadPoolQueues.all(p.heap());
           assertThat(items).hasSize(queued.get("queued").asInt());
           for (int i = 0; i < items.size(); i++) {
             ThreadPoolQueues.WorkItem w = items.get(i);
             assertThat(w.queue()).isEqualTo("global");
             assertThat(w.callback()).isEqualTo(queued.get("callback").asText() + "(System.Object)");
-            assertThat(p.object(w.state()).asString()).isEqualTo("work-" + i);
+            assertThat(p.heap().object(w.state()).asString()).isEqualTo("work-" + i);
           }
         }
       }
@@ -111,10 +106,10 @@ class DacLiveProcessTest {
 
   @Test
   void aProcessAlreadyTracedIsRefusedWithWhoTracesIt() throws IOException {
-    try (ClrProcess first = ClrProcess.attach(pid(), options())) {
-      assertThat(first.threads()).isNotEmpty();
+    try (DacSession first = DacSession.attach(pid(), options())) {
+      assertThat(first.runtime().threads()).isNotEmpty();
       long me = ProcessHandle.current().pid();
-      assertThatThrownBy(() -> ClrProcess.attach(pid(), options()))
+      assertThatThrownBy(() -> DacSession.attach(pid(), options()))
           .isInstanceOfSatisfying(
               TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.PTRACE_REFUSED))
           .hasMessage(
@@ -133,7 +128,7 @@ class DacLiveProcessTest {
   void aProcessThatIsNotDotnetIsSaidToBeNone() throws Exception {
     Process sleeper = new ProcessBuilder("sleep", "600").start();
     try {
-      assertThatThrownBy(() -> ClrProcess.attach((int) sleeper.pid(), options()))
+      assertThatThrownBy(() -> DacSession.attach((int) sleeper.pid(), options()))
           .isInstanceOfSatisfying(
               TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NOT_DOTNET))
           .hasMessage(
@@ -146,7 +141,7 @@ class DacLiveProcessTest {
     } finally {
       sleeper.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
-    assertThatThrownBy(() -> ClrProcess.attach(Integer.MAX_VALUE - 1, options()))
+    assertThatThrownBy(() -> DacSession.attach(Integer.MAX_VALUE - 1, options()))
         .isInstanceOfSatisfying(
             TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.PROCESS_GONE))
         .hasMessage("there is no process " + (Integer.MAX_VALUE - 1));
@@ -199,7 +194,7 @@ class DacLiveProcessTest {
       for (Class<?> c :
           List.of(
               LiveHolder.class,
-              ClrProcess.class,
+              DacSession.class,
               dev.clrscope.symbols.ProcessMaps.class,
               com.sun.jna.Native.class)) {
         Path from = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());

@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clrscope.cli.dacprocess.DacProcess;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.TargetException.Problem;
-import dev.clrscope.dac.target.ElfCore;
-import dev.clrscope.dac.target.ElfImage;
-import dev.clrscope.dac.target.MappedFile;
-import dev.clrscope.dac.target.ThreadRegisters;
+import dev.clrscope.dac.source.ElfCore;
+import dev.clrscope.dac.source.ElfImage;
+import dev.clrscope.dac.source.MappedFile;
+import dev.clrscope.dac.source.ThreadRegisters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -60,7 +60,7 @@ class DacOtherCoresTest {
     Process sleeper = new ProcessBuilder("sleep", "600").start();
     try {
       Path core = gcore(sleeper.pid());
-      assertThatThrownBy(() -> ClrProcess.openCore(core, options()))
+      assertThatThrownBy(() -> DacSession.openCore(core, options()))
           .isInstanceOfSatisfying(
               TargetException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NOT_DOTNET))
           .hasMessage(
@@ -78,7 +78,7 @@ class DacOtherCoresTest {
       JsonNode facts = app.send("facts 200");
       Path core = gcore(app.ready().pid());
       assertThat(app.send("ping").get("event").asText()).isEqualTo("pong");
-      try (ClrProcess p = ClrProcess.openCore(core, options())) {
+      try (DacSession p = DacSession.openCore(core, options())) {
         DumpFactsCheck.assertFacts(p, facts, app.ready());
       }
     }

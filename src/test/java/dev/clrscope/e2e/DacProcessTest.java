@@ -3,7 +3,7 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.clrscope.dac.target.ElfImage;
+import dev.clrscope.dac.source.ElfImage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,8 +3,8 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.FrameLocation;
 import dev.clrscope.dac.StackFrame;
 import dev.clrscope.symbols.SourceLine;
@@ -40,8 +40,8 @@ class DacSourceLinesTest {
                 List.of(),
                 new SymbolStore(dir.resolve("cache"), null, Duration.ofSeconds(5), 1 << 26)));
     int sleepLine = SourceMarkers.line(DotnetApps.TARGET_APP, "DumpFacts.cs", "blocked-here");
-    try (ClrProcess p = ClrProcess.openCore(core, DacOptions.defaults())) {
-      List<StackFrame> stack = p.stack(facts.path("blockedTid").asInt());
+    try (DacSession p = DacSession.openCore(core, DacOptions.defaults())) {
+      List<StackFrame> stack = p.runtime().stack(facts.path("blockedTid").asInt());
       int at = -1;
       for (int i = 0; i < stack.size(); i++) {
         if ("TargetApp.DumpFacts.BlockedHere".equals(stack.get(i).methodName())) {
@@ -50,7 +50,7 @@ class DacSourceLinesTest {
       }
       assertThat(at).as("%s", stack).isPositive();
       // Below a transition frame: a return address, the line of the call to Thread.Sleep.
-      FrameLocation where = p.frameLocation(stack.get(at), true);
+      FrameLocation where = p.runtime().frameLocation(stack.get(at), true);
       assertThat(where).isNotNull();
       assertThat(where.module().ilPath()).endsWith("/TargetApp/TargetApp.dll");
       assertThat(where.module().pdbId()).isNotNull();
@@ -81,6 +81,23 @@ class DacSourceLinesTest {
         .filteredOn(
             l -> l.contains("TargetApp.DumpFacts.BlockedHere() (DumpFacts.cs:" + sleepLine + ")"))
         .hasSize(2);
+
+    // At 80 columns, on a terminal: pstacks keeps the frame and its line, its start cut instead.
+    List<String> narrow =
+        OnATerminal.run(
+            80,
+            AnalyzeCli.TIMEOUT,
+            "analyze",
+            core.toString(),
+            "-c",
+            "pstacks",
+            "-c",
+            "exit",
+            "--symbol-server",
+            "none");
+    assertThat(narrow).allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
+    assertThat(narrow)
+        .anyMatch(l -> l.contains("DumpFacts.BlockedHere() (DumpFacts.cs:" + sleepLine + ")"));
 
     java.util.Map<String, JsonNode> holder =
         AnalyzeCommandTest.statics(target, facts.get("holderType").asText());

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clrscope.dac.ClrField;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrThread;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.ClrValue;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.ExceptionInfo;
 import dev.clrscope.dac.HeapStatistics;
 import dev.clrscope.dac.Root;
@@ -30,37 +31,37 @@ import java.util.List;
 final class DumpFactsCheck {
   private DumpFactsCheck() {}
 
-  static void assertFacts(ClrProcess p, JsonNode facts, ReadyInfo ready) {
+  static void assertFacts(DacSession p, JsonNode facts, ReadyInfo ready) {
     int n = facts.get("items").asInt();
     String itemType = facts.get("itemType").asText();
     String holderType = facts.get("holderType").asText();
 
-    assertThat(p.runtime().productVersion()).isEqualTo(ready.runtimeVersion());
-    assertThat(p.runtime().fileVersion()).startsWith(ready.runtimeVersion().substring(0, 5));
+    assertThat(p.runtime().info().productVersion()).isEqualTo(ready.runtimeVersion());
+    assertThat(p.runtime().info().fileVersion()).startsWith(ready.runtimeVersion().substring(0, 5));
 
     // The heap: exactly N items, one array of them, one thread-static object.
-    HeapStatistics stats = p.statistics();
+    HeapStatistics stats = p.heap().statistics();
     assertThat(stats.walk().complete()).as("%s", stats.walk().problems()).isTrue();
-    ClrType item = p.typeByName(itemType);
+    ClrType item = p.runtime().typeByName(itemType);
     assertThat(item).isNotNull();
     assertThat(stats.of(itemType).count()).isEqualTo(n);
     assertThat(stats.of(itemType).totalSize()).isEqualTo((long) n * item.baseSize());
     assertThat(stats.of(itemType + "[]").count()).isEqualTo(1);
     assertThat(stats.of(itemType + "[]").totalSize())
-        .isEqualTo(p.typeByName(itemType + "[]").baseSize() + 8L * n);
+        .isEqualTo(p.runtime().typeByName(itemType + "[]").baseSize() + 8L * n);
     assertThat(stats.of(facts.get("threadStaticType").asText()).count()).isEqualTo(1);
 
     // The static field by name is the root of the array, and the array holds the N items in order.
     List<Root> statics = new ArrayList<>();
-    p.staticRoots(statics::add);
+    p.heap().staticRoots(statics::add);
     Root itemsRoot = only(statics, holderType, facts.get("staticField").asText());
     assertThat(itemsRoot.describe())
         .isEqualTo("static " + holderType + "." + facts.get("staticField").asText());
-    ClrObject array = p.object(itemsRoot.object());
+    ClrObject array = p.heap().object(itemsRoot.object());
     assertThat(array.type().name()).isEqualTo(itemType + "[]");
     assertThat(array.length()).isEqualTo(n);
     for (int i = 0; i < n; i++) {
-      ClrObject o = p.object(((Value.Reference) array.element(i)).address());
+      ClrObject o = p.heap().object(((Value.Reference) array.element(i)).address());
       assertThat(o.type()).isSameAs(item);
       assertThat(o.intField("Index")).isEqualTo(i);
       assertThat(o.longField("Square")).isEqualTo((long) i * i);
@@ -79,28 +80,29 @@ final class DumpFactsCheck {
     for (int i = 0; i < n; i++) {
       assertThat(held.get(i)).isEqualTo(((Value.Reference) array.element(i)).address());
     }
-    ClrObject first = p.object(held.get(0));
+    ClrObject first = p.heap().object(held.get(0));
     List<Long> fromItem = new ArrayList<>();
     first.references((target, offset) -> fromItem.add(target));
     assertThat(fromItem).containsExactly(first.referenceField("Name"));
     long[] walked = new long[2];
-    p.walkHeap(
-        o -> {
-          if (o.type() == item) {
-            o.references(
-                (target, offset) -> {
-                  walked[0]++;
-                  walked[1] += offset == 8 + item.field("Name").offset() ? 1 : 0;
-                });
-          }
-        });
+    p.heap()
+        .walk(
+            o -> {
+              if (o.type() == item) {
+                o.references(
+                    (target, offset) -> {
+                      walked[0]++;
+                      walked[1] += offset == 8 + item.field("Name").offset() ? 1 : 0;
+                    });
+              }
+            });
     assertThat(walked).containsExactly(n, n);
     // objsize: the array, its items and their names.
-    ClrProcess.ObjectSize size = p.objectSize(array.address());
+    ClrHeap.ObjectSize size = p.heap().objectSize(array.address());
     assertThat(size.objects()).isEqualTo(1 + 2L * n);
     long names = 0;
     for (long h : held) {
-      names += p.object(p.object(h).referenceField("Name")).size();
+      names += p.heap().object(p.heap().object(h).referenceField("Name")).size();
     }
     assertThat(size.bytes()).isEqualTo(array.size() + (long) n * item.baseSize() + names);
     List<String> itemFields = item.fields().stream().map(ClrField::name).toList();
@@ -108,38 +110,41 @@ final class DumpFactsCheck {
         .containsExactlyInAnyOrder("Index", "Square", "Name", "Ratio", "Even", "Letter", "Where");
 
     // Static fields' values: a number and a string.
-    ClrType holder = p.typeByName(holderType);
+    ClrType holder = p.runtime().typeByName(holderType);
     ClrField count = holder.staticField(facts.get("countField").asText());
-    assertThat(((Value.Primitive) p.staticValue(holder, count)).asInt())
+    assertThat(((Value.Primitive) p.runtime().staticValue(holder, count)).asInt())
         .isEqualTo(facts.get("count").asInt());
     ClrField label = holder.staticField(facts.get("labelField").asText());
-    long labelString = ((Value.Reference) p.staticValue(holder, label)).address();
-    assertThat(p.object(labelString).asString()).isEqualTo(facts.get("label").asText());
+    long labelString = ((Value.Reference) p.runtime().staticValue(holder, label)).address();
+    assertThat(p.heap().object(labelString).asString()).isEqualTo(facts.get("label").asText());
 
     // The blocked thread: its ids, the method it waits in, the thread-static object it alone holds.
     int tid = facts.get("blockedTid").asInt();
-    ClrThread blocked = p.thread(tid);
+    ClrThread blocked = p.runtime().thread(tid);
     assertThat(blocked).isNotNull();
     assertThat(blocked.managedId()).isEqualTo(facts.get("blockedManagedId").asInt());
     List<String> methods =
-        p.stack(tid).stream().map(StackFrame::methodName).filter(m -> m != null).toList();
+        p.runtime().stack(tid).stream().map(StackFrame::methodName).filter(m -> m != null).toList();
     assertThat(methods).contains(facts.get("blockedMethod").asText());
     assertThat(methods.get(methods.indexOf(facts.get("blockedMethod").asText()) - 1))
         .isEqualTo("System.Threading.Thread.Sleep");
     List<Root> threadStatics = new ArrayList<>();
-    p.threadStaticRoots(threadStatics::add);
+    p.heap().threadStaticRoots(threadStatics::add);
     Root perThread = only(threadStatics, holderType, facts.get("threadStaticField").asText());
     assertThat(perThread.osThreadId()).isEqualTo(tid);
-    ClrObject threadFact = p.object(perThread.object());
+    ClrObject threadFact = p.heap().object(perThread.object());
     assertThat(threadFact.type().name()).isEqualTo(facts.get("threadStaticType").asText());
     assertThat(threadFact.longField("Marker")).isEqualTo(facts.get("threadMarker").asLong());
     ClrField perThreadField = holder.staticField(facts.get("threadStaticField").asText());
-    assertThat(((Value.Reference) p.threadStaticValue(holder, perThreadField, blocked)).address())
+    assertThat(
+            ((Value.Reference) p.runtime().threadStaticValue(holder, perThreadField, blocked))
+                .address())
         .isEqualTo(perThread.object());
     // The lock it holds is a local of the frame it waits in.
-    long locked = ((Value.Reference) p.staticValue(holder, holder.staticField("Locked"))).address();
+    long locked =
+        ((Value.Reference) p.runtime().staticValue(holder, holder.staticField("Locked"))).address();
     List<Root> stackRoots = new ArrayList<>();
-    p.stackRoots(tid, stackRoots::add);
+    p.heap().stackRoots(tid, stackRoots::add);
     assertThat(stackRoots)
         .anySatisfy(
             r -> {
@@ -150,7 +155,7 @@ final class DumpFactsCheck {
 
     // syncblk: the lock on Locked (its hash code set first, so the lock is a sync block) is held
     // once by the blocked thread.
-    assertThat(p.syncBlocks())
+    assertThat(p.runtime().syncBlocks())
         .anySatisfy(
             sb -> {
               assertThat(sb.object()).isEqualTo(locked);
@@ -162,13 +167,16 @@ final class DumpFactsCheck {
     // The analyses: a concurrent queue's items, a concurrent dictionary's entries, the timer, the
     // async method waiting.
     ClrObject queue =
-        p.object(
-            ((Value.Reference)
-                    p.staticValue(holder, holder.staticField(facts.get("queueField").asText())))
-                .address());
+        p.heap()
+            .object(
+                ((Value.Reference)
+                        p.runtime()
+                            .staticValue(
+                                holder, holder.staticField(facts.get("queueField").asText())))
+                    .address());
     List<String> queued = new ArrayList<>();
-    for (Value v : ConcurrentCollections.queueItems(p, queue)) {
-      queued.add(p.object(((Value.Reference) v).address()).asString());
+    for (Value v : ConcurrentCollections.queueItems(p.heap(), queue)) {
+      queued.add(p.heap().object(((Value.Reference) v).address()).asString());
     }
     List<String> expectedQueue = new ArrayList<>();
     for (int i = 0; i < facts.get("queueItems").asInt(); i++) {
@@ -176,16 +184,19 @@ final class DumpFactsCheck {
     }
     assertThat(queued).isEqualTo(expectedQueue);
     ClrObject dictionary =
-        p.object(
-            ((Value.Reference)
-                    p.staticValue(
-                        holder, holder.staticField(facts.get("dictionaryField").asText())))
-                .address());
+        p.heap()
+            .object(
+                ((Value.Reference)
+                        p.runtime()
+                            .staticValue(
+                                holder, holder.staticField(facts.get("dictionaryField").asText())))
+                    .address());
     java.util.Map<Integer, String> entries = new java.util.TreeMap<>();
-    for (ConcurrentCollections.Entry e : ConcurrentCollections.dictionaryEntries(p, dictionary)) {
+    for (ConcurrentCollections.Entry e :
+        ConcurrentCollections.dictionaryEntries(p.heap(), dictionary)) {
       entries.put(
           ((Value.Primitive) e.key()).asInt(),
-          p.object(((Value.Reference) e.value()).address()).asString());
+          p.heap().object(((Value.Reference) e.value()).address()).asString());
     }
     java.util.Map<Integer, String> expectedEntries = new java.util.TreeMap<>();
     for (int i = 0; i < facts.get("dictionaryEntries").asInt(); i++) {
@@ -193,7 +204,7 @@ final class DumpFactsCheck {
     }
     assertThat(entries).isEqualTo(expectedEntries);
     List<Timers.TimerInfo> timers =
-        Timers.all(p).stream()
+        Timers.all(p.heap()).stream()
             .filter(t -> t.dueTimeMs() == facts.get("timerDueMs").asLong())
             .toList();
     assertThat(timers).hasSize(1);
@@ -201,25 +212,25 @@ final class DumpFactsCheck {
     assertThat(timers.get(0).callback())
         .isEqualTo(facts.get("timerCallback").asText() + "(System.Object)");
     assertThat(timers.get(0).callbackTarget()).isZero();
-    assertThat(p.object(timers.get(0).state()).asString())
+    assertThat(p.heap().object(timers.get(0).state()).asString())
         .isEqualTo(facts.get("timerState").asText());
     List<AsyncStateMachines.AsyncMethod> waiting =
-        AsyncStateMachines.all(p).stream()
+        AsyncStateMachines.all(p.heap()).stream()
             .filter(m -> m.method().equals(facts.get("asyncMethod").asText()))
             .toList();
     assertThat(waiting).hasSize(1);
     assertThat(waiting.get(0).state()).isZero();
     assertThat(waiting.get(0).status()).isEqualTo("WaitingForActivation");
-    int taskFlags = p.object(waiting.get(0).box()).intField("m_stateFlags");
+    int taskFlags = p.heap().object(waiting.get(0).box()).intField("m_stateFlags");
     assertThat(TaskStates.flags(taskFlags)).contains("PromiseTask", "WaitingForActivation");
 
     // Root paths: the items by the static field's name, the thread's object by its thread static.
     long someItem = held.get(n / 2);
-    List<RootPath> itemPaths = p.rootPaths(someItem, 10, false);
+    List<RootPath> itemPaths = p.heap().rootPaths(someItem, 10, false);
     assertThat(itemPaths.get(0).root().describe())
         .isEqualTo("static " + holderType + "." + facts.get("staticField").asText());
     assertThat(itemPaths.get(0).objects()).containsExactly(itemsRoot.object(), someItem);
-    List<RootPath> threadFactPaths = p.rootPaths(perThread.object(), 10, false);
+    List<RootPath> threadFactPaths = p.heap().rootPaths(perThread.object(), 10, false);
     assertThat(threadFactPaths)
         .anySatisfy(
             rp -> {
@@ -230,7 +241,7 @@ final class DumpFactsCheck {
 
     // The stored exception, its inner one, and where each was thrown.
     Root storedRoot = only(statics, holderType, facts.get("exceptionField").asText());
-    ExceptionInfo e = p.exception(storedRoot.object());
+    ExceptionInfo e = p.runtime().exception(storedRoot.object());
     assertThat(e.type()).isEqualTo(facts.get("exceptionType").asText());
     assertThat(e.message()).isEqualTo(facts.get("message").asText());
     assertThat(e.hresult()).isEqualTo(facts.get("hresult").asInt());

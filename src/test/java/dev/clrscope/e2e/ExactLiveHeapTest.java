@@ -62,7 +62,7 @@ class ExactLiveHeapTest {
               "0");
       assertThat(exact.exitCode()).as("%s", exact).isZero();
       assertThat(exact.stderr())
-          .containsPattern("Process " + pid + " was paused for [0-9]+\\.[0-9]{3} s");
+          .containsPattern("Process " + pid + " was paused for [0-9]+\\.[0-9]{3} m?s");
       // Let go: it answers at once.
       assertThat(app.send("ping").get("event").asText()).isEqualTo("pong");
       JsonNode live = exact.stdoutJson();

@@ -37,19 +37,18 @@ class HttpCommandTest {
     return q < 0 ? url : url.substring(0, q) + "?*";
   }
 
-  @Test
-  void everyRequestWithItsStatusPhasesRedirectAndFailure() throws Exception {
-    int n = 6;
-    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
-        RunningCli cli =
-            Clrscope.start(
-                Map.of(),
-                Clrscope.root(),
-                "http",
-                "-p",
-                Long.toString(target.pid()),
-                "--format",
-                "jsonl")) {
+  /** {@code http -p PID --format jsonl}, once it watches. */
+  private static RunningCli watching(TargetProcess target) {
+    RunningCli cli =
+        Clrscope.start(
+            Map.of(),
+            Clrscope.root(),
+            "http",
+            "-p",
+            Long.toString(target.pid()),
+            "--format",
+            "jsonl");
+    try {
       await()
           .atMost(TIMEOUT)
           .until(
@@ -57,6 +56,18 @@ class HttpCommandTest {
                 assertThat(cli.process().isAlive()).as("%s", cli.stderr()).isTrue();
                 return cli.stderr().contains("Watching the HTTP requests");
               });
+    } catch (RuntimeException | AssertionError e) {
+      cli.close();
+      throw e;
+    }
+    return cli;
+  }
+
+  @Test
+  void everyRequestWithItsStatusPhasesRedirectAndFailure() throws Exception {
+    int n = 6;
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli = watching(target)) {
       JsonNode answer = target.send("http " + n);
       JsonNode failing = target.send("http-fail");
       for (int i = 0; i < n + 1; i++) {
@@ -136,18 +147,77 @@ class HttpCommandTest {
       String failedHost = failing.get("url").asText().replaceAll("^http://|/closed$", "");
       List<String> groups = new ArrayList<>();
       summary
-          .get("byHostAndStatus")
+          .get("byPath")
           .forEach(
               g ->
                   groups.add(
                       g.get("host").asText()
                           + " "
+                          + g.get("path").asText()
+                          + " "
                           + g.get("status").asText()
                           + " "
                           + g.get("count").asInt()));
       assertThat(groups)
-          .containsExactly(failedHost + " failed 1", host + " 200 5", host + " 404 1");
+          .containsExactly(
+              failedHost + " /closed failed 1",
+              host + " /missing 404 1",
+              host + " /ok 200 " + (n - 2),
+              host + " /redirect 200 1");
       assertThat(summary.get("stoppedBecause").asText()).isEqualTo("SIGINT");
+    }
+  }
+
+  /**
+   * A slow server: TargetApp's listener waits 800 ms before it answers. The wait is the server's
+   * share and the time to the first byte; the phases add up to the duration; the summary counts the
+   * requests per path with their ids folded.
+   */
+  @Test
+  void aSlowServersShareAndTheTimeToFirstByteAddUpAndPathsFoldTheirIds() throws Exception {
+    int n = 3;
+    int waitMs = 800;
+    try (TargetProcess target = TargetProcess.start(DotnetApps.TARGET_APP);
+        RunningCli cli = watching(target)) {
+      JsonNode answer = target.send("http-slow " + n + " " + waitMs);
+      for (int i = 0; i < n + 1; i++) {
+        cli.awaitLine(l -> l.contains("\"kind\":\"request\""), TIMEOUT);
+      }
+      cli.interrupt();
+      CliResult result = cli.await(TIMEOUT);
+      assertThat(result.exitCode()).as("%s", result).isZero();
+      List<JsonNode> lines = json(result);
+      List<JsonNode> rows =
+          lines.stream().filter(l -> l.get("kind").asText().equals("request")).toList();
+      assertThat(rows).hasSize(n + 1);
+      for (JsonNode r : rows) {
+        double duration = r.get("durationMs").asDouble();
+        assertThat(r.get("serverMs").asDouble()).as("%s", r).isGreaterThanOrEqualTo(waitMs);
+        assertThat(r.get("timeToFirstByteMs").asDouble())
+            .as("%s", r)
+            .isGreaterThanOrEqualTo(r.get("serverMs").asDouble())
+            .isLessThanOrEqualTo(duration);
+        // The headers came with the first bytes: reading them is no part of the wait.
+        assertThat(r.get("responseHeadersMs").asDouble()).as("%s", r).isLessThan(waitMs / 2.0);
+        double sum = r.get("otherMs").asDouble();
+        for (String phase :
+            List.of("queueMs", "requestMs", "serverMs", "responseHeadersMs", "responseContentMs")) {
+          sum += r.get(phase).isNumber() ? r.get(phase).asDouble() : 0;
+        }
+        assertThat(sum).as("%s", r).isCloseTo(duration, org.assertj.core.data.Offset.offset(1e-3));
+      }
+      JsonNode summary = lines.get(lines.size() - 1);
+      String host = answer.get("root").asText().replaceAll("^http://|/$", "");
+      List<String> groups = new ArrayList<>();
+      summary
+          .get("byPath")
+          .forEach(
+              g -> {
+                groups.add(g.get("path").asText() + " " + g.get("count").asInt());
+                assertThat(g.get("host").asText()).isEqualTo(host);
+                assertThat(g.get("serverP50Ms").asDouble()).isGreaterThanOrEqualTo(waitMs);
+              });
+      assertThat(groups).containsExactly("/items/{id} 1", "/slow/{id} " + n);
     }
   }
 

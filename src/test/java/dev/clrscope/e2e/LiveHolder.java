@@ -1,7 +1,7 @@
 package dev.clrscope.e2e;
 
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 
 /**
@@ -13,10 +13,10 @@ public final class LiveHolder {
   private LiveHolder() {}
 
   public static void main(String[] args) throws InterruptedException {
-    ClrProcess p;
+    DacSession p;
     try {
       p =
-          ClrProcess.attach(
+          DacSession.attach(
               Integer.parseInt(args[0]), DacOptions.defaults().withSymbolServer(null));
     } catch (TargetException e) {
       System.err.println(e.getMessage());
@@ -29,7 +29,7 @@ public final class LiveHolder {
       // Long work on the owner thread, that a shutdown must interrupt to let the target go.
       while (true) {
         try {
-          p.walkHeap(o -> {});
+          p.heap().walk(o -> {});
         } catch (TargetException e) {
           System.out.println("walk stopped: " + e.getMessage());
           return;

@@ -332,7 +332,7 @@ class MonitorCommandsTest {
             l ->
                 l.matches(
                     "\\S+ +\\d+ +TargetApp\\.WidgetFailure +TargetApp\\.Monitored\\.ThrowWidgetFailure"
-                        + " +caught +widget failure on request"))
+                        + " +- +caught +widget failure on request"))
         .hasSize(3);
     // The rundown at the end of the file names the dispatcher's precompiled frame too.
     assertThat(lines).filteredOn(l -> l.equals("    at System.Runtime.EH.DispatchEx")).hasSize(3);

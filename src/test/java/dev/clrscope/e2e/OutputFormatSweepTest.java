@@ -168,6 +168,9 @@ class OutputFormatSweepTest {
         "counters collect",
         List.of(List.of("-p", "PID", "--duration", "2s", "--refresh-interval", "1")));
     r.put(
+        "counters monitor",
+        List.of(List.of("-p", "PID", "--duration", "2s", "--refresh-interval", "1")));
+    r.put(
         "gcstats",
         List.of(
             List.of("-p", "PID", "--duration", "1s"),

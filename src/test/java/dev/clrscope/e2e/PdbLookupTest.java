@@ -130,7 +130,7 @@ class PdbLookupTest {
     Files.createDirectories(served.getParent());
     Files.copy(builtPdb(), served);
     try (SymbolServerDir server = new SymbolServerDir(symbols)) {
-      assertLine(watch(dll, "--symbol-server", server.url().toString()));
+      assertLine(watch(dll, "--symbol-server", server.url().toString(), "--allow-http"));
       assertThat(server.requests()).contains("/symbols/" + key);
     }
     Path cached = cache.resolve("clrscope/symbols").resolve(key);

@@ -58,6 +58,49 @@ public final class TargetProcess implements AutoCloseable {
     return new TargetProcess(app, Subprocess.start(DotnetApps.command(app, args), extraEnv, null));
   }
 
+  /** Starts {@code app} on {@code runtime} with {@code args} and waits for its ready line. */
+  public static TargetProcess start(Runtime runtime, String app, String... args) {
+    return start(runtime, app, Arrays.asList(args), Map.of());
+  }
+
+  /**
+   * Starts {@code app} on {@code runtime} ({@link Runtime#command}) with this JVM's environment
+   * plus {@code extraEnv}, and waits for its ready line, which must name that runtime.
+   */
+  public static TargetProcess start(
+      Runtime runtime, String app, List<String> args, Map<String, String> extraEnv) {
+    return onRuntime(runtime, app, runtime.command(app, args), extraEnv);
+  }
+
+  /**
+   * {@link #start(Runtime, String, List, Map)}, the app a child of a shell rather than of this JVM
+   * (whose process reaper waits on its children): for tests that pause it with ptrace ({@code
+   * analyze -p}). {@link #pid()} is then the shell's: the app's is {@code ready().pid()}.
+   */
+  public static TargetProcess startUnwaited(
+      Runtime runtime, String app, List<String> args, Map<String, String> extraEnv) {
+    List<String> command = new java.util.ArrayList<>();
+    command.add("sh");
+    command.add("-c");
+    // An asynchronous command's stdin is /dev/null unless redirected: hand it the shell's.
+    command.add("exec 3<&0; \"$0\" \"$@\" <&3 3<&- & wait $!");
+    command.addAll(runtime.command(app, args));
+    return onRuntime(runtime, app, command, extraEnv);
+  }
+
+  private static TargetProcess onRuntime(
+      Runtime runtime, String app, List<String> command, Map<String, String> extraEnv) {
+    TargetProcess p =
+        new TargetProcess(
+            app + " on .NET " + runtime.major(), Subprocess.start(command, extraEnv, null));
+    if (!p.ready.runtimeVersion().startsWith(runtime.major() + ".")) {
+      p.close();
+      throw new AssertionError(
+          app + " for " + runtime + " runs on .NET " + p.ready.runtimeVersion());
+    }
+    return p;
+  }
+
   /**
    * Starts an arbitrary command that runs a TargetApp build (such as a renamed copy of its apphost)
    * and waits for its ready line.

@@ -1,7 +1,7 @@
 package dev.clrscope.bench;
 
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.RootPath;
 import java.nio.file.Path;
 
@@ -14,12 +14,13 @@ public final class DacGcRoot {
   private DacGcRoot() {}
 
   public static void main(String[] args) {
-    try (ClrProcess p =
-        ClrProcess.openCore(Path.of(args[0]), DacOptions.defaults().withSymbolServer(null))) {
-      for (RootPath path : p.rootPaths(Long.parseUnsignedLong(args[1], 16), 100, false)) {
+    try (DacSession p =
+        DacSession.openCore(Path.of(args[0]), DacOptions.defaults().withSymbolServer(null))) {
+      for (RootPath path : p.heap().rootPaths(Long.parseUnsignedLong(args[1], 16), 100, false)) {
         System.out.println(path.root().describe());
         for (long o : path.objects()) {
-          System.out.println("    -> " + Long.toHexString(o) + " " + p.object(o).type().name());
+          System.out.println(
+              "    -> " + Long.toHexString(o) + " " + p.heap().object(o).type().name());
         }
       }
     }

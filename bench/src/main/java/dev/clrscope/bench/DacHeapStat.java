@@ -1,7 +1,7 @@
 package dev.clrscope.bench;
 
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.HeapStatistics;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -19,13 +19,13 @@ public final class DacHeapStat {
   public static void main(String[] args) {
     DacOptions options = DacOptions.defaults().withSymbolServer(null);
     long started = System.nanoTime();
-    ClrProcess p =
+    DacSession p =
         args[0].equals("-p")
-            ? ClrProcess.attach(Integer.parseInt(args[1]), options)
-            : ClrProcess.openCore(Path.of(args[0]), options);
+            ? DacSession.attach(Integer.parseInt(args[1]), options)
+            : DacSession.openCore(Path.of(args[0]), options);
     HeapStatistics stats;
     try (p) {
-      stats = p.statistics();
+      stats = p.heap().statistics();
     }
     long ended = System.nanoTime();
     PrintStream out = System.out;

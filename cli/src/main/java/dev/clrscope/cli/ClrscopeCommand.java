@@ -22,6 +22,7 @@ import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
 import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.output.RunOutput;
 import java.util.List;
 import java.util.Map;
 import picocli.AutoComplete;
@@ -104,9 +105,9 @@ public final class ClrscopeCommand implements Runnable {
    * Runs a command line that needs no parser and returns its exit code, or returns {@code null}
    * when it needs one: {@code ps} alone or with a format ({@link PsCommand#runWithoutParser}).
    */
-  public static Integer runWithoutParser(String... args) {
+  public static Integer runWithoutParser(RunOutput output, String... args) {
     if (args.length > 0 && args[0].equals("ps")) {
-      return PsCommand.runWithoutParser(List.of(args).subList(1, args.length));
+      return PsCommand.runWithoutParser(List.of(args).subList(1, args.length), output);
     }
     return null;
   }

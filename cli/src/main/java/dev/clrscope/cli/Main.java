@@ -1,16 +1,22 @@
 package dev.clrscope.cli;
 
+import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.DacCommand;
+import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
 import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.dacprocess.Front;
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.output.StandardOutput;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.RequestTooLargeException;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -18,6 +24,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The entry point. It maps failures onto three tiers: a usage error (the message, a short usage and
@@ -43,42 +50,47 @@ public final class Main {
   /** Runs clrscope and exits with its exit code. */
   public static void main(String[] args) {
     StandardOutput.install();
-    System.exit(run(args));
+    System.exit(run(RunOutput.standard(), args));
   }
 
-  /** Runs clrscope and returns its exit code. */
-  public static int run(String... args) {
+  /**
+   * Runs clrscope and returns its exit code: data and results on {@code output}'s stdout, the rest
+   * (help included) as the streams of {@code output} say.
+   */
+  public static int run(RunOutput output, String... args) {
     if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
       // Scripts call this to check the tool is there: answer without building any command model
       // (and without binding slf4j).
       for (String line : new ClrscopeVersion().getVersion()) {
-        System.out.println(line);
+        output.out().println(line);
       }
-      System.out.flush();
+      output.out().flush();
       return ExitCode.OK;
     }
     chooseLogProvider();
     if (!DacHost.isHost()) {
-      Integer answered = runWithoutParser(args);
+      Integer answered = runWithoutParser(output, args);
       if (answered != null) {
         return answered;
       }
       // A command that reads through the DAC runs in a DAC process, started before anything here
       // is parsed (docs/architecture.md, "The DAC process").
-      Front.Outcome handedOver = Front.runIfPredicted(args);
+      Front.Outcome handedOver = Front.runIfPredicted(output, args);
       if (handedOver != null) {
-        return checkOutput(handedOver.code(), handedOver::command);
+        return checkOutput(output, handedOver.code(), handedOver::command);
       }
     }
     CommandLine cl = ClrscopeCommand.commandLineFor(args);
+    cl.setOut(writer(output.out()));
+    cl.setErr(writer(output.err()));
     boolean[] logging = {false};
     cl.setParameterExceptionHandler(Main::usageError);
-    cl.setExecutionStrategy(parsed -> execute(parsed, logging, args));
+    cl.setExecutionStrategy(parsed -> execute(parsed, output, logging, args));
     cl.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> failure(e, commandLine, args, logging[0]));
     try {
       int code = cl.execute(ColonValues.rewrite(cl, args));
-      return checkOutput(code, () -> ranCommand(cl));
+      return checkOutput(output, code, () -> ranCommand(cl));
     } finally {
       if (logging[0]) {
         Logging.stop();
@@ -106,7 +118,8 @@ public final class Main {
    * through the DAC is handed, with the whole command line, to a DAC process; in a DAC process, any
    * other is handed back.
    */
-  private static int execute(ParseResult parsed, boolean[] logging, String[] args) {
+  private static int execute(
+      ParseResult parsed, RunOutput output, boolean[] logging, String[] args) {
     List<CommandLine> chain = parsed.asCommandLineList();
     CommandLine command = chain.get(chain.size() - 1);
     boolean readsThroughDac =
@@ -119,16 +132,21 @@ public final class Main {
       }
       DacHost.commandNamed(command.getCommandSpec().qualifiedName());
     } else if (readsThroughDac && Front.handsOver()) {
-      Integer code = Front.run(args);
+      Integer code = Front.run(output, args);
       if (code != null) {
         return code;
+      }
+    }
+    for (CommandLine c : chain) {
+      if (c.getCommand() instanceof ClrscopeSubcommand sub) {
+        sub.useOutput(output);
       }
     }
     if (!helpRequested(parsed)) {
       LoggingOptions.Request request = LoggingOptions.requested(parsed);
       if (request.any()) {
         try {
-          Logging.start(request.verbose(), request.logFile());
+          Logging.start(request.verbose(), request.logFile(), output.err());
         } catch (CommandFailure e) {
           throw new ExecutionException(command, e.getMessage(), e);
         }
@@ -160,7 +178,8 @@ public final class Main {
    * failure, never a success; a reader that went away ({@code | head}) ends the run quietly with
    * {@link #READER_WENT_AWAY}.
    */
-  private static int checkOutput(int code, Supplier<String> command) {
+  private static int checkOutput(RunOutput output, int code, Supplier<String> command) {
+    output.out().flush();
     IOException e = StandardOutput.failure();
     if (e == null) {
       return code;
@@ -168,12 +187,14 @@ public final class Main {
     if (StandardOutput.readerWentAway(e)) {
       return code == ExitCode.OK ? READER_WENT_AWAY : code;
     }
-    System.err.println(
-        command.get()
-            + ": could not write to standard output: "
-            + IoErrors.reason(e)
-            + "; what it printed is incomplete");
-    System.err.flush();
+    output
+        .err()
+        .println(
+            command.get()
+                + ": could not write to standard output: "
+                + IoErrors.reason(e)
+                + "; what it printed is incomplete");
+    output.err().flush();
     return code == ExitCode.OK ? ExitCode.TARGET_ERROR : code;
   }
 
@@ -190,17 +211,25 @@ public final class Main {
    * Runs a command line that needs no parser ({@link ClrscopeCommand#runWithoutParser}), with the
    * same exit codes and failure tiers as a parsed one; {@code null} when it needs the parser.
    */
-  private static Integer runWithoutParser(String[] args) {
+  private static Integer runWithoutParser(RunOutput output, String[] args) {
     Integer code;
     try {
-      code = ClrscopeCommand.runWithoutParser(args);
+      code = ClrscopeCommand.runWithoutParser(output, args);
     } catch (RuntimeException e) {
       // Reported as a parsed run reports it; the model is built only on this rare path.
       CommandLine root = ClrscopeCommand.commandLineFor(args);
-      int failed = failure(e, root.getSubcommands().get(args[0]), args, false);
-      return checkOutput(failed, () -> "clrscope " + args[0]);
+      root.setErr(writer(output.err()));
+      CommandLine command = root.getSubcommands().get(args[0]);
+      command.setErr(writer(output.err()));
+      int failed = failure(e, command, args, false);
+      return checkOutput(output, failed, () -> "clrscope " + args[0]);
     }
-    return code == null ? null : checkOutput(code, () -> "clrscope " + args[0]);
+    return code == null ? null : checkOutput(output, code, () -> "clrscope " + args[0]);
+  }
+
+  /** A writer for picocli's help and messages on {@code stream}, in UTF-8, flushed each line. */
+  private static PrintWriter writer(PrintStream stream) {
+    return new PrintWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), true);
   }
 
   /**
@@ -250,6 +279,20 @@ public final class Main {
     PrintWriter err = cl.getErr();
     String command = cl.getCommandSpec().qualifiedName();
     err.println(command + ": " + e.getMessage());
+    String sos =
+        e instanceof UnmatchedArgumentException && cl.getParent() == null && args.length > 0
+            ? AnalyzeCommand.promptCommand(args[0])
+            : null;
+    if (sos != null) {
+      // dotnet-dump's habit: SOS's commands are analyze's, on a core or a paused process.
+      String line = String.join(" ", args);
+      err.println(
+          "Did you mean `clrscope analyze CORE -c \""
+              + line
+              + "\"` (or -p PID instead of CORE)? "
+              + sos
+              + " is a command of analyze's prompt, as in dotnet-dump analyze.");
+    }
     err.print(cl.getHelp().synopsis(0));
     err.println("Try '" + command + " --help' for more information.");
     err.flush();

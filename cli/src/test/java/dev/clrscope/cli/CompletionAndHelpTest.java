@@ -2,28 +2,14 @@ package dev.clrscope.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Every command answers --help and --version, and the completion script knows every command. */
 class CompletionAndHelpTest {
 
-  private record Run(int exitCode, String out) {}
-
-  private static synchronized Run run(String... args) {
-    PrintStream oldOut = System.out;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int code;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      code = Main.run(args);
-    } finally {
-      System.setOut(oldOut);
-    }
-    return new Run(code, out.toString(StandardCharsets.UTF_8));
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
   private static List<String> publicCommands() {
@@ -39,12 +25,12 @@ class CompletionAndHelpTest {
   void everyCommandHasHelpAndVersion() {
     assertThat(publicCommands()).contains("ps", "info", "env", "dump", "perfmap");
     for (String command : publicCommands()) {
-      Run help = run(command, "--help");
-      assertThat(help.exitCode()).as(command).isZero();
+      CliRun help = run(command, "--help");
+      assertThat(help.exit()).as(command).isZero();
       assertThat(help.out()).as(command).startsWith("Usage: clrscope " + command);
 
-      Run version = run(command, "--version");
-      assertThat(version.exitCode()).as(command).isZero();
+      CliRun version = run(command, "--version");
+      assertThat(version.exit()).as(command).isZero();
       // picocli's own completion command reports picocli's version.
       String expected =
           command.equals("generate-completion")
@@ -56,9 +42,9 @@ class CompletionAndHelpTest {
 
   @Test
   void theCompletionScriptCompletesEveryCommand() {
-    Run script = run("generate-completion");
+    CliRun script = run("generate-completion");
 
-    assertThat(script.exitCode()).isZero();
+    assertThat(script.exit()).isZero();
     assertThat(script.out()).contains("complete -F _complete_clrscope");
     for (String command : publicCommands()) {
       assertThat(script.out()).as(command).contains(command);

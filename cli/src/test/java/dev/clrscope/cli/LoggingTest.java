@@ -38,13 +38,6 @@ class LoggingTest {
 
   @TempDir Path tmp;
 
-  /** Exit code, stdout and stderr of one run. */
-  record Run(int exit, String out, String err) {
-    List<String> errLines() {
-      return err.lines().toList();
-    }
-  }
-
   @BeforeAll
   static void findTheGoldenTrace() {
     golden =
@@ -81,25 +74,11 @@ class LoggingTest {
     }
   }
 
-  private static synchronized Run run(String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      exit = Main.run(args);
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
-    return new Run(
-        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  private static CliRun run(String... args) {
+    return CliRun.of(args);
   }
 
-  private static Run stats(String... extra) {
+  private static CliRun stats(String... extra) {
     List<String> args = new ArrayList<>(List.of("trace", "stats", golden.toString()));
     args.addAll(List.of(extra));
     return run(args.toArray(String[]::new));
@@ -109,7 +88,7 @@ class LoggingTest {
    * What {@code ps} prints whether or not a .NET process runs on this machine (CI's has none): the
    * table's header on stdout, or nothing there and one line on stderr that says so.
    */
-  private static void assertListing(Run ps) {
+  private static void assertListing(CliRun ps) {
     if (ps.out().isEmpty()) {
       assertThat(ps.err()).contains("clrscope ps: no .NET processes found; ");
     } else {
@@ -119,41 +98,41 @@ class LoggingTest {
 
   @Test
   void logsAreOffByDefault() {
-    Run r = stats();
+    CliRun r = stats();
     assertThat(r.exit()).isZero();
     assertThat(r.out()).startsWith("File            " + golden + System.lineSeparator());
     assertThat(r.err()).isEmpty();
 
-    Run ps = run("ps");
+    CliRun ps = run("ps");
     assertThat(ps.exit()).isZero();
     assertListing(ps);
-    assertThat(ps.errLines()).noneMatch(l -> STDERR_LINE.matcher(l).matches());
+    assertThat(ps.err().lines().toList()).noneMatch(l -> STDERR_LINE.matcher(l).matches());
     assertThat(ps.err()).doesNotContain("SLF4J", "logback", "DEBUG");
   }
 
   @Test
   void verboseLogsGoToStderrOnly() {
-    Run plain = stats();
-    Run verbose = stats("-v");
+    CliRun plain = stats();
+    CliRun verbose = stats("-v");
     assertThat(verbose.exit()).isZero();
     assertThat(verbose.out()).isEqualTo(plain.out());
-    assertThat(verbose.errLines()).allMatch(l -> STDERR_LINE.matcher(l).matches());
-    assertThat(verbose.errLines())
+    assertThat(verbose.err().lines().toList()).allMatch(l -> STDERR_LINE.matcher(l).matches());
+    assertThat(verbose.err().lines().toList())
         .anyMatch(l -> l.endsWith(" DEBUG " + formatLine))
         .anyMatch(l -> l.endsWith(" DEBUG " + endLine));
 
     // Before the subcommand, and the long name: the same.
-    Run before = run("--verbose", "trace", "stats", golden.toString());
+    CliRun before = run("--verbose", "trace", "stats", golden.toString());
     assertThat(before.out()).isEqualTo(plain.out());
-    assertThat(before.errLines()).anyMatch(l -> l.endsWith(" DEBUG " + formatLine));
+    assertThat(before.err().lines().toList()).anyMatch(l -> l.endsWith(" DEBUG " + formatLine));
   }
 
   @Test
   void verbosePsLogsDiscovery() {
-    Run ps = run("ps", "-v");
+    CliRun ps = run("ps", "-v");
     assertThat(ps.exit()).isZero();
     assertListing(ps);
-    assertThat(ps.errLines())
+    assertThat(ps.err().lines().toList())
         .filteredOn(l -> STDERR_LINE.matcher(l).matches())
         .anyMatch(
             l ->
@@ -165,8 +144,8 @@ class LoggingTest {
   @Test
   void logFileGetsDebugLinesWithTimestampsAndThreads() throws IOException {
     Path log = tmp.resolve("clrscope.log");
-    Run plain = stats();
-    Run r = stats("--log-file", log.toString());
+    CliRun plain = stats();
+    CliRun r = stats("--log-file", log.toString());
     assertThat(r.exit()).isZero();
     assertThat(r.out()).isEqualTo(plain.out());
     assertThat(r.err()).isEmpty();
@@ -196,7 +175,7 @@ class LoggingTest {
     stats("--log-file", log.toString());
     long size = Files.size(log);
     assertThat(Files.readAllLines(log)).hasSize(2 * lines.size());
-    Run after = stats();
+    CliRun after = stats();
     assertThat(after.err()).isEmpty();
     assertThat(Files.size(log)).isEqualTo(size);
   }
@@ -204,19 +183,19 @@ class LoggingTest {
   @Test
   void verboseAndLogFileTogether() throws IOException {
     Path log = tmp.resolve("both.log");
-    Run r = stats("-v", "--log-file", log.toString());
+    CliRun r = stats("-v", "--log-file", log.toString());
     assertThat(r.exit()).isZero();
     List<String> lines = Files.readAllLines(log);
     // The file has the run's own first line on top of what stderr has.
-    assertThat(lines).hasSize(r.errLines().size() + 1);
-    assertThat(r.errLines()).anyMatch(l -> l.endsWith(" DEBUG " + endLine));
+    assertThat(lines).hasSize(r.err().lines().toList().size() + 1);
+    assertThat(r.err().lines().toList()).anyMatch(l -> l.endsWith(" DEBUG " + endLine));
     assertThat(lines).anyMatch(l -> l.endsWith("DEBUG dev.clrscope." + endLine));
   }
 
   @Test
   void aLogFileThatCannotBeOpenedIsATargetError() throws IOException {
     Path missing = tmp.resolve("no-such-dir").resolve("x.log");
-    Run r = run("ps", "--log-file", missing.toString());
+    CliRun r = run("ps", "--log-file", missing.toString());
     assertThat(r.exit()).isEqualTo(1);
     assertThat(r.err())
         .isEqualTo(
@@ -228,7 +207,7 @@ class LoggingTest {
                 + System.lineSeparator());
     assertThat(r.out()).isEmpty();
 
-    Run dir = stats("--log-file", tmp.toString());
+    CliRun dir = stats("--log-file", tmp.toString());
     assertThat(dir.exit()).isEqualTo(1);
     assertThat(dir.err())
         .isEqualTo(
@@ -243,7 +222,7 @@ class LoggingTest {
   void aTargetErrorGoesToTheLogFileWithItsStackTrace() throws IOException {
     Path log = tmp.resolve("target-error.log");
     Path absent = tmp.resolve("absent.nettrace");
-    Run r = run("trace", "stats", absent.toString(), "--log-file", log.toString());
+    CliRun r = run("trace", "stats", absent.toString(), "--log-file", log.toString());
     assertThat(r.exit()).isEqualTo(1);
     String message = "clrscope trace stats: no such file: " + absent;
     assertThat(r.err()).isEqualTo(message + System.lineSeparator());
@@ -262,15 +241,14 @@ class LoggingTest {
   void anInternalErrorGoesToTheLogFileOnlyWithItsStackTrace() throws IOException {
     Path log = tmp.resolve("internal.log");
     CommandLine ps = ClrscopeCommand.commandLineFor("ps").getSubcommands().get("ps");
-    PrintStream oldErr = System.err;
     ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8);
+    ps.setErr(new java.io.PrintWriter(errStream, true));
     int exit;
-    Logging.start(true, log);
+    Logging.start(true, log, errStream);
     try {
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
       exit = Main.failure(new IllegalStateException("boom"), ps, new String[] {"ps", "-v"}, true);
     } finally {
-      System.setErr(oldErr);
       Logging.stop();
     }
     assertThat(exit).isEqualTo(70);
@@ -301,7 +279,7 @@ class LoggingTest {
             new String[] {"gcstats"})) {
       List<String> args = new ArrayList<>(List.of(command));
       args.add("--help");
-      Run help = run(args.toArray(String[]::new));
+      CliRun help = run(args.toArray(String[]::new));
       assertThat(help.exit()).as(String.join(" ", command)).isZero();
       assertThat(help.out())
           .as(String.join(" ", command))

@@ -3,15 +3,15 @@ package dev.clrscope.dac;
 import dev.clrscope.dac.TargetException.Problem;
 
 /**
- * A managed object on the GC heap, checked to be one when it was made ({@link ClrProcess#object}).
- * Its fields, its elements if it is an array, its text if it is a string and its references are
- * read from target memory on each call.
+ * A managed object on the GC heap, checked to be one when it was made ({@link ClrHeap#object}). Its
+ * fields, its elements if it is an array, its text if it is a string and its references are read
+ * from target memory on each call.
  */
 public final class ClrObject extends ClrValue {
   private final long size;
 
-  ClrObject(ClrProcess process, long address, ClrType type, long size) {
-    super(process, address, address + 8, type);
+  ClrObject(ClrReader reader, long address, ClrType type, long size) {
+    super(reader, address, address + 8, type);
     this.size = size;
   }
 
@@ -25,7 +25,7 @@ public final class ClrObject extends ClrValue {
     if (type().componentSize() == 0) {
       return 0;
     }
-    return Integer.toUnsignedLong(process.readInt(address() + 8));
+    return Integer.toUnsignedLong(reader.readInt(address() + 8));
   }
 
   /** The text of a string. */
@@ -33,7 +33,7 @@ public final class ClrObject extends ClrValue {
     if (!type().isString()) {
       throw new IllegalArgumentException(this + " is not a string");
     }
-    return process.readString(address());
+    return reader.readString(address());
   }
 
   /** Where element {@code index} of an array starts. */
@@ -58,12 +58,12 @@ public final class ClrObject extends ClrValue {
       throw new TargetException(
           Problem.UNREADABLE_MEMORY, "the element type of " + type().name() + " is not known");
     }
-    return process.readValue(
+    return reader.readValue(
         at, e, type().elementClrType() == null ? 0 : type().elementClrType().methodTable());
   }
 
   /** Calls {@code visitor} for each non-null reference the object holds. */
   public void references(ReferenceVisitor visitor) {
-    process.referencesOf(this, visitor);
+    reader.referencesOf(this, visitor);
   }
 }

@@ -5,11 +5,12 @@ import java.util.List;
 /**
  * A type of the target's runtime, by its method table. Instances are cached per method table, so
  * two objects of a type share one {@code ClrType} and the heap walk compares them by identity. What
- * takes more calls into the DAC (fields, element type, GC descriptor) is loaded on first use
- * through the process that made it; the rest is fixed at creation.
+ * takes more calls into the DAC (fields, GC descriptor) is loaded on first use through the {@link
+ * ClrReader} that made it; an array's element type is learnt from its first instance read; the rest
+ * is fixed at creation.
  */
 public final class ClrType {
-  private final ClrProcess process;
+  private final ClrReader reader;
   private final long methodTable;
   private final String name;
   private final int baseSize;
@@ -21,17 +22,19 @@ public final class ClrType {
   private final long parentMethodTable;
   private final int token;
 
-  // Loaded on first use, on the owner thread.
+  // Loaded on first use, on the owner thread: the GC descriptor, read by the walk there only.
   GcDesc gcDesc;
   boolean gcDescLoaded;
-  List<ClrField> instanceFields;
-  List<ClrField> staticFields;
-  ElementType elementType;
-  long elementMethodTable;
-  boolean elementLoaded;
+
+  // Loaded on first use, on the owner thread; read from any thread once loaded.
+  volatile List<ClrField> instanceFields;
+  volatile List<ClrField> staticFields;
+  volatile ElementType elementType;
+  volatile long elementMethodTable;
+  volatile boolean elementLoaded;
 
   ClrType(
-      ClrProcess process,
+      ClrReader reader,
       long methodTable,
       String name,
       int baseSize,
@@ -42,7 +45,7 @@ public final class ClrType {
       long module,
       long parentMethodTable,
       int token) {
-    this.process = process;
+    this.reader = reader;
     this.methodTable = methodTable;
     this.name = name;
     this.baseSize = baseSize;
@@ -119,17 +122,17 @@ public final class ClrType {
 
   /** The base type, or null. */
   public ClrType parent() {
-    return parentMethodTable == 0 ? null : process.type(parentMethodTable);
+    return parentMethodTable == 0 ? null : reader.type(parentMethodTable);
   }
 
   /** The instance fields, inherited ones first. */
   public List<ClrField> fields() {
-    return process.instanceFields(this);
+    return reader.instanceFields(this);
   }
 
   /** The static and thread-static fields this type declares. */
   public List<ClrField> staticFields() {
-    return process.staticFields(this);
+    return reader.staticFields(this);
   }
 
   /** The instance field named {@code name} (the most derived one), or null. */
@@ -154,16 +157,18 @@ public final class ClrType {
   }
 
   /**
-   * For arrays: how elements are stored ({@link ElementType#UNKNOWN} until an instance is seen).
+   * For arrays: how elements are stored ({@link ElementType#UNKNOWN} until an instance is read: the
+   * DAC says it of an instance only).
    */
   public ElementType elementType() {
-    return process.elementTypeOf(this);
+    ElementType e = elementType;
+    return e == null ? ElementType.UNKNOWN : e;
   }
 
-  /** For arrays: the element type, or null when it is not known. */
+  /** For arrays: the element type, or null when it is not known (see {@link #elementType}). */
   public ClrType elementClrType() {
-    process.elementTypeOf(this);
-    return elementMethodTable == 0 ? null : process.type(elementMethodTable);
+    long mt = elementMethodTable;
+    return mt == 0 ? null : reader.type(mt);
   }
 
   /**
@@ -171,7 +176,7 @@ public final class ClrType {
    * it: not rounded up to the heap's 8-byte alignment, but never below the minimum object size.
    */
   public long instanceSize(long count) {
-    return Math.max(baseSize + (long) componentSize * count, ClrProcess.MIN_OBJECT_SIZE);
+    return Math.max(baseSize + (long) componentSize * count, ClrReader.MIN_OBJECT_SIZE);
   }
 
   @Override

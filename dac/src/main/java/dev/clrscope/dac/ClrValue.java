@@ -9,13 +9,13 @@ import java.util.List;
  * memory each time; nothing is cached.
  */
 public class ClrValue {
-  final ClrProcess process;
+  final ClrReader reader;
   private final long address;
   private final long dataStart;
   private final ClrType type;
 
-  ClrValue(ClrProcess process, long address, long dataStart, ClrType type) {
-    this.process = process;
+  ClrValue(ClrReader reader, long address, long dataStart, ClrType type) {
+    this.reader = reader;
     this.address = address;
     this.dataStart = dataStart;
     this.type = type;
@@ -38,7 +38,7 @@ public class ClrValue {
 
   /** The value of {@code field}, one of this type's instance fields. */
   public Value value(ClrField field) {
-    return process.readValue(
+    return reader.readValue(
         dataStart + field.offset(), field.elementType(), field.fieldTypeMethodTable());
   }
 
@@ -112,7 +112,7 @@ public class ClrValue {
   /** The object a reference field holds, or null. */
   public ClrObject objectField(String name) {
     long address = referenceField(name);
-    return address == 0 ? null : process.object(address);
+    return address == 0 ? null : reader.object(address);
   }
 
   /** The text of a string field, or null. */

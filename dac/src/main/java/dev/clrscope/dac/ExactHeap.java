@@ -4,7 +4,9 @@ import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The exact object graph of a core dump or a paused process, read through the DAC into heapwalk's
@@ -22,8 +24,15 @@ final class ExactHeap {
     return dacName.replace(", ", ",");
   }
 
+  /**
+   * The graph a heap view reads once: the snapshot, and every root with the object it holds
+   * (interior pointers resolved to the object that contains them; 0 for none), for root paths.
+   */
+  @SuppressWarnings("ArrayRecordComponent") // read only, by the heap view that holds it
+  record Graph(HeapSnapshot snapshot, List<Root> roots, long[] rootObjects) {}
+
   /** Reads the graph; on the owner thread. */
-  static HeapSnapshot read(ClrProcess process, RootReader roots) {
+  static Graph read(ClrHeap heap, RootReader roots) {
     HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
     List<Root> all = new ArrayList<>();
     // Statics first: where a static field and another root hold the same object, the path that
@@ -36,14 +45,15 @@ final class ExactHeap {
     long[] interior = interiorAddresses(all);
     long[] interiorObject = new long[interior.length];
     List<HeapSegment> segments = new ArrayList<>();
-    process.heaps().forEach(h -> segments.addAll(h.segments()));
+    heap.heaps().forEach(h -> segments.addAll(h.segments()));
     segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
     LongSet named = new LongSet();
     int[] nextInterior = {0};
+    long[] lastNamed = {0};
     // One visitor for every object: ten million of them must not each allocate one.
     Counted references = new Counted(b);
     WalkSummary walk =
-        process.walkSegments(
+        heap.walkSegments(
             segments,
             o -> {
               long address = o.address();
@@ -63,27 +73,33 @@ final class ExactHeap {
               references.count = 0;
               o.references(references);
               long mt = type.methodTable();
-              if (named.add(mt)) {
-                b.typeName(mt, gcdumpName(type.name()));
+              // Runs of one type are the rule (arrays of a type, a list's items): one lookup each.
+              if (mt != lastNamed[0]) {
+                lastNamed[0] = mt;
+                if (named.add(mt)) {
+                  b.typeName(mt, gcdumpName(type.name()));
+                }
               }
               b.object(address, o.size(), mt, references.count);
               if (o.segment().kind() == SegmentKind.FROZEN) {
                 b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
               }
             });
-    for (HeapProblem p : walk.problems()) {
+    HeapProblems problems = walk.problems();
+    for (HeapProblem p : problems.first()) {
+      b.problem(p.describe());
+    }
+    if (problems.count() > problems.first().size()) {
       b.problem(
-          "the walk of segment 0x"
-              + Long.toHexString(p.segment().address())
-              + " stopped at 0x"
-              + Long.toHexString(p.address())
-              + ": "
-              + p.reason());
+          (problems.count() - problems.first().size())
+              + " more segments could not be walked to their end");
     }
-    if (walk.skippedProblems() > 0) {
-      b.problem(walk.skippedProblems() + " more segments could not be walked to their end");
-    }
-    for (Root r : all) {
+    Map<String, Integer> byKind = new LinkedHashMap<>();
+    problems.byKind().forEach((kind, n) -> byKind.put(kind.key(), n));
+    b.notWalked(byKind, problems.bytesNotWalked());
+    long[] rootObjects = new long[all.size()];
+    for (int i = 0; i < all.size(); i++) {
+      Root r = all.get(i);
       long object = r.object();
       if (r.interior()) {
         int k = Arrays.binarySearch(interior, object);
@@ -92,6 +108,7 @@ final class ExactHeap {
           continue; // a pointer into no object (a stack slot past its use)
         }
       }
+      rootObjects[i] = object;
       switch (r.kind()) {
         case DEPENDENT_HANDLE -> b.dependent(r.object(), r.secondary());
         case STATIC_FIELD ->
@@ -119,7 +136,7 @@ final class ExactHeap {
       }
     }
     b.walkEnded();
-    return b.build().orElseThrow();
+    return new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
   }
 
   /** Hands each reference to the builder and counts an object's. */

@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  * call at all). Valid only during {@link HeapVisitor#visit}: the walk reuses it.
  */
 public final class HeapObject {
-  private final ClrProcess process;
+  private final ClrReader reader;
   long address;
   ClrType type;
   long size;
@@ -21,9 +21,9 @@ public final class HeapObject {
   // Reads outside the walk's block (the elements of a large array).
   private final MemoryWindow window;
 
-  HeapObject(ClrProcess process) {
-    this.process = process;
-    this.window = new MemoryWindow(process.memory(), 1 << 20);
+  HeapObject(ClrReader reader) {
+    this.reader = reader;
+    this.window = new MemoryWindow(reader.memory(), 1 << 20);
   }
 
   /** The object's address. */
@@ -69,7 +69,7 @@ public final class HeapObject {
     if (!type.containsPointers()) {
       return;
     }
-    GcDesc desc = type.gcDescLoaded ? type.gcDesc : process.gcDescOf(type);
+    GcDesc desc = reader.gcDescOf(type);
     if (desc == null) {
       return;
     }
@@ -105,7 +105,7 @@ public final class HeapObject {
 
   /** A lasting view of this object, for reading its fields. */
   public ClrObject toObject() {
-    return new ClrObject(process, address, type, size);
+    return reader.session().call(() -> reader.objectOf(address, type, size));
   }
 
   @Override

@@ -1,9 +1,7 @@
 package dev.clrscope.dac;
 
-import dev.clrscope.dac.target.TargetMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -19,22 +17,20 @@ import java.util.concurrent.Future;
  */
 final class HeapWalker {
   static final int BLOCK = 1 << 20;
-  private static final int MAX_PROBLEMS = 100;
   private static final int HEADER_OVERLAP = 64;
 
-  private final ClrProcess process;
+  private final ClrReader reader;
   private final long[] contextStarts;
   private final long[] contextEnds;
   private final ReadAhead readAhead;
-  private final List<HeapProblem> problems = new ArrayList<>();
-  private int skippedProblems;
+  private final HeapProblems.Collector problems = new HeapProblems.Collector();
 
   /**
    * @param contexts allocation contexts as {@code [start, limit]} pairs
    */
-  HeapWalker(ClrProcess process, TargetMemory memory, List<long[]> contexts) {
-    this.process = process;
-    this.readAhead = new ReadAhead(memory);
+  HeapWalker(ClrReader reader, List<long[]> contexts) {
+    this.reader = reader;
+    this.readAhead = new ReadAhead(reader.memory());
     long[][] sorted =
         contexts.stream()
             .filter(c -> c[0] != 0 && Long.compareUnsigned(c[0], c[1]) < 0)
@@ -50,7 +46,7 @@ final class HeapWalker {
 
   WalkSummary walk(List<HeapSegment> segments, HeapVisitor visitor) {
     long started = System.nanoTime();
-    HeapObject obj = new HeapObject(process);
+    HeapObject obj = new HeapObject(reader);
     long objects = 0;
     long total = 0;
     try {
@@ -63,20 +59,12 @@ final class HeapWalker {
       readAhead.finish();
     }
     return new WalkSummary(
-        objects,
-        total,
-        segments.size(),
-        List.copyOf(problems),
-        skippedProblems,
-        System.nanoTime() - started);
+        objects, total, segments.size(), problems.done(), System.nanoTime() - started);
   }
 
-  private void problem(HeapSegment segment, long address, String reason) {
-    if (problems.size() < MAX_PROBLEMS) {
-      problems.add(new HeapProblem(segment, address, reason));
-    } else {
-      skippedProblems++;
-    }
+  // The rest of the segment, from address, is not walked: counted, never passed over in silence.
+  private void problem(HeapProblem.Kind kind, HeapSegment segment, long address, String reason) {
+    problems.add(new HeapProblem(kind, segment, address, segment.end() - address, reason));
   }
 
   private long[] walkSegment(HeapSegment segment, HeapObject obj, HeapVisitor visitor) {
@@ -95,7 +83,7 @@ final class HeapWalker {
     obj.segment = segment;
     while (Long.compareUnsigned(address, end) < 0) {
       if ((objects & 0xffff) == 0) {
-        process.checkStop();
+        reader.session().checkStop();
       }
       if (skipContexts) {
         while (ctx < contextStarts.length
@@ -104,13 +92,13 @@ final class HeapWalker {
         }
         if (ctx < contextStarts.length && contextStarts[ctx] == address) {
           // The rest of a thread's allocation buffer holds no objects yet.
-          address = contextEnds[ctx] + ClrProcess.MIN_OBJECT_SIZE;
+          address = contextEnds[ctx] + ClrReader.MIN_OBJECT_SIZE;
           ctx++;
           continue;
         }
       }
       long into = address - base;
-      if (length == 0 || into < 0 || into + ClrProcess.MIN_OBJECT_SIZE > length) {
+      if (length == 0 || into < 0 || into + ClrReader.MIN_OBJECT_SIZE > length) {
         int want = (int) Math.min(BLOCK, end - address);
         ByteBuffer next = readAhead.block(address, want);
         block = next;
@@ -120,8 +108,20 @@ final class HeapWalker {
         obj.block = block;
         obj.blockBase = base;
         obj.blockLength = length;
-        if (length - into < Math.min(end - address, ClrProcess.MIN_OBJECT_SIZE)) {
-          problem(segment, address, "memory not in the dump or not readable");
+        if (length - into < Math.min(end - address, ClrReader.MIN_OBJECT_SIZE)) {
+          if (address == segment.start()) {
+            problem(
+                HeapProblem.Kind.SEGMENT_MISSING,
+                segment,
+                address,
+                "none of its memory is in the dump (or readable)");
+          } else {
+            problem(
+                HeapProblem.Kind.MEMORY_MISSING,
+                segment,
+                address,
+                "its memory from there is not in the dump (or readable)");
+          }
           length = 0;
           break;
         }
@@ -138,12 +138,17 @@ final class HeapWalker {
       if (mt == lastMt && lastType != null) {
         type = lastType;
       } else {
-        type = process.typeOrNull(mt);
+        type = reader.typeOrNull(mt);
         if (type == null) {
           problem(
+              HeapProblem.Kind.TYPE_UNREADABLE,
               segment,
               address,
-              "no object here: 0x" + Long.toHexString(mt) + " is not a method table");
+              reader.readLongOrZero(mt) == 0 && mt != 0
+                  ? "the object's type, method table 0x"
+                      + Long.toHexString(mt)
+                      + ", is not in the dump"
+                  : "no object here: 0x" + Long.toHexString(mt) + " is not a method table");
           break;
         }
         lastType = type;
@@ -155,7 +160,10 @@ final class HeapWalker {
       long aligned = (size + 7) & ~7L;
       if (Long.compareUnsigned(address + aligned, end) > 0 || aligned <= 0) {
         problem(
-            segment, address, type.name() + " of " + size + " bytes would end past the segment");
+            HeapProblem.Kind.OBJECT_PAST_END,
+            segment,
+            address,
+            type.name() + " of " + size + " bytes would end past the segment");
         break;
       }
       obj.address = address;
@@ -184,7 +192,7 @@ final class HeapWalker {
               return t;
             });
 
-    private final TargetMemory memory;
+    private final dev.clrscope.dac.source.TargetMemory memory;
     private byte[] current = new byte[BLOCK];
     private byte[] spare = new byte[BLOCK];
     private long base;
@@ -192,7 +200,7 @@ final class HeapWalker {
     private Future<Integer> pending;
     private long pendingBase;
 
-    ReadAhead(TargetMemory memory) {
+    ReadAhead(dev.clrscope.dac.source.TargetMemory memory) {
       this.memory = memory;
     }
 
@@ -209,7 +217,7 @@ final class HeapWalker {
       Integer prefetched = awaitPending();
       if (prefetched != null
           && address - pendingBase >= 0
-          && address - pendingBase + ClrProcess.MIN_OBJECT_SIZE <= prefetched) {
+          && address - pendingBase + ClrReader.MIN_OBJECT_SIZE <= prefetched) {
         byte[] t = current;
         current = spare;
         spare = t;

@@ -1,6 +1,6 @@
 package dev.clrscope.dac;
 
-import dev.clrscope.dac.target.TargetMemory;
+import dev.clrscope.dac.source.TargetMemory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 

@@ -2,126 +2,29 @@ package dev.clrscope.dac;
 
 import dev.clrscope.dac.interop.SosDac;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
-/** Modules, loaded types, statics and every kind of root, read on the owner thread. */
+/**
+ * The heap view's roots, read on the owner thread: GC handles of every kind, each thread's stack
+ * references, the objects ready for finalization, and the objects static and thread-static fields
+ * hold (through the runtime view's statics).
+ */
 final class RootReader {
-  private final ClrProcess process;
   private final SosDac sos;
-  private final ThreadReader threads;
-  private List<ClrModule> modules;
-  private List<ClrType> loadedTypes;
-  private long[] loadedMethodTables;
-  private List<ClrType> withStatics;
+  private final ClrReader reader;
+  private final ClrRuntime runtime;
 
-  RootReader(ClrProcess process, ThreadReader threads) {
-    this.process = process;
-    this.sos = process.sos();
-    this.threads = threads;
-  }
-
-  List<ClrModule> modules() {
-    if (modules != null) {
-      return modules;
-    }
-    Set<Long> domains = new LinkedHashSet<>();
-    long[] store = sos.appDomainStore();
-    if (store != null) {
-      for (long d : sos.appDomainList((int) Math.min(store[1], 1024))) {
-        if (d != 0) {
-          domains.add(d);
-        }
-      }
-      if (store[0] != 0) {
-        domains.add(store[0]);
-      }
-    }
-    List<ClrModule> out = new ArrayList<>();
-    Set<Long> seen = new HashSet<>();
-    for (long domain : domains) {
-      for (long assembly : sos.assemblyList(domain)) {
-        for (long module : sos.assemblyModuleList(assembly)) {
-          if (module == 0 || !seen.add(module)) {
-            continue;
-          }
-          SosDac.ModuleData d = sos.moduleData(module);
-          String name = d == null ? null : sos.peFileName(d.peAssembly());
-          if (name == null || name.isEmpty()) {
-            name = sos.peFileName(module);
-          }
-          if (name == null || name.isEmpty()) {
-            name = "<module 0x" + Long.toHexString(module) + ">";
-          }
-          out.add(
-              new ClrModule(
-                  module,
-                  assembly,
-                  name,
-                  d == null ? 0 : d.ilBase(),
-                  d != null && d.isReflection()));
-        }
-      }
-    }
-    modules = List.copyOf(out);
-    return modules;
-  }
-
-  /** The method tables of every type defined in a loaded module. */
-  long[] loadedMethodTables() {
-    if (loadedMethodTables == null) {
-      List<Long> mts = new ArrayList<>();
-      for (ClrModule m : modules()) {
-        sos.traverseTypeDefs(m.address(), mts::add);
-      }
-      loadedMethodTables = mts.stream().mapToLong(Long::longValue).toArray();
-    }
-    return loadedMethodTables;
-  }
-
-  /** Every type defined in a loaded module whose method table is loaded. */
-  List<ClrType> loadedTypes() {
-    if (loadedTypes != null) {
-      return loadedTypes;
-    }
-    List<ClrType> out = new ArrayList<>();
-    for (long mt : loadedMethodTables()) {
-      process.checkStop();
-      ClrType t = process.typeOrNull(mt);
-      if (t != null) {
-        out.add(t);
-      }
-    }
-    loadedTypes = List.copyOf(out);
-    return loadedTypes;
-  }
-
-  // The loaded types that declare statics, found with one DAC call per type (most have none).
-  private List<ClrType> typesWithStatics() {
-    if (withStatics == null) {
-      List<ClrType> out = new ArrayList<>();
-      for (long mt : loadedMethodTables()) {
-        process.checkStop();
-        SosDac.MethodTableFieldData fd = sos.methodTableFieldData(mt);
-        if (fd != null && fd.staticFields() > 0) {
-          ClrType t = process.typeOrNull(mt);
-          if (t != null) {
-            out.add(t);
-          }
-        }
-      }
-      withStatics = List.copyOf(out);
-    }
-    return withStatics;
+  RootReader(DacSession session, ClrReader reader, ClrRuntime runtime) {
+    this.sos = session.sos();
+    this.reader = reader;
+    this.runtime = runtime;
   }
 
   void handles(RootVisitor visitor) {
     List<SosDac.HandleData> all = new ArrayList<>();
     sos.handles(all::add);
     for (SosDac.HandleData h : all) {
-      long object = process.readLongOrZero(h.handle());
+      long object = reader.readLongOrZero(h.handle());
       if (object == 0) {
         continue;
       }
@@ -144,7 +47,7 @@ final class RootReader {
   }
 
   void stacks(RootVisitor visitor) {
-    for (ClrThread t : threads.threads()) {
+    for (ClrThread t : runtime.threadsOnOwner()) {
       if (t.osId() == 0 || t.isDead()) {
         continue;
       }
@@ -165,7 +68,7 @@ final class RootReader {
               r.object(),
               r.address(),
               osThreadId,
-              threads.frameOf(r),
+              runtime.frameOf(r),
               null,
               null,
               0,
@@ -175,45 +78,8 @@ final class RootReader {
     }
   }
 
-  /** The finalization queue of every heap. */
-  List<FinalizerEntry> finalizerQueue() {
-    List<FinalizerEntry> out = new ArrayList<>();
-    for (GcHeap h : process.heaps()) {
-      long[] fill = sos.finalizationFillPointers(h.address());
-      if (fill == null) {
-        SosDac.HeapDetails d = sos.heapDetails(h.address());
-        fill =
-            d == null
-                ? null
-                : d.finalizationFillPointers().subList(0, 6).stream()
-                    .mapToLong(Long::longValue)
-                    .toArray();
-      }
-      if (fill == null || fill.length < 4) {
-        continue;
-      }
-      int readyFrom = fill.length - 3;
-      int end = fill.length - 1;
-      for (int seg = 0; seg < end; seg++) {
-        boolean ready = seg >= readyFrom;
-        long from = fill[seg];
-        long to = fill[seg + 1];
-        if (Long.compareUnsigned(to, from) <= 0 || to - from > (64L << 20)) {
-          continue;
-        }
-        for (long slot = from; Long.compareUnsigned(slot, to) < 0; slot += 8) {
-          long object = process.readLongOrZero(slot);
-          if (object != 0) {
-            out.add(new FinalizerEntry(h.index(), slot, object, ready));
-          }
-        }
-      }
-    }
-    return out;
-  }
-
   void finalizerRoots(RootVisitor visitor) {
-    for (FinalizerEntry e : finalizerQueue()) {
+    for (FinalizerEntry e : runtime.finalizerQueueOnOwner()) {
       if (e.readyForFinalization()) {
         visitor.visit(
             new Root(
@@ -233,13 +99,13 @@ final class RootReader {
   }
 
   void statics(RootVisitor visitor) {
-    for (ClrType t : typesWithStatics()) {
+    for (ClrType t : runtime.typesWithStatics()) {
       for (ClrField f : t.staticFields()) {
         if (f.kind() != ClrField.Kind.STATIC || !holdsObject(f)) {
           continue;
         }
-        long slot = process.staticSlot(t, f);
-        long object = slot == 0 ? 0 : process.readLongOrZero(slot);
+        long slot = runtime.staticSlot(t, f);
+        long object = slot == 0 ? 0 : reader.readLongOrZero(slot);
         if (object != 0) {
           visitor.visit(
               new Root(
@@ -250,7 +116,7 @@ final class RootReader {
   }
 
   void threadStatics(RootVisitor visitor) {
-    for (ClrType t : typesWithStatics()) {
+    for (ClrType t : runtime.typesWithStatics()) {
       List<ClrField> fields = new ArrayList<>();
       for (ClrField f : t.staticFields()) {
         if (f.kind() == ClrField.Kind.THREAD_STATIC && holdsObject(f)) {
@@ -260,13 +126,13 @@ final class RootReader {
       if (fields.isEmpty()) {
         continue;
       }
-      for (ClrThread th : threads.threads()) {
+      for (ClrThread th : runtime.threadsOnOwner()) {
         if (th.isDead() || th.isUnstarted()) {
           continue;
         }
         for (ClrField f : fields) {
-          long slot = process.threadStaticSlot(t, f, th);
-          long object = slot == 0 ? 0 : process.readLongOrZero(slot);
+          long slot = runtime.threadStaticSlot(t, f, th);
+          long object = slot == 0 ? 0 : reader.readLongOrZero(slot);
           if (object != 0) {
             visitor.visit(
                 new Root(

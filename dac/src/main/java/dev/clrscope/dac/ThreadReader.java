@@ -4,20 +4,25 @@ import dev.clrscope.dac.interop.SosDac;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Threads, their managed stacks, method names and exceptions, read on the owner thread. */
+/**
+ * The runtime view's threads, their managed stacks, method names and exceptions, read on the owner
+ * thread.
+ */
 final class ThreadReader {
   /** A stack deeper than this is cut: a corrupt stack must not walk for ever. */
   static final int MAX_FRAMES = 4096;
 
-  private final ClrProcess process;
+  private final DacSession session;
+  private final ClrReader reader;
   private final SosDac sos;
   private final LongMap<String> methodNames = new LongMap<>();
   private final LongMap<String> frameNames = new LongMap<>();
   private List<ClrThread> threads;
 
-  ThreadReader(ClrProcess process) {
-    this.process = process;
-    this.sos = process.sos();
+  ThreadReader(DacSession session, ClrReader reader) {
+    this.session = session;
+    this.reader = reader;
+    this.sos = session.sos();
   }
 
   List<ClrThread> threads() {
@@ -35,7 +40,7 @@ final class ThreadReader {
         }
         long exception = 0;
         if (d.lastThrownObjectHandle() != 0) {
-          exception = process.readLongOrZero(d.lastThrownObjectHandle());
+          exception = reader.readLongOrZero(d.lastThrownObjectHandle());
         }
         out.add(
             new ClrThread(
@@ -67,15 +72,15 @@ final class ThreadReader {
 
   List<StackFrame> stack(int osThreadId) {
     List<StackFrame> frames = new ArrayList<>();
-    process
+    session
         .xclr()
         .walkStack(
             osThreadId,
             MAX_FRAMES,
             f -> {
-              process.checkStop();
+              session.checkStop();
               if (f.frameAddress() != 0) {
-                long vtable = process.readLongOrZero(f.frameAddress());
+                long vtable = reader.readLongOrZero(f.frameAddress());
                 long md = sos.methodDescFromFrame(f.frameAddress());
                 frames.add(
                     new StackFrame(
@@ -132,7 +137,7 @@ final class ThreadReader {
           ref.source(), ref.stackPointer(), md, md == 0 ? null : methodName(md), null);
     }
     if (ref.sourceType() == 1) {
-      long vtable = process.readLongOrZero(ref.source());
+      long vtable = reader.readLongOrZero(ref.source());
       long md = sos.methodDescFromFrame(ref.source());
       return new StackFrame(
           0, ref.source(), md, md == 0 ? null : methodName(md), frameName(vtable));
@@ -141,11 +146,11 @@ final class ThreadReader {
   }
 
   ExceptionInfo exception(long address, int depth) {
-    ClrObject obj = process.object(address);
+    ClrObject obj = reader.objectOnOwner(address);
     // The DAC reads any object as an exception: the type must derive from System.Exception.
     boolean isException = false;
     for (ClrType t = obj.type(); t != null && !isException; t = t.parent()) {
-      isException = t.methodTable() == process.globals().exceptionMt();
+      isException = t.methodTable() == reader.globals().exceptionMt();
     }
     SosDac.ExceptionData d = isException ? sos.exceptionData(address) : null;
     if (d == null) {
@@ -153,7 +158,7 @@ final class ThreadReader {
           TargetException.Problem.NOT_AN_OBJECT,
           "0x" + Long.toHexString(address) + " is not an exception: it is a " + obj.type().name());
     }
-    String message = d.message() == 0 ? null : process.readStringOrNull(d.message());
+    String message = d.message() == 0 ? null : reader.readStringOrNull(d.message());
     List<StackFrame> trace = stackTrace(d.stackTrace());
     ExceptionInfo inner = null;
     if (d.innerException() != 0 && depth < 32) {
@@ -176,8 +181,8 @@ final class ThreadReader {
     }
     long data = d.arrayDataPtr();
     long bytes = d.components() * Math.max(1, d.componentSize());
-    if (d.elementTypeHandle() == process.globals().objectMt()) {
-      long inner = process.readLongOrZero(data);
+    if (d.elementTypeHandle() == reader.globals().objectMt()) {
+      long inner = reader.readLongOrZero(data);
       SosDac.ObjectData b = inner == 0 ? null : sos.objectData(inner);
       if (b == null || b.arrayDataPtr() == 0) {
         return frames;
@@ -185,14 +190,14 @@ final class ThreadReader {
       data = b.arrayDataPtr();
       bytes = b.components() * Math.max(1, b.componentSize());
     }
-    long count = process.readLongOrZero(data);
+    long count = reader.readLongOrZero(data);
     long fit = (bytes - 16) / 32;
     count = Math.min(count, Math.min(fit, MAX_FRAMES));
     for (int i = 0; i < count; i++) {
       long at = data + 16 + 32L * i;
-      long ip = process.readLongOrZero(at);
-      long sp = process.readLongOrZero(at + 8);
-      long md = process.readLongOrZero(at + 16);
+      long ip = reader.readLongOrZero(at);
+      long sp = reader.readLongOrZero(at + 8);
+      long md = reader.readLongOrZero(at + 16);
       frames.add(new StackFrame(ip, sp, md, methodName(md), null));
     }
     return frames;

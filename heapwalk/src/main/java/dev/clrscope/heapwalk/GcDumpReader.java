@@ -3,7 +3,6 @@ package dev.clrscope.heapwalk;
 import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -181,7 +180,7 @@ public final class GcDumpReader {
         Map.of(0, "[.NET Roots]"),
         0,
         null,
-        List.of(),
+        WalkProblems.NONE,
         true);
   }
 

@@ -47,7 +47,7 @@ public final class HeapSnapshot {
   private final Map<Integer, String> rootNames;
   private final long outside;
   private final long[] generationSizes;
-  private final List<String> problems;
+  private final WalkProblems problems;
 
   /** Whether the roots are exact (a core's, through the DAC): garbage stays unreachable. */
   private final boolean exactRoots;
@@ -88,7 +88,7 @@ public final class HeapSnapshot {
       Map<Integer, String> rootNames,
       long outside,
       long[] generationSizes,
-      List<String> problems,
+      WalkProblems problems,
       boolean unreferencedAreRoots) {
     this.gcNumber = gcNumber;
     this.address = address;
@@ -102,7 +102,7 @@ public final class HeapSnapshot {
     this.rootNames = Map.copyOf(rootNames);
     this.outside = outside;
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
-    this.problems = List.copyOf(problems);
+    this.problems = problems;
     this.exactRoots = !unreferencedAreRoots;
     int n = address.length;
     // One pass marks what is referenced and finds references to nothing of the walk; only then
@@ -333,9 +333,18 @@ public final class HeapSnapshot {
 
   /**
    * What does not add up: lost events (a gap in a stream's index), references left over or missing,
-   * types without a name, the GC's end not seen. Empty for a whole snapshot.
+   * types without a name, the GC's end not seen, where an exact walk stopped. Empty for a whole
+   * snapshot.
    */
   public List<String> problems() {
+    return problems.details();
+  }
+
+  /**
+   * The problems with, for an exact walk through the DAC, where it had to stop, by kind, and the
+   * bytes of the heap it did not walk: a snapshot that holds less than the heap says so here.
+   */
+  public WalkProblems walkProblems() {
     return problems;
   }
 
@@ -416,8 +425,30 @@ public final class HeapSnapshot {
 
   private AddressIndex addressIndex;
 
+  /** Lookups answered by a binary search so far, and whether the addresses are in order. */
+  private int searches;
+
+  private Boolean inOrder;
+
+  /** Lookups answered without an index: a root path's few; a walk's millions get the index. */
+  private static final int FEW_LOOKUPS = 4096;
+
   /** The number of the object at {@code address} (its start), or -1. */
   public synchronized int indexOf(long objectAddress) {
+    if (addressIndex == null && searches < FEW_LOOKUPS) {
+      if (inOrder == null) {
+        boolean sorted = true;
+        for (int i = 1; i < address.length && sorted; i++) {
+          sorted = address[i - 1] < address[i];
+        }
+        inOrder = sorted;
+      }
+      if (inOrder) {
+        searches++;
+        int i = Arrays.binarySearch(address, objectAddress);
+        return i >= 0 ? i : -1;
+      }
+    }
     if (addressIndex == null) {
       addressIndex = new AddressIndex(address);
     }
@@ -785,6 +816,14 @@ public final class HeapSnapshot {
   /** Reference {@code k} of the graph: an object index. */
   int referenceAt(int k) {
     return target[k];
+  }
+
+  /**
+   * Every reference of the graph ({@link #referenceAt}), not copied: for the writer's loops, which
+   * the quick compiler runs without inlining a call per reference. Not to be changed.
+   */
+  int[] targets() {
+    return target;
   }
 
   /** The roots' references: each root's object, then the objects nothing references. */

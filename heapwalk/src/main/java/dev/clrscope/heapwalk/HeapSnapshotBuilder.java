@@ -55,8 +55,17 @@ public final class HeapSnapshotBuilder {
 
   private State state = State.WAITING;
   private long gcNumber = -1;
+
+  /** A GC that ended while the walk's rows came before its GCStart: the walk's GC, if it starts. */
+  private long endedUnnumbered = -1;
+
   private final long[] nextIndex = new long[3];
   private final List<String> problems = new ArrayList<>();
+
+  /** Where an exact walk stopped, per kind, and the bytes it left: {@link #notWalked}. */
+  private final Map<String, Integer> stopsByKind = new java.util.LinkedHashMap<>();
+
+  private long bytesNotWalked;
   private final Map<Long, String> typeNames = new HashMap<>();
 
   /** The runtime's type ids in the order objects first named them: an object's type is an index. */
@@ -104,6 +113,12 @@ public final class HeapSnapshotBuilder {
       return;
     }
     try {
+      if (state == State.WAITING && (id == BULK_NODE || id == BULK_EDGE || id == BULK_ROOT_EDGE)) {
+        // The walk's rows before its GCStart: the GC's threads write their own runs, and with the
+        // segments GC in server mode (.NET 10.0.12) the walking thread's runs were read before the
+        // run of the thread that started the GC. The session asks for this one walk alone.
+        state = State.WALKING;
+      }
       if (id == BULK_NODE || id == BULK_EDGE) {
         // The walk's millions of rows: straight into the columns, no record per row.
         if (state == State.WALKING) {
@@ -138,13 +153,17 @@ public final class HeapSnapshotBuilder {
         typeModules.put(v.typeId(), v.moduleId());
       }
     } else if (p instanceof GcStart s) {
-      if (state == State.WAITING && s.depth() == 2 && s.type() == 0 && s.reason() == 1) {
-        state = State.WALKING;
+      boolean induced = s.depth() == 2 && s.type() == 0 && s.reason() == 1;
+      if (induced && (state == State.WAITING || (state == State.WALKING && gcNumber < 0))) {
+        state = endedUnnumbered == s.count() ? State.DONE : State.WALKING;
         gcNumber = s.count();
       }
     } else if (p instanceof GcEnd end) {
       if (state == State.WALKING && end.count() == gcNumber) {
         state = State.DONE;
+      } else if (state == State.WALKING && gcNumber < 0) {
+        // Its GCStart still to come (see above): ends the walk once that names the same GC.
+        endedUnnumbered = end.count();
       }
     } else if (state == State.WALKING && p instanceof GcBulkRootEdge r) {
       index(ROOTS, r.index());
@@ -253,6 +272,15 @@ public final class HeapSnapshotBuilder {
     problems.add(what);
   }
 
+  /**
+   * Where the exact walk had to stop before segments' ends, counted by kind, and the bytes of the
+   * heap it left ({@link WalkProblems}); each place is said in words through {@link #problem}.
+   */
+  public void notWalked(Map<String, Integer> placesByKind, long bytes) {
+    placesByKind.forEach((kind, n) -> stopsByKind.merge(kind, n, Integer::sum));
+    bytesNotWalked += bytes;
+  }
+
   /** Ends an exact builder's walk: everything has been given. */
   public void walkEnded() {
     flushObjects();
@@ -329,7 +357,8 @@ public final class HeapSnapshotBuilder {
    * @return empty if no walk began at all
    */
   public Optional<HeapSnapshot> graph() {
-    if (state == State.WAITING) {
+    // Rows whose GCStart never came are no walk that can be told apart from another's.
+    if (state == State.WAITING || (gcNumber < 0 && !exactRoots)) {
       return Optional.empty();
     }
     List<String> found = new ArrayList<>(problems);
@@ -360,36 +389,13 @@ public final class HeapSnapshotBuilder {
       objectFirst = new int[n + 1];
     }
     long[] addresses = address.drain();
+    if (pages != null && pages.ordered()) {
+      pages.seal();
+    }
     java.util.function.LongToIntFunction index =
         pages != null && pages.ordered() ? pages::find : new AddressIndex(addresses)::find;
     int[] objectTarget = new int[trusted ? edges : 0];
-    long outside = 0;
-    // Runs of references to one object are common (objects of a type sharing one comparer, label
-    // or empty string): the last one found is not looked up again.
-    long lastAddress = 0;
-    int lastObject = -1;
-    for (int k = 0; k < objectTarget.length; ) {
-      // A chunk at a time, each freed once resolved.
-      long[] chunk = target.chunkAt(k);
-      int length = Math.min(chunk.length, objectTarget.length - k);
-      for (int j = 0; j < length; j++) {
-        long a = chunk[j];
-        int o;
-        if (a == lastAddress && a != 0) {
-          o = lastObject;
-        } else {
-          o = index.applyAsInt(a);
-          lastAddress = a;
-          lastObject = o;
-        }
-        objectTarget[k + j] = o;
-        if (o < 0 && a != 0) {
-          outside++;
-        }
-      }
-      target.releaseThrough(k + length - 1);
-      k += length;
-    }
+    long outside = Resolution.resolve(target, objectTarget, index);
     target.clear();
     pages = null;
     int[] rootObject = findAll(index, rootAddress.drain());
@@ -445,7 +451,7 @@ public final class HeapSnapshotBuilder {
             rootNames,
             outside,
             null,
-            found,
+            new WalkProblems(found, stopsByKind, bytesNotWalked),
             !exactRoots));
   }
 
@@ -510,6 +516,8 @@ public final class HeapSnapshotBuilder {
   private static final int BULK_NODE = RuntimeEvent.Runtime.GC_BULK_NODE;
 
   private static final int BULK_EDGE = RuntimeEvent.Runtime.GC_BULK_EDGE;
+
+  private static final int BULK_ROOT_EDGE = RuntimeEvent.Runtime.GC_BULK_ROOT_EDGE;
 
   /** The root kind given to static fields (the runtime's GCRootKind stops at 5). */
   public static final int STATIC_ROOT = 6;

@@ -68,11 +68,14 @@ final class LongColumn {
     return chunks[i >>> SHIFT];
   }
 
-  /** Frees the chunk that holds entries up to {@code i}: nothing at or before it is read again. */
-  void releaseThrough(int i) {
-    if ((i & MASK) == MASK) {
-      chunks[i >>> SHIFT] = null;
-    }
+  /** How many entries a chunk holds (but the first, which may hold fewer while it grows). */
+  static int chunkSize() {
+    return CHUNK;
+  }
+
+  /** Frees chunk {@code c}: nothing in it is read again. */
+  void release(int c) {
+    chunks[c] = null;
   }
 
   /** Empties the column. */

@@ -64,6 +64,7 @@ final class PageIndex {
 
   /** {@link #add} of {@code addresses[0..n)}. */
   void addAll(long[] addresses, int n) {
+    ranks = null;
     for (int j = 0; j < n; j++) {
       long address = addresses[j];
       int granule = (int) ((address & PAGE_MASK) >>> granuleShift);
@@ -83,6 +84,7 @@ final class PageIndex {
 
   /** Adds the walk's next object (its index is the number of objects added before it). */
   void add(long address) {
+    ranks = null;
     int i = count++;
     if (!ordered) {
       return;
@@ -153,7 +155,36 @@ final class PageIndex {
     return h;
   }
 
-  /** The object that starts at {@code address}, or -1. */
+  /**
+   * Ends the adding: counts, for every bitmap word, the walk's index of its first object, so that
+   * {@link #find} counts the bits of one word instead of all the words before it on the page (the
+   * quick compiler calls {@code Long.bitCount} rather than inlining it). {@link #find} may then run
+   * on several threads at once.
+   */
+  void seal() {
+    if (ranks != null) {
+      return;
+    }
+    int[] r = new int[bits.length];
+    for (int slot = 0; slot < key.length; slot++) {
+      if (key[slot] != 0) {
+        int rank = first[slot];
+        for (int k = slot * words, end = k + words; k < end; k++) {
+          r[k] = rank;
+          rank += Long.bitCount(bits[k]);
+        }
+      }
+    }
+    ranks = r;
+  }
+
+  /** Per bitmap word, the walk's index of its first object; set by {@link #seal}. */
+  private int[] ranks;
+
+  /**
+   * The object that starts at {@code address}, or -1. Seals the index first if it is not sealed:
+   * from several threads, only once sealed.
+   */
   int find(long address) {
     if ((address & granuleMask) != 0) {
       return -1;
@@ -163,17 +194,15 @@ final class PageIndex {
       return -1;
     }
     int granule = (int) ((address & PAGE_MASK) >>> granuleShift);
-    int base = slot * words;
-    int w = granule >>> 6;
-    long word = bits[base + w];
+    int at = slot * words + (granule >>> 6);
+    long word = bits[at];
     if ((word >>> granule & 1) == 0) {
       return -1;
     }
-    int rank = first[slot] + Long.bitCount(word & ((1L << granule) - 1));
-    for (int k = base; k < base + w; k++) {
-      rank += Long.bitCount(bits[k]);
+    if (ranks == null) {
+      seal();
     }
-    return rank;
+    return ranks[at] + Long.bitCount(word & ((1L << granule) - 1));
   }
 
   /** How many objects were added. */

@@ -17,8 +17,12 @@ import java.util.Arrays;
 final class ByteSource implements Closeable {
   private static final int BUFFER_SIZE = 1 << 16;
 
-  /** Growth starts here; real blocks are around 100 KB. */
-  private static final int INITIAL_BLOCK_CAPACITY = 1 << 16;
+  /**
+   * A block's array is first made this big at most, then grows as bytes arrive: real blocks are
+   * around 100 KB and are made at their size at once; a corrupt size of up to 64 MB costs 1 MB
+   * before the stream's end says so.
+   */
+  private static final int INITIAL_BLOCK_CAPACITY = 1 << 20;
 
   private final InputStream in;
   private final byte[] buf = new byte[BUFFER_SIZE];
@@ -103,15 +107,53 @@ final class ByteSource implements Closeable {
   void readFully(byte[] dst, int off, int len, String what) {
     long start = position();
     while (len > 0) {
-      if (pos >= limit && !fill()) {
+      int n = transfer(dst, off, len);
+      if (n < 0) {
         throw new NetTraceFormatException(
             start, "stream ends inside " + what + ": " + len + " more bytes expected");
       }
-      int n = Math.min(len, limit - pos);
-      System.arraycopy(buf, pos, dst, off, n);
-      pos += n;
       off += n;
       len -= n;
+    }
+  }
+
+  /**
+   * Moves up to {@code room} bytes into {@code dst} at {@code off}: from the buffer, or straight
+   * from the stream when the buffer is empty and {@code room} is at least its size. Returns how
+   * many, or -1 at the end of the stream.
+   */
+  private int transfer(byte[] dst, int off, int room) {
+    if (pos >= limit && room >= BUFFER_SIZE) {
+      return direct(dst, off, room);
+    }
+    if (pos >= limit && !fill()) {
+      return -1;
+    }
+    int n = Math.min(room, limit - pos);
+    System.arraycopy(buf, pos, dst, off, n);
+    pos += n;
+    return n;
+  }
+
+  /**
+   * Reads up to {@code len} bytes straight into {@code dst} (the buffer is empty): a block's bulk
+   * is not copied twice. Returns how many, or -1 at the end of the stream.
+   */
+  private int direct(byte[] dst, int off, int len) {
+    base += limit;
+    pos = 0;
+    limit = 0;
+    try {
+      int n;
+      do {
+        n = in.read(dst, off, len);
+      } while (n == 0);
+      if (n > 0) {
+        base += n;
+      }
+      return n;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -128,17 +170,15 @@ final class ByteSource implements Closeable {
     byte[] dst = new byte[Math.min(size, INITIAL_BLOCK_CAPACITY)];
     int filled = 0;
     while (filled < size) {
-      if (pos >= limit && !fill()) {
+      if (filled == dst.length) {
+        dst = Arrays.copyOf(dst, (int) Math.min(size, dst.length * 2L));
+      }
+      int n = transfer(dst, filled, Math.min(size - filled, dst.length - filled));
+      if (n < 0) {
         throw new NetTraceFormatException(
             start,
             "stream ends inside " + what + ": " + size + " bytes declared, " + filled + " present");
       }
-      if (filled == dst.length) {
-        dst = Arrays.copyOf(dst, (int) Math.min(size, dst.length * 2L));
-      }
-      int n = Math.min(size - filled, Math.min(dst.length - filled, limit - pos));
-      System.arraycopy(buf, pos, dst, filled, n);
-      pos += n;
       filled += n;
     }
     return dst;

@@ -2,12 +2,12 @@ package dev.clrscope.nettrace;
 
 import java.util.ArrayDeque;
 
-/** Per capture thread: the last sequence number seen and the events waiting to be merged. */
+/**
+ * Per capture thread, the orderer's: the events waiting to be merged. (The parser keeps the last
+ * sequence number apart: when it parses ahead, this is the other thread's.)
+ */
 final class CaptureThread {
   final long id;
-
-  /** Sequence number of the last event (or sequence point) seen for this thread. */
-  int lastSequence;
 
   final ArrayDeque<TraceEvent> queue = new ArrayDeque<>();
 
@@ -19,8 +19,7 @@ final class CaptureThread {
   /** Position in the merge heap, or -1 when not in it (queue empty). */
   int heapIndex = -1;
 
-  CaptureThread(long id, int lastSequence) {
+  CaptureThread(long id) {
     this.id = id;
-    this.lastSequence = lastSequence;
   }
 }

@@ -28,11 +28,6 @@ final class EventOrderer {
     this.live = live;
   }
 
-  /** Whether blocks are released whole at their end (live ordering). */
-  boolean live() {
-    return live;
-  }
-
   /** Accepts the next event of {@code thread} in file order. */
   void add(CaptureThread thread, TraceEvent e) {
     if (e.isSorted() && !live) {

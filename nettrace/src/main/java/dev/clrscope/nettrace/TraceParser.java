@@ -3,9 +3,7 @@ package dev.clrscope.nettrace;
 import static dev.clrscope.nettrace.EventHeaderFlags.*;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,14 +27,38 @@ final class TraceParser {
   private final BlockFraming framing;
   private final TraceHeader header;
   private final int format;
-  private final Map<Integer, EventMetadata> metadata = new HashMap<>();
-  private final Map<Integer, StackTrace> stacks = new HashMap<>();
-  private final Map<Long, CaptureThread> threads = new HashMap<>();
+  private final IdMap<EventMetadata> metadata = new IdMap<>();
+  private final IdMap<StackTrace> stacks = new IdMap<>();
+  private final IdMap<Sequence> threads = new IdMap<>();
   private final EventOrderer orderer;
+  private final boolean live;
+
+  /**
+   * Where events and releases go when the parser runs ahead on a thread of its own: the reading
+   * thread replays them onto {@link #orderer}; null when the parser feeds the orderer itself.
+   */
+  private ParsedBatch batch;
+
   private final V6Tables v6 = new V6Tables();
   private final List<TraceEvent> blockEvents = new ArrayList<>();
   private final List<CaptureThread> blockThreads = new ArrayList<>();
-  private CaptureThread lastThread;
+  private Sequence lastThread;
+
+  /**
+   * The parser's own state of a capture thread: the last sequence number, for counting drops; apart
+   * from the orderer's {@link CaptureThread}, which another thread updates when the parser runs
+   * ahead (one object written by both cores for every event took a third of a pass).
+   */
+  private static final class Sequence {
+    final CaptureThread ordered;
+    int last;
+
+    Sequence(CaptureThread ordered, int last) {
+      this.ordered = ordered;
+      this.last = last;
+    }
+  }
+
   private long droppedEvents;
   private long arrival;
   private long blocksRead;
@@ -50,6 +72,7 @@ final class TraceParser {
   TraceParser(BlockFraming framing, boolean live) {
     this.framing = framing;
     this.orderer = new EventOrderer(live);
+    this.live = live;
     this.header = framing.header();
     this.format = framing.formatVersion();
   }
@@ -62,6 +85,22 @@ final class TraceParser {
     return orderer;
   }
 
+  /**
+   * Sends what the following blocks give to {@code into} instead of the orderer (the parser then
+   * runs on a thread that is not the orderer's).
+   */
+  void batchInto(ParsedBatch into) {
+    batch = into;
+  }
+
+  private void releaseAll() {
+    if (batch != null) {
+      batch.releaseAll();
+    } else {
+      orderer.releaseAll();
+    }
+  }
+
   long droppedEvents() {
     return droppedEvents;
   }
@@ -72,10 +111,6 @@ final class TraceParser {
 
   long sequencePoints() {
     return sequencePoints;
-  }
-
-  Map<Integer, EventMetadata> metadata() {
-    return metadata;
   }
 
   /** Parses one block. Returns false at the end of the stream. */
@@ -128,9 +163,17 @@ final class TraceParser {
     return true;
   }
 
-  /** Releases all queued events; call at the end of the stream. */
+  /** Releases all queued events and says what the trace held; call at the end of the stream. */
   void finish() {
-    orderer.releaseAll();
+    releaseAll();
+    logEnd();
+  }
+
+  /**
+   * Says what the trace held, once it has ended; when the parser ran ahead, the thread that takes
+   * the events says it after the parsing thread's last block (a log reads as one reader's).
+   */
+  void logEnd() {
     log.debug(
         "end of the trace: {} blocks, {} sequence points, {} event metadata, {} events dropped",
         blocksRead,
@@ -151,14 +194,14 @@ final class TraceParser {
     }
   }
 
-  private CaptureThread thread(long id, int sequence) {
-    CaptureThread t = lastThread;
-    if (t != null && t.id == id) {
+  private Sequence thread(long id, int sequence) {
+    Sequence t = lastThread;
+    if (t != null && t.ordered.id == id) {
       return t;
     }
     t = threads.get(id);
     if (t == null) {
-      t = new CaptureThread(id, sequence - 1);
+      t = new Sequence(new CaptureThread(id), sequence - 1);
       threads.put(id, t);
     }
     lastThread = t;
@@ -170,15 +213,15 @@ final class TraceParser {
    * taken as a recycled thread id rather than a gap, as TraceEvent does; V6 thread indexes are
    * never recycled.
    */
-  private void checkSequence(CaptureThread t, int sequence) {
-    int expected = t.lastSequence + 1;
-    if (sequence != expected && (t.lastSequence != 0 || format >= 6)) {
+  private void checkSequence(Sequence t, int sequence) {
+    int expected = t.last + 1;
+    if (sequence != expected && (t.last != 0 || format >= 6)) {
       int gap = sequence - expected;
       if (gap > 0) {
         droppedEvents += gap;
       }
     }
-    t.lastSequence = sequence;
+    t.last = sequence;
   }
 
   private EventMetadata lookupMetadata(int id, long at) {
@@ -208,19 +251,23 @@ final class TraceParser {
   }
 
   private void commitBlock() {
-    for (int i = 0; i < blockEvents.size(); i++) {
-      CaptureThread t = blockThreads.get(i);
-      if (t == null) {
-        orderer.addInFileOrder(blockEvents.get(i));
-      } else {
-        orderer.add(t, blockEvents.get(i));
+    if (batch != null) {
+      batch.addAll(blockEvents, blockThreads);
+    } else {
+      for (int i = 0; i < blockEvents.size(); i++) {
+        CaptureThread t = blockThreads.get(i);
+        if (t == null) {
+          orderer.addInFileOrder(blockEvents.get(i));
+        } else {
+          orderer.add(t, blockEvents.get(i));
+        }
       }
     }
     blockEvents.clear();
     blockThreads.clear();
-    if (orderer.live()) {
+    if (live) {
       // Live ordering: the block is complete, so nothing of it waits for a later block.
-      orderer.releaseAll();
+      releaseAll();
     }
   }
 
@@ -276,10 +323,9 @@ final class TraceParser {
         c.skip((int) (-c.streamOffset() & 3), "event alignment padding");
       }
       // V6: the capture thread index keys the sequence numbers, as the OS thread id does before.
-      CaptureThread t = thread(s.captureThreadId, s.sequence);
+      Sequence t = thread(s.captureThreadId, s.sequence);
       checkSequence(t, s.sequence);
-      StackTrace stack =
-          s.stackId == 0 ? StackTrace.EMPTY : stacks.getOrDefault(s.stackId, StackTrace.EMPTY);
+      StackTrace stack = s.stackId == 0 ? StackTrace.EMPTY : stackOrEmpty(s.stackId);
       blockEvents.add(
           new TraceEvent(
               header,
@@ -303,8 +349,14 @@ final class TraceParser {
               thread,
               captureThread,
               labels));
-      blockThreads.add(t);
+      blockThreads.add(t.ordered);
     }
+  }
+
+  /** Stack {@code id}, or no stack when undefined (as before: a stack block may be missing). */
+  private StackTrace stackOrEmpty(int id) {
+    StackTrace t = stacks.get(id);
+    return t == null ? StackTrace.EMPTY : t;
   }
 
   /** Reads the common event/metadata block header; returns true if headers are compressed. */
@@ -547,8 +599,7 @@ final class TraceParser {
     for (int i = 0; i < count; i++) {
       long id = c.readI64("thread id");
       int seq = c.readI32("sequence number");
-      CaptureThread t = thread(id, seq);
-      checkSequence(t, seq);
+      checkSequence(thread(id, seq), seq);
     }
     reportDrops();
   }
@@ -599,7 +650,7 @@ final class TraceParser {
 
   /** Every event before a sequence point precedes every event after it; stack ids restart. */
   private void startSequencePoint() {
-    orderer.releaseAll();
+    releaseAll();
     stacks.clear();
     sequencePoints++;
   }

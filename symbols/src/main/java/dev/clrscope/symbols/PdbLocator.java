@@ -163,7 +163,8 @@ public final class PdbLocator {
     SymbolStore store = search.store();
     if (store != null && key != null) {
       try {
-        SymbolStore.Fetched fetched = store.fetch(key);
+        PdbId wanted = want;
+        SymbolStore.Fetched fetched = store.fetch(key, file -> notItsPdb(file, wanted));
         String where =
             fetched.downloaded() ? "from " + store.url(key) : "in the cache " + fetched.file();
         Found f = tryFile(fetched.file(), want, checksums, il, where, problems, looked);
@@ -172,6 +173,9 @@ public final class PdbLocator {
         }
       } catch (SymbolStore.NotFound e) {
         looked.add(e.getMessage());
+        if (e.fileRefused()) {
+          problems.add(e.getMessage());
+        }
         if (e.serverUnreachable() && !serverDown) {
           serverDown = true;
           problems.add(e.getMessage() + " (not asked again in this run)");
@@ -179,6 +183,27 @@ public final class PdbLocator {
       }
     }
     throw new NotFound(joined("no PDB for " + name, problems, looked), !problems.isEmpty());
+  }
+
+  /**
+   * Why a file of the symbol store (cached or downloaded) is not the PDB {@code want} names: null
+   * when it is; then it is checked as every PDB found is ({@link #tryFile}).
+   */
+  private static String notItsPdb(Path file, PdbId want) {
+    try {
+      byte[] bytes = InputFile.readAllBytes(file, MAX_PDB);
+      if (PortablePdb.looksWindows(bytes)) {
+        return "is a Windows PDB, no portable PDB";
+      }
+      PortablePdb pdb = PortablePdb.parse(bytes);
+      return want.matches(pdb.id())
+          ? null
+          : "is the PDB of another build (id " + pdb.id() + ", not " + want + ")";
+    } catch (IOException e) {
+      return "cannot be read: " + e.getMessage();
+    } catch (PdbFormatException e) {
+      return "is no readable portable PDB: " + e.getMessage();
+    }
   }
 
   /**

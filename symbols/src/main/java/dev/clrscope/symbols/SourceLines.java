@@ -1,6 +1,5 @@
 package dev.clrscope.symbols;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -17,9 +16,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SourceLines {
   private static final Logger log = LoggerFactory.getLogger(SourceLines.class);
-
-  /** How long one PDB download may take. */
-  public static final Duration DOWNLOAD_TIMEOUT = Duration.ofSeconds(30);
 
   /** The largest PDB downloaded. */
   public static final long MAX_DOWNLOAD_BYTES = PdbLocator.MAX_PDB;

@@ -46,7 +46,13 @@ class PdbLocatorTest {
   }
 
   private SymbolSearch search(List<Path> dirs, URI server) {
-    return new SymbolSearch(dirs, new SymbolStore(cache, server, Duration.ofSeconds(5), 1 << 24));
+    return new SymbolSearch(
+        dirs,
+        new SymbolStore(
+            cache,
+            server == null ? null : new SymbolStore.Server(server, Duration.ofSeconds(5), true),
+            1 << 24,
+            note -> {}));
   }
 
   private static int throwLine(PdbLocator.Found f) throws PdbFormatException {

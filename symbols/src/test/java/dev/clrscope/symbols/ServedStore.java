@@ -17,7 +17,7 @@ import java.util.concurrent.Executors;
 /**
  * A symbol server for the tests: the JDK's HTTP server serving a directory laid out by SSQP key
  * ({@code GET /symbols/KEY}), 404 for what it lacks, every request's path kept; a key under {@code
- * hang/} is never answered (until closed).
+ * hang/} is never answered (until closed), one under {@code trickle/} answered a byte a second.
  */
 final class ServedStore implements AutoCloseable {
   private final HttpServer server;
@@ -33,6 +33,19 @@ final class ServedStore implements AutoCloseable {
         exchange -> {
           String key = exchange.getRequestURI().getPath().substring("/symbols/".length());
           requests.add(key);
+          if (key.startsWith("trickle/")) {
+            // Headers at once, then a byte a second of a long file, until closed.
+            exchange.sendResponseHeaders(200, 1 << 20);
+            try (OutputStream out = exchange.getResponseBody()) {
+              while (!never.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                out.write('x');
+                out.flush();
+              }
+            } catch (InterruptedException | IOException e) {
+              // Closed, or the client gave up.
+            }
+            return;
+          }
           if (key.startsWith("hang/")) {
             try {
               never.await();

@@ -6,6 +6,7 @@ import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.trace.TraceFileInput;
 import dev.clrscope.cli.options.TargetOptions;
 import dev.clrscope.cli.options.TargetSpec;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
@@ -16,25 +17,21 @@ import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import java.nio.file.Path;
-import java.util.function.LongConsumer;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 
 /**
- * A command that talks to one runtime. The base resolves the target, runs the command, always lets
- * a runtime that waits at startup continue (even when the command failed: clrscope never leaves a
- * target stuck), and for a launched child passes its exit code through.
+ * A command that talks to one runtime. The base resolves the target, runs the command and draws its
+ * result while the target is attached (records come from a live session), always lets a runtime
+ * that waits at startup continue (even when the command failed: clrscope never leaves a target
+ * stuck), and for a launched child passes its exit code through.
  */
 public abstract class AttachingCommand extends ClrscopeSubcommand {
   /** -p, -n, --diagnostic-port, --timeout and -- COMMAND. */
   @Mixin protected TargetOptions target;
 
-  /**
-   * Does the command's work on an attached target.
-   *
-   * @return the command's own exit code
-   */
-  protected abstract int run(AttachedTarget attached);
+  /** Does the command's work on an attached target; its result is drawn while it is attached. */
+  protected abstract Result run(AttachedTarget attached);
 
   /**
    * Checks the command's own options before anything is attached or launched, so that a mistake
@@ -42,7 +39,7 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
    */
   protected void validate() {}
 
-  /** Whether the command needs a target; one that does not runs {@link #runWithoutTarget()}. */
+  /** Whether the command needs a target; one that does not runs {@link #run()} without one. */
   protected boolean needsTarget() {
     return true;
   }
@@ -56,12 +53,13 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
   }
 
   /** The command's work on the saved file given instead of a target. */
-  protected int readFile(Path file) {
+  protected Result readFile(Path file) {
     throw new UnsupportedOperationException(spec.qualifiedName() + " reads no file");
   }
 
   /** The command's work when no target option was given and {@link #needsTarget()} is false. */
-  protected int runWithoutTarget() {
+  @Override
+  protected Result run() {
     throw new UnsupportedOperationException(spec.qualifiedName() + " needs a target");
   }
 
@@ -192,15 +190,13 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
   }
 
   /**
-   * Reads the saved trace given where the target goes into {@code consumer} in one pass, has {@code
-   * summarise} print what it came to over the trace's span (nanoseconds), then warns of a trace
-   * that was cut off.
+   * Reads the saved trace given where the target goes into {@code consumer} in one pass, warns of a
+   * trace that was cut off, and returns how long a span the trace covers (nanoseconds).
    */
-  protected int analyseSavedTrace(Path file, EventConsumer consumer, LongConsumer summarise) {
+  protected long analyseSavedTrace(Path file, EventConsumer consumer) {
     SessionResult read = TraceFileInput.feed(file, consumer);
-    summarise.accept(read.observedNanos());
     TraceFileInput.warnings(read, "analysed").forEach(this::warn);
-    return 0;
+    return read.observedNanos();
   }
 
   protected void warnAboutStream(SessionResult result, String droppedMeans) {
@@ -231,22 +227,24 @@ public abstract class AttachingCommand extends ClrscopeSubcommand {
                 + ") or a target (-p, -n, --diagnostic-port, -- COMMAND), not both");
       }
       validate();
-      return readFile(file);
+      return draw(readFile(file));
     }
     if (!needsTarget() && !target.isChosen()) {
       validate();
-      return runWithoutTarget();
+      return draw(run());
     }
     TargetSpec spec = target.spec();
     validate();
     try (AttachedTarget attached =
         new TargetResolver(new EndpointLocator(), err()).attach(spec, target.showChildIo())) {
+      // What the runtime cannot give of a session as asked (stacks off on .NET 8, say), once.
+      attached.client().noticesTo(this::warn);
       int own;
       try {
         if (releaseFirst()) {
           release(attached);
         }
-        own = run(attached);
+        own = draw(run(attached));
       } finally {
         try {
           release(attached);

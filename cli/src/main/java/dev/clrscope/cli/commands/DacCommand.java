@@ -1,6 +1,6 @@
 package dev.clrscope.cli.commands;
 
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacSession;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.List;
  * process the user talks to: that process (the front) hands its command line to a DAC process of
  * its own, which loads the DAC, runs the command and sends its output back, so a fault in the DAC
  * ends only that process (docs/architecture.md, "The DAC process"). A command that opens a {@link
- * ClrProcess} implements this; nothing else is needed.
+ * DacSession} implements this; nothing else is needed.
  */
 public interface DacCommand {
   /**
@@ -48,6 +48,6 @@ public interface DacCommand {
 
   /** Whether {@code file} is a core dump (an ELF core file); false for none. */
   static boolean isCore(Path file) {
-    return file != null && ClrProcess.looksLikeCore(file);
+    return file != null && DacSession.looksLikeCore(file);
   }
 }

@@ -3,6 +3,9 @@ package dev.clrscope.cli.commands;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.ServerErrorException;
 import dev.clrscope.ipc.client.DumpRequest;
 import dev.clrscope.ipc.client.DumpType;
@@ -73,7 +76,7 @@ public final class DumpCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     DumpType dumpType;
     try {
       dumpType = DumpType.valueOf(type.toUpperCase(Locale.ROOT));
@@ -138,13 +141,12 @@ public final class DumpCommand extends AttachingCommand {
                 + " was empty (removed): is the disk full?"
                 + (free == null ? "" : " " + dir + " has " + free + " MiB free"));
       }
-      size = " (" + bytes / (1024 * 1024) + " MiB)";
+      size = " (" + Unit.bytes(bytes) + ")";
     } catch (IOException e) {
       // The target may see another file system (a container): its path is still the answer.
     }
     err().println("Dump written" + size);
-    out().println(file);
-    return 0;
+    return Report.path(file);
   }
 
   /** Below this much free space, a failed dump is put down to the disk. */

@@ -5,6 +5,7 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ public final class EnvCommand extends AttachingCommand {
               Field.of("value", "VALUE", 0, Unit.TEXT, Map.Entry::getValue)));
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     if (!assignments.isEmpty()) {
       for (String a : assignments) {
         int eq = a.indexOf('=');
@@ -53,7 +54,7 @@ public final class EnvCommand extends AttachingCommand {
         attached.client().setEnvironmentVariable(a.substring(0, eq), a.substring(eq + 1));
         err().println("Set " + a.substring(0, eq) + " in " + attached.describe());
       }
-      return 0;
+      return Result.done();
     }
     Map<String, String> sorted = new TreeMap<>();
     for (String entry : attached.client().environment()) {
@@ -64,10 +65,6 @@ public final class EnvCommand extends AttachingCommand {
         sorted.put(entry.substring(0, eq), entry.substring(eq + 1));
       }
     }
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder().mapRows(null, null, SCHEMA, List.copyOf(sorted.entrySet())).build());
-    return 0;
+    return Report.builder().mapRows(null, null, SCHEMA, List.copyOf(sorted.entrySet())).build();
   }
 }

@@ -5,6 +5,7 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.client.ProcessInfo;
 import java.util.List;
@@ -68,11 +69,8 @@ public final class InfoCommand extends AttachingCommand {
                   (Answer a) -> a.info().answeredBy().describe())));
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     ProcessInfo info = attached.client().processInfo();
-    format
-        .renderer(out(), err())
-        .report(Report.record(SCHEMA, new Answer(info, String.valueOf(attached.endpoint()))));
-    return 0;
+    return Report.record(SCHEMA, new Answer(info, String.valueOf(attached.endpoint())));
   }
 }

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.ipc.client.PerfMapType;
 import java.util.Locale;
 import picocli.CommandLine.ArgGroup;
@@ -34,11 +35,11 @@ public final class PerfMapCommand extends AttachingCommand {
   Mode mode;
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     if (mode.disable) {
       attached.client().disablePerfMap();
       err().println("Perf maps disabled in " + attached.describe());
-      return 0;
+      return Result.done();
     }
     PerfMapType type;
     try {
@@ -56,6 +57,6 @@ public final class PerfMapCommand extends AttachingCommand {
           case PERFMAP -> "/tmp/perf-" + pid + ".map";
         };
     err().println("Perf maps enabled in process " + pid + ": the runtime now writes " + files);
-    return 0;
+    return Result.done();
   }
 }

@@ -3,11 +3,12 @@ package dev.clrscope.cli.commands;
 import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.render.Field;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.RecordSchema;
-import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.DiagnosticsClient;
@@ -56,7 +57,7 @@ public final class PsCommand extends ClrscopeSubcommand {
    * @param rest the arguments after {@code ps}
    * @return the exit code, or {@code null} when the arguments need the parser
    */
-  public static Integer runWithoutParser(List<String> rest) {
+  public static Integer runWithoutParser(List<String> rest, RunOutput output) {
     OutputFormat format = plainFormat(rest);
     if (format == null) {
       return null;
@@ -66,11 +67,9 @@ public final class PsCommand extends ClrscopeSubcommand {
     // that ask the runtimes create their loggers.
     Logging.bind();
     EndpointLocator locator = new EndpointLocator();
-    print(
-        query(locator.list()),
-        locator,
-        FormatOption.renderer(format, System.out, System.err),
-        m -> warn(System.err, QUALIFIED_NAME, m));
+    output.draw(
+        listing(query(locator.list()), locator, m -> warn(output.err(), QUALIFIED_NAME, m)),
+        format);
     return ExitCode.OK;
   }
 
@@ -94,10 +93,9 @@ public final class PsCommand extends ClrscopeSubcommand {
   }
 
   @Override
-  public Integer call() {
+  protected Result run() {
     EndpointLocator locator = new EndpointLocator();
-    print(query(locator.list()), locator, format.renderer(out(), err()), this::warn);
-    return ExitCode.OK;
+    return listing(query(locator.list()), locator, this::warn);
   }
 
   /**
@@ -143,9 +141,8 @@ public final class PsCommand extends ClrscopeSubcommand {
                   Field.of("commandLine", "COMMAND LINE", 0, Unit.TEXT, Listed::commandLine)))
           .withPriority(List.of("pid", "name", "runtimeVersion", "state", "commandLine"));
 
-  /** Renders the listing, and a warning per process that needs one. */
-  private static void print(
-      List<Row> rows, EndpointLocator locator, Renderer renderer, Consumer<String> warn) {
+  /** The listing; a warning per process that needs one. */
+  private static Report listing(List<Row> rows, EndpointLocator locator, Consumer<String> warn) {
     List<Listed> listed = new ArrayList<>(rows.size());
     for (Row r : rows) {
       DotnetProcess p = r.process();
@@ -173,7 +170,7 @@ public final class PsCommand extends ClrscopeSubcommand {
               + " listed, and one in another container is listed only when this user can read its"
               + " /proc entry");
     }
-    renderer.report(Report.table(SCHEMA, listed));
+    return Report.table(SCHEMA, listed);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.render.Result;
 import picocli.CommandLine.Command;
 
 /**
@@ -19,9 +20,9 @@ import picocli.CommandLine.Command;
     })
 public final class ResumeCommand extends AttachingCommand {
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     attached.client().resumeRuntime();
     err().println("Resumed " + attached.describe() + " (a running process is not affected)");
-    return 0;
+    return Result.done();
   }
 }

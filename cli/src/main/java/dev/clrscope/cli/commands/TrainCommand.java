@@ -2,6 +2,8 @@ package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.Main;
 import dev.clrscope.cli.dacprocess.DacHost;
+import dev.clrscope.cli.output.RunOutput;
+import dev.clrscope.cli.render.Result;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -53,7 +55,16 @@ public final class TrainCommand extends ClrscopeSubcommand {
           List.of("analyze", "--help"));
 
   @Override
-  public Integer call() throws IOException {
+  protected Result run() {
+    try {
+      train();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return Result.done();
+  }
+
+  private void train() throws IOException {
     PrintStream out = System.out;
     PrintStream err = System.err;
     PrintStream sink =
@@ -92,7 +103,8 @@ public final class TrainCommand extends ClrscopeSubcommand {
         System.setOut(sink);
         System.setErr(sink);
         for (List<String> run : runs) {
-          Main.run(run.toArray(String[]::new));
+          // As Main.main runs a command, but with stdout and stderr going nowhere.
+          Main.run(new RunOutput(sink, sink, true), run.toArray(String[]::new));
         }
         // The analyze run above went to a DAC process of its own (whose classes no archive
         // holds): the same run as a DAC process makes it, here, for the archive.
@@ -108,7 +120,6 @@ public final class TrainCommand extends ClrscopeSubcommand {
     } finally {
       Files.deleteIfExists(socket);
     }
-    return 0;
   }
 
   /**

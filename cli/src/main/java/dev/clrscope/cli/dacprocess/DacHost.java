@@ -1,6 +1,7 @@
 package dev.clrscope.cli.dacprocess;
 
 import dev.clrscope.cli.Main;
+import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.render.Terminal;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -104,7 +105,8 @@ public final class DacHost {
   public static void trainingRun(String... words) {
     PrintStream oldOut = System.out;
     PrintStream oldErr = System.err;
-    Wire.Run run = new Wire.Run(List.of(words), new Terminal.Facts(false, false, false, 0), false);
+    Wire.Run run =
+        new Wire.Run(List.of(words), new Terminal.Facts(false, Terminal.Size.NONE, false), false);
     java.io.ByteArrayOutputStream request = new java.io.ByteArrayOutputStream();
     try {
       Wire.write(request, Wire.Kind.RUN, run.body());
@@ -158,7 +160,7 @@ public final class DacHost {
       running = true;
       int code;
       try {
-        code = Main.run(run.words().toArray(String[]::new));
+        code = Main.run(RunOutput.standard(), run.words().toArray(String[]::new));
       } catch (RuntimeException | Error e) {
         // Main reports every failure of a command itself: this is a bug of the host.
         err.println("clrscope: internal error, please report it:");

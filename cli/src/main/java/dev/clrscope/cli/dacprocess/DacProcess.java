@@ -81,7 +81,7 @@ public final class DacProcess implements AutoCloseable {
   public Result run(List<String> words, Duration limit) throws IOException {
     send(
         Wire.Kind.RUN,
-        new Wire.Run(words, new Terminal.Facts(false, false, false, 0), false).body());
+        new Wire.Run(words, new Terminal.Facts(false, Terminal.Size.NONE, false), false).body());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     java.util.concurrent.atomic.AtomicBoolean late =

@@ -5,6 +5,7 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.commands.analyze.PromptReader;
+import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.output.StandardOutput;
 import dev.clrscope.cli.render.Terminal;
 import java.io.BufferedReader;
@@ -50,9 +51,9 @@ public final class Front {
 
   private final List<String> words;
   private final boolean verbose;
-  private final PrintStream out = System.out;
-  private final PrintStream err = System.err;
-  private final HeldOutput held = new HeldOutput(out, err);
+  private final PrintStream out;
+  private final PrintStream err;
+  private final HeldOutput held;
   private final AtomicReference<String> stopped = new AtomicReference<>();
   private final CountDownLatch stopSaid = new CountDownLatch(1);
   private volatile DacProcess child;
@@ -75,7 +76,10 @@ public final class Front {
   private BufferedReader stdin;
   private Terminal.Facts terminal;
 
-  private Front(List<String> words) {
+  private Front(RunOutput output, List<String> words) {
+    this.out = output.out();
+    this.err = output.err();
+    this.held = new HeldOutput(out, err);
     this.words = words;
     this.verbose = words.contains("-v") || words.contains("--verbose");
     this.command = "clrscope " + firstCommandWord(words);
@@ -94,17 +98,17 @@ public final class Front {
 
   /**
    * Runs the command line in a DAC process when its words say it may read through the DAC, that
-   * process started before anything here is parsed.
+   * process started before anything here is parsed; what it prints is drawn on {@code output}.
    *
    * @return how it ended, or null when this process is to run it (the words say it reads nothing
    *     through the DAC, or the DAC process found so once it parsed them)
    */
-  public static Outcome runIfPredicted(String[] args) {
+  public static Outcome runIfPredicted(RunOutput output, String[] args) {
     List<String> words = List.of(args);
     if (!handsOver() || !predicts(words)) {
       return null;
     }
-    Front f = new Front(words);
+    Front f = new Front(output, words);
     Integer code = f.run();
     return code == null ? null : new Outcome(code, f.command);
   }
@@ -115,8 +119,8 @@ public final class Front {
    *
    * @return its exit code, or null when the DAC process found it reads nothing through the DAC
    */
-  public static Integer run(String[] args) {
-    return new Front(List.of(args)).run();
+  public static Integer run(RunOutput output, String[] args) {
+    return new Front(output, List.of(args)).run();
   }
 
   /** Whether the words name a command that may read through the DAC, as far as they say. */

@@ -230,9 +230,10 @@ final class Wire {
       Writer w =
           new Writer()
               .flag(terminal.stdin())
-              .flag(terminal.stdout())
+              .flag(terminal.stdout().terminal())
+              .integer(terminal.stdout().rows())
+              .integer(terminal.stdout().columns())
               .flag(terminal.stderr())
-              .integer(terminal.columns())
               .flag(resumed)
               .integer(words.size());
       words.forEach(w::string);
@@ -241,7 +242,9 @@ final class Wire {
 
     static Run of(byte[] body) throws Broken {
       Reader r = new Reader(body);
-      Terminal.Facts t = new Terminal.Facts(r.flag(), r.flag(), r.flag(), r.integer());
+      boolean stdin = r.flag();
+      Terminal.Size stdout = new Terminal.Size(r.flag(), r.integer(), r.integer());
+      Terminal.Facts t = new Terminal.Facts(stdin, stdout, r.flag());
       boolean resumed = r.flag();
       int count = r.integer();
       if (count < 0 || count > body.length / 4) {

@@ -10,6 +10,7 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.ExitCode;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -49,16 +50,17 @@ public final class Logging {
   /**
    * Turns logs on.
    *
-   * @param verbose DEBUG logs to stderr
+   * @param verbose DEBUG logs to {@code err}
    * @param file where to append DEBUG logs, or {@code null}
+   * @param err the run's standard error
    * @throws CommandFailure if the file cannot be opened for writing
    */
-  public static void start(boolean verbose, Path file) {
+  public static void start(boolean verbose, Path file, PrintStream err) {
     OutputStream fileStream = file == null ? null : open(file);
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     Logger own = context.getLogger(OWN_LOGGERS);
     if (verbose) {
-      own.addAppender(appender(context, "stderr", new StandardError(), false));
+      own.addAppender(appender(context, "stderr", new StandardError(err), false));
     }
     if (fileStream != null) {
       OutputStreamAppender<ILoggingEvent> toFile = appender(context, "file", fileStream, true);
@@ -154,24 +156,27 @@ public final class Logging {
     return appender;
   }
 
-  /**
-   * Whatever {@link System#err} is at each write (tests and the training run replace it); closing
-   * it leaves stderr open.
-   */
+  /** The run's standard error; closing it leaves stderr open. */
   private static final class StandardError extends OutputStream {
+    private final PrintStream err;
+
+    StandardError(PrintStream err) {
+      this.err = err;
+    }
+
     @Override
     public void write(int b) {
-      System.err.write(b);
+      err.write(b);
     }
 
     @Override
     public void write(byte[] b, int off, int len) {
-      System.err.write(b, off, len);
+      err.write(b, off, len);
     }
 
     @Override
     public void flush() {
-      System.err.flush();
+      err.flush();
     }
   }
 }

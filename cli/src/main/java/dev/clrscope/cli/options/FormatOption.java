@@ -1,8 +1,6 @@
 package dev.clrscope.cli.options;
 
-import dev.clrscope.cli.render.Renderer;
-import dev.clrscope.cli.render.Terminal;
-import java.io.PrintStream;
+import dev.clrscope.cli.render.OutputFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -28,20 +26,6 @@ public class FormatOption {
   /** The chosen format. */
   public OutputFormat format() {
     return format;
-  }
-
-  /**
-   * The renderer of the chosen format, chosen once for the command's run: data on {@code out}; a
-   * table fits the terminal when {@code out} is this process's stdout and a terminal.
-   */
-  public Renderer renderer(PrintStream out, PrintStream err) {
-    return renderer(format, out, err);
-  }
-
-  /** The renderer of {@code format}: see {@link #renderer(PrintStream, PrintStream)}. */
-  public static Renderer renderer(OutputFormat format, PrintStream out, PrintStream err) {
-    int columns = format == OutputFormat.table && out == System.out ? Terminal.stdoutColumns() : 0;
-    return Renderer.of(format, out, err, columns);
   }
 
   /** The formats of a whole result. */

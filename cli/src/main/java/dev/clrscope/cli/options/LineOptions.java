@@ -3,7 +3,6 @@ package dev.clrscope.cli.options;
 import dev.clrscope.symbols.SourceLines;
 import dev.clrscope.symbols.SymbolSearch;
 import dev.clrscope.symbols.SymbolStore;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,7 +48,7 @@ public final class LineOptions {
    *
    * @param server the symbol server to download PDBs from, or null for none
    */
-  public SourceLines sourceLines(URI server) {
+  public SourceLines sourceLines(SymbolStore.Server server) {
     if (noLines) {
       return null;
     }
@@ -65,7 +64,7 @@ public final class LineOptions {
             new SymbolStore(
                 SymbolStore.defaultCacheDir(),
                 server,
-                SourceLines.DOWNLOAD_TIMEOUT,
-                SourceLines.MAX_DOWNLOAD_BYTES)));
+                SourceLines.MAX_DOWNLOAD_BYTES,
+                note -> {})));
   }
 }

@@ -1,7 +1,6 @@
 package dev.clrscope.cli.options;
 
-import dev.clrscope.cli.render.Renderer;
-import java.io.PrintStream;
+import dev.clrscope.cli.render.OutputFormat;
 import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine.ITypeConverter;
@@ -27,11 +26,6 @@ public final class StreamFormatOption {
   /** The chosen format. */
   public OutputFormat format() {
     return format;
-  }
-
-  /** The renderer of the chosen format: see {@link FormatOption#renderer}. */
-  public Renderer renderer(PrintStream out, PrintStream err) {
-    return FormatOption.renderer(format, out, err);
   }
 
   /** The formats of a stream. */

@@ -1,13 +1,15 @@
 package dev.clrscope.cli.options;
 
-import java.net.URI;
+import dev.clrscope.symbols.SymbolStore;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code --symbol-server URL}: where the commands that print frames download PDBs the machine lacks
- * (by their SSQP key, into the symbol cache); none by default.
+ * (by their SSQP key, into the symbol cache); none by default. How they are downloaded: {@link
+ * DownloadOptions}.
  */
 public final class SymbolServerOption {
   @Spec(Spec.Target.MIXEE)
@@ -22,8 +24,15 @@ public final class SymbolServerOption {
               + " default none is asked.")
   String symbolServer;
 
-  /** The server, checked (a usage error otherwise), or null for none. */
-  public URI url() {
-    return symbolServer == null ? null : SymbolServerUrl.parse(spec, symbolServer);
+  @Mixin DownloadOptions download;
+
+  /**
+   * The server with how to download from it, checked (a usage error otherwise: plain http needs
+   * {@code --allow-http}), or null for none.
+   */
+  public SymbolStore.Server server() {
+    return symbolServer == null
+        ? null
+        : download.server(SymbolServerUrl.parse(spec, symbolServer, "", download.allowHttp()));
   }
 }

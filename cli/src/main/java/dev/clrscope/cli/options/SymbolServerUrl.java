@@ -4,20 +4,20 @@ import java.net.URI;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
-/** {@code --symbol-server URL}: an http or https URL with a host, else a usage error. */
+/**
+ * {@code --symbol-server URL}: an https URL with a host, or http with {@code --allow-http}, else a
+ * usage error.
+ */
 public final class SymbolServerUrl {
   private SymbolServerUrl() {}
-
-  /** The URL, or a usage error naming the option. */
-  public static URI parse(CommandSpec spec, String text) {
-    return parse(spec, text, "");
-  }
 
   /**
    * The URL, or a usage error naming the option and, after "an http(s) URL", {@code alternatives}
    * (" or none").
+   *
+   * @param allowHttp whether {@code --allow-http} was given
    */
-  public static URI parse(CommandSpec spec, String text, String alternatives) {
+  public static URI parse(CommandSpec spec, String text, String alternatives, boolean allowHttp) {
     URI uri;
     try {
       uri = URI.create(text);
@@ -31,6 +31,16 @@ public final class SymbolServerUrl {
       throw new ParameterException(
           spec.commandLine(),
           "--symbol-server takes an http(s) URL" + alternatives + ", not " + text);
+    }
+    if (uri.getScheme().equals("http") && !allowHttp) {
+      // What a DAC server sends is loaded as code: a plain connection lets anyone on the way
+      // choose it.
+      throw new ParameterException(
+          spec.commandLine(),
+          "--symbol-server "
+              + text
+              + " is plain http, which anyone on the way can change, and the DAC is code clrscope"
+              + " runs: give an https URL, or add --allow-http to accept it");
     }
     return uri;
   }

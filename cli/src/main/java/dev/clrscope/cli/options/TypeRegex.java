@@ -27,6 +27,22 @@ public final class TypeRegex implements Predicate<String> {
     this.pattern = pattern;
   }
 
+  /**
+   * A regular expression that matches {@code name} itself: its metacharacters escaped ({@code
+   * System.Byte\\[\\]}), for a command line a note suggests.
+   */
+  public static String literal(String name) {
+    StringBuilder sb = new StringBuilder(name.length() + 8);
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if ("\\^$.|?*+()[]{}".indexOf(c) >= 0) {
+        sb.append('\\');
+      }
+      sb.append(c);
+    }
+    return sb.toString();
+  }
+
   /** The regular expression, or a usage error that says what is wrong with it. */
   public static TypeRegex compile(CommandSpec spec, String regex) {
     try {

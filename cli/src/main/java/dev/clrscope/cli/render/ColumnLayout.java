@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * The widths of a table's columns for a terminal: every column as wide as its widest cell when
- * there is room; otherwise the most useful columns that fit, and the widest text column cut with
- * {@code ...}. Numbers are never cut.
+ * there is room; otherwise the key column (what a row is about: a method, a type, a URL) as wide as
+ * it can be, then the most useful other columns that fit (a column with nothing in it last), text
+ * whole where it fits and else cut with {@code ...}. Numbers are never cut; the key is cut last.
  */
 final class ColumnLayout {
   /** What a cut cell ends with. */
@@ -32,17 +33,27 @@ final class ColumnLayout {
    * characters (0: no limit).
    *
    * @param ranked the same fields, most useful first
+   * @param key the key of the column a row is about, or {@code null}
    */
   static <R> ColumnLayout fit(
-      List<Field<R>> fields, List<Field<R>> ranked, List<String[]> cells, int maxWidth) {
+      List<Field<R>> fields,
+      List<Field<R>> ranked,
+      List<String[]> cells,
+      int maxWidth,
+      String key) {
     int n = fields.size();
     int[] natural = new int[n];
+    boolean[] empty = new boolean[n];
+    java.util.Arrays.fill(empty, true);
     for (int i = 0; i < n; i++) {
       natural[i] = fields.get(i).label().length();
     }
     for (String[] row : cells) {
       for (int i = 0; i < n; i++) {
         natural[i] = Math.max(natural[i], row[i].length());
+        if (!row[i].isEmpty() && !row[i].equals("-")) {
+          empty[i] = false;
+        }
       }
     }
     boolean[] shown = new boolean[n];
@@ -54,13 +65,49 @@ final class ColumnLayout {
       java.util.Arrays.fill(shown, true);
       return new ColumnLayout(fields, natural, shown);
     }
+    // The order columns are chosen in: most useful first, a column with nothing in it after all
+    // that have something.
+    List<Integer> order = new ArrayList<>();
+    for (boolean wantEmpty : new boolean[] {false, true}) {
+      for (Field<R> f : ranked) {
+        int i = RecordSchema.indexOf(fields, f);
+        if (empty[i] == wantEmpty) {
+          order.add(i);
+        }
+      }
+    }
+    int keyAt = -1;
+    for (int i = 0; i < n; i++) {
+      if (fields.get(i).key().equals(key)) {
+        keyAt = i;
+      }
+    }
     int[] width = new int[n];
     int used = -GAP;
-    for (Field<R> f : ranked) {
-      int i = RecordSchema.indexOf(fields, f);
-      int least =
-          shrinkable(f) ? Math.min(natural[i], Math.max(MIN_TEXT, f.label().length())) : natural[i];
-      if (used + GAP + least > maxWidth) {
+    if (keyAt >= 0) {
+      // The key as wide as its widest cell, leaving room for the next most useful column.
+      int next = 0;
+      for (int i : order) {
+        if (i != keyAt) {
+          next = GAP + least(fields.get(i), natural[i]);
+          break;
+        }
+      }
+      shown[keyAt] = true;
+      width[keyAt] =
+          Math.max(
+              Math.min(least(fields.get(keyAt), natural[keyAt]), maxWidth),
+              Math.min(natural[keyAt], maxWidth - next));
+      used = width[keyAt];
+    }
+    for (int i : order) {
+      if (i == keyAt) {
+        continue;
+      }
+      Field<R> f = fields.get(i);
+      // Text whole when it fits, else cut to the narrowest it may be.
+      int w = used + GAP + natural[i] <= maxWidth ? natural[i] : least(f, natural[i]);
+      if (used + GAP + w > maxWidth) {
         if (used < 0) {
           // Not even the most useful column fits: show it, cut.
           shown[i] = true;
@@ -70,11 +117,16 @@ final class ColumnLayout {
         continue;
       }
       shown[i] = true;
-      width[i] = least;
-      used += GAP + least;
+      width[i] = w;
+      used += GAP + w;
     }
-    // What is left widens the cut text columns, the widest first.
+    // What is left widens the cut text columns: the key first, then the widest.
     int spare = maxWidth - used;
+    if (keyAt >= 0 && spare > 0 && width[keyAt] < natural[keyAt]) {
+      int grow = Math.min(spare, natural[keyAt] - width[keyAt]);
+      width[keyAt] += grow;
+      spare -= grow;
+    }
     while (spare > 0) {
       int widest = -1;
       for (int i = 0; i < n; i++) {
@@ -90,6 +142,11 @@ final class ColumnLayout {
       spare -= grow;
     }
     return new ColumnLayout(fields, width, shown);
+  }
+
+  /** The narrowest a column may be: a number whole, text cut to {@link #MIN_TEXT} at least. */
+  private static int least(Field<?> f, int natural) {
+    return shrinkable(f) ? Math.min(natural, Math.max(MIN_TEXT, f.label().length())) : natural;
   }
 
   private static boolean shrinkable(Field<?> f) {
@@ -117,7 +174,7 @@ final class ColumnLayout {
     for (int k = 0; k < columns.size(); k++) {
       int i = columns.get(k);
       boolean last = k == columns.size() - 1;
-      String c = cutTo(cells[i], width[i]);
+      String c = cutTo(cells[i], width[i], fields.get(i).cutStart());
       if (k > 0) {
         sb.append("  ");
       }
@@ -136,8 +193,27 @@ final class ColumnLayout {
 
   /** {@code text} no longer than {@code width}: cut, with {@code ...}, when it is longer. */
   static String cutTo(String text, int width) {
+    return cutTo(text, width, false);
+  }
+
+  /**
+   * {@code text} no longer than {@code width}, cut with {@code ...} at its end, or with {@code
+   * fromStart} at its start after its indentation (a tree's depth stays): {@code ...Program.Work
+   * (Program.cs:42)}.
+   */
+  static String cutTo(String text, int width, boolean fromStart) {
     if (text.length() <= width) {
       return text;
+    }
+    if (fromStart) {
+      int indent = 0;
+      while (indent < text.length() && text.charAt(indent) == ' ') {
+        indent++;
+      }
+      int keep = width - indent - ELLIPSIS.length();
+      if (keep > 0) {
+        return text.substring(0, indent) + ELLIPSIS + text.substring(text.length() - keep);
+      }
     }
     return width > ELLIPSIS.length()
         ? text.substring(0, width - ELLIPSIS.length()) + ELLIPSIS

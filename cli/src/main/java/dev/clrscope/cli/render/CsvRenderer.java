@@ -1,6 +1,5 @@
 package dev.clrscope.cli.render;
 
-import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +82,7 @@ public final class CsvRenderer implements Renderer {
 
   @Override
   public <R> RecordSink<R> records(Stream<R> stream) {
+    PrintStream out = Buffered.of(this.out, stream);
     return new RecordSink<>() {
       private boolean started;
       private long written;

@@ -7,11 +7,12 @@ public final class CsvText {
   private CsvText() {}
 
   /**
-   * One field: {@code null} is empty; a field holding a comma, a quote or a line break is quoted,
-   * its quotes doubled.
+   * One field: {@code null} is empty; a control character from the target is shown, not obeyed
+   * ({@link VisibleText#csv}); a field holding a comma, a quote or a line break is quoted, its
+   * quotes doubled.
    */
   public static String field(Object value) {
-    String s = value == null ? "" : value.toString();
+    String s = value == null ? "" : VisibleText.csv(value.toString());
     if (s.indexOf(',') >= 0
         || s.indexOf('"') >= 0
         || s.indexOf('\n') >= 0

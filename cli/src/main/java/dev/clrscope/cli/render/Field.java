@@ -14,6 +14,8 @@ import java.util.function.Function;
  * @param text the table cell, where the unit's short form is not the right one; or {@code null}
  * @param in the formats that show this field
  * @param omitNull JSON leaves the member out when the value is {@code null}
+ * @param cutStart a table cuts a cell too wide for its column at its start ({@code ...Program.Work
+ *     (Program.cs:42)}), keeping what ends it: a frame's method and line
  * @param <R> the record type
  */
 public record Field<R>(
@@ -24,7 +26,8 @@ public record Field<R>(
     Function<? super R, ?> value,
     Function<? super R, String> text,
     Shown in,
-    boolean omitNull) {
+    boolean omitNull,
+    boolean cutStart) {
 
   /** Which formats show a field. */
   public enum Shown {
@@ -77,32 +80,42 @@ public record Field<R>(
   /** A field every format shows. */
   public static <R> Field<R> of(
       String key, String label, int width, Unit unit, Function<? super R, ?> value) {
-    return new Field<>(key, label, width, unit, value, null, Shown.EVERYWHERE, false);
+    return new Field<>(key, label, width, unit, value, null, Shown.EVERYWHERE, false, false);
   }
 
   /** This field, shown only in {@code where}. */
   public Field<R> only(Shown where) {
-    return new Field<>(key, label, width, unit, value, text, where, omitNull);
+    return new Field<>(key, label, width, unit, value, text, where, omitNull, cutStart);
   }
 
   /** This field, with its own table cell. */
   public Field<R> cell(Function<? super R, String> cellText) {
-    return new Field<>(key, label, width, unit, value, cellText, in, omitNull);
+    return new Field<>(key, label, width, unit, value, cellText, in, omitNull, cutStart);
   }
 
   /** A field that only data formats show, by key alone (no table column). */
   public static <R> Field<R> data(String key, Unit unit, Function<? super R, ?> value) {
-    return new Field<>(key, key, 0, unit, value, null, Shown.DATA, false);
+    return new Field<>(key, key, 0, unit, value, null, Shown.DATA, false, false);
   }
 
   /** This field, left out of a JSON object when it has no value. */
   public Field<R> optional() {
-    return new Field<>(key, label, width, unit, value, text, in, true);
+    return new Field<>(key, label, width, unit, value, text, in, true, cutStart);
+  }
+
+  /** This field, its table column {@code columns} wide. */
+  public Field<R> withWidth(int columns) {
+    return new Field<>(key, label, columns, unit, value, text, in, omitNull, cutStart);
+  }
+
+  /** This field, cut at its start in a table: see {@link #cutStart()}. */
+  public Field<R> cutAtStart() {
+    return new Field<>(key, label, width, unit, value, text, in, omitNull, true);
   }
 
   /** This field with another table heading. */
   public Field<R> labelled(String heading) {
-    return new Field<>(key, heading, width, unit, value, text, in, omitNull);
+    return new Field<>(key, heading, width, unit, value, text, in, omitNull, cutStart);
   }
 
   /**
@@ -120,26 +133,18 @@ public record Field<R>(
         s -> v.apply(part.apply(s)),
         t == null ? null : s -> t.apply(part.apply(s)),
         in,
-        omitNull);
+        omitNull,
+        cutStart);
   }
 
   /**
-   * The table cell of this field for a record, on one line: a line break or tab in the value (an
-   * exception's message) would break the table's rows, so it becomes a space.
+   * The table cell of this field for a record, on one line and shown as it is ({@link
+   * VisibleText#cell}): a line break or tab in the value (an exception's message) would break the
+   * table's rows, so it becomes a space, and a control character from the target is escaped.
    */
   public String tableText(R record) {
     String cell = text != null ? text.apply(record) : unit.text(value.apply(record));
-    return oneLine(cell);
-  }
-
-  private static String oneLine(String s) {
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c == '\n' || c == '\r' || c == '\t') {
-        return s.replace('\n', ' ').replace('\r', ' ').replace('\t', ' ');
-      }
-    }
-    return s;
+    return VisibleText.cell(cell);
   }
 
   /** The table column's width in a stream of rows: the declared width, at least the heading's. */
@@ -164,6 +169,7 @@ public record Field<R>(
         },
         null,
         Shown.JSON,
+        false,
         false);
   }
 }

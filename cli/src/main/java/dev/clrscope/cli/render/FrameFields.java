@@ -36,7 +36,8 @@ public final class FrameFields {
       fields.add(
           Field.<R>of("source", column, 0, Unit.TEXT, r -> null)
               .cell(r -> line.apply(r) == null ? "-" : line.apply(r).text())
-              .only(Field.Shown.TABLE));
+              .only(Field.Shown.TABLE)
+              .cutAtStart());
     }
     fields.add(
         Field.<R>data(
@@ -95,7 +96,8 @@ public final class FrameFields {
                 r -> {
                   Frame f = frame.apply(r);
                   return f == null ? "-" : f.text();
-                }));
+                })
+            .cutAtStart());
     fields.addAll(
         lineFields(
             r -> {

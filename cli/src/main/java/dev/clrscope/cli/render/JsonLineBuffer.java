@@ -42,6 +42,16 @@ public final class JsonLineBuffer {
     length = 0;
   }
 
+  /**
+   * Writes the line and its end to {@code out}, and empties it; a failure is the stream's to keep,
+   * as a PrintStream keeps every one.
+   */
+  public void writeLineTo(java.io.PrintStream out) {
+    put(10);
+    out.write(bytes, 0, length);
+    length = 0;
+  }
+
   /** Appends bytes already written by a buffer (a cached value's text). */
   public JsonLineBuffer raw(byte[] text) {
     ensure(text.length);

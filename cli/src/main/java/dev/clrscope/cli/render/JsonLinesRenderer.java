@@ -1,11 +1,12 @@
 package dev.clrscope.cli.render;
 
-import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 
 /**
  * Draws a stream as JSON Lines: one object per record as it comes, then the summary's object (its
- * {@code "kind"} tells it apart). A whole report is one line: its JSON document.
+ * {@code "kind"} tells it apart). A whole report is one line: its JSON document. A stream that
+ * writes its own lines as bytes ({@link Renderer.Stream#jsonLines}, millions of a trace's events)
+ * is written that way, into a buffer when it is read as a whole.
  */
 public final class JsonLinesRenderer implements Renderer {
   private final PrintStream out;
@@ -28,6 +29,9 @@ public final class JsonLinesRenderer implements Renderer {
 
   @Override
   public <R> RecordSink<R> records(Stream<R> stream) {
+    PrintStream out = Buffered.of(this.out, stream);
+    Renderer.JsonLineWriter<? super R> bytes = stream.jsonLines();
+    JsonLineBuffer buffer = bytes == null ? null : new JsonLineBuffer();
     return new RecordSink<>() {
       private long written;
 
@@ -36,11 +40,16 @@ public final class JsonLinesRenderer implements Renderer {
 
       @Override
       public void write(R record) {
-        // A new builder each time: one that once held a non-Latin-1 character stays two bytes a
-        // char.
-        StringBuilder line = new StringBuilder(1024);
-        stream.schema().appendJson(line, record).append(System.lineSeparator());
-        out.append(line);
+        if (bytes != null) {
+          bytes.append(record, buffer.clear());
+          buffer.writeLineTo(out);
+        } else {
+          // A new builder each time: one that once held a non-Latin-1 character stays two bytes a
+          // char.
+          StringBuilder line = new StringBuilder(1024);
+          stream.schema().appendJson(line, record).append(System.lineSeparator());
+          out.append(line);
+        }
         written++;
         if (stream.flushEach()) {
           out.flush();
@@ -49,10 +58,11 @@ public final class JsonLinesRenderer implements Renderer {
 
       @Override
       public void finish(Report summary) {
+        out.flush();
         if (summary != null) {
           report(summary);
         }
-        out.flush();
+        JsonLinesRenderer.this.out.flush();
       }
 
       @Override

@@ -1,6 +1,5 @@
 package dev.clrscope.cli.render;
 
-import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,14 +9,25 @@ import java.util.Map;
 /**
  * Draws every result as one JSON document: a report's records as members, its tables as arrays (or
  * objects, where declared), its trees nested under {@code children}; a stream as one document that
- * stays valid however the stream ends, as long as its sink is finished.
+ * stays valid however the stream ends, as long as its sink is finished. In its JSON Lines mode
+ * (analyze's session of many results) each document is one line.
  */
 public final class JsonRenderer implements Renderer {
   private final PrintStream out;
+  private final boolean oneLine;
 
   /** A renderer on {@code out}. */
   public JsonRenderer(PrintStream out) {
+    this(out, false);
+  }
+
+  /**
+   * A renderer on {@code out}; with {@code oneLine}, each document on a line of its own (JSON
+   * Lines), a stream's records too.
+   */
+  public JsonRenderer(PrintStream out, boolean oneLine) {
     this.out = out;
+    this.oneLine = oneLine;
   }
 
   @Override
@@ -40,7 +50,9 @@ public final class JsonRenderer implements Renderer {
   static Object document(Report report) {
     List<Report.Part> parts = new ArrayList<>();
     for (Report.Part p : report.parts()) {
-      if (!(p instanceof Report.Note)) {
+      // A note, or a record with nothing for JSON (a line for a person), is left out.
+      if (!(p instanceof Report.Note)
+          && !(p instanceof Report.Values<?> v && !v.schema().hasJson())) {
         parts.add(p);
       }
     }
@@ -98,6 +110,7 @@ public final class JsonRenderer implements Renderer {
 
   @Override
   public <R> RecordSink<R> records(Stream<R> stream) {
+    PrintStream out = Buffered.of(this.out, stream);
     return new RecordSink<>() {
       private boolean started;
       private boolean first = true;
@@ -122,7 +135,8 @@ public final class JsonRenderer implements Renderer {
       public void write(R record) {
         start();
         StringBuilder line = new StringBuilder(1024);
-        stream.schema().appendJson(line.append(first ? "\n" : ",\n"), record);
+        String before = oneLine ? "" : "\n";
+        stream.schema().appendJson(line.append(first ? before : "," + before), record);
         out.append(line);
         first = false;
         written++;
@@ -135,7 +149,7 @@ public final class JsonRenderer implements Renderer {
       public void finish(Report summary) {
         start();
         out.println(
-            (first ? "" : "\n")
+            (first || oneLine ? "" : "\n")
                 + "]"
                 + (summary == null ? "" : ",\"summary\":" + JsonText.of(document(summary)))
                 + "}");

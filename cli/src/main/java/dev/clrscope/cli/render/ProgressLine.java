@@ -1,7 +1,6 @@
 package dev.clrscope.cli.render;
 
 import java.io.PrintStream;
-import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -99,17 +98,5 @@ public final class ProgressLine implements AutoCloseable {
       // JDK 17-21: a non-null console means a terminal.
       return true;
     }
-  }
-
-  /** {@code 1:02:03}, {@code 2:03}, {@code 4.5 s}. */
-  public static String elapsed(long millis) {
-    long s = millis / 1000;
-    if (s < 60) {
-      return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
-    }
-    if (s < 3600) {
-      return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
-    }
-    return String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60);
   }
 }

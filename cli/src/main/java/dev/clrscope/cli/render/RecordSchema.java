@@ -16,9 +16,13 @@ import java.util.Set;
  * @param fields the fields, in output order
  * @param priority the keys of the table columns a narrow terminal keeps first, most useful first;
  *     the columns not named follow in declared order (empty: declared order)
+ * @param key the table column that names what a row is about (a method, a type, a URL): a narrow
+ *     terminal cuts every other column first, and leaves other columns out before it cuts this one;
+ *     {@code null} for none
  * @param <R> the record type
  */
-public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> priority) {
+public record RecordSchema<R>(
+    String kind, List<Field<R>> fields, List<String> priority, String key) {
   /** A schema. */
   public RecordSchema {
     fields = List.copyOf(fields);
@@ -27,12 +31,32 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> p
 
   /** A schema whose table columns rank in declared order. */
   public RecordSchema(String kind, List<Field<R>> fields) {
-    this(kind, fields, List.of());
+    this(kind, fields, List.of(), null);
+  }
+
+  /** A schema whose table columns rank as {@code priority} says, without a key column. */
+  public RecordSchema(String kind, List<Field<R>> fields, List<String> priority) {
+    this(kind, fields, priority, null);
   }
 
   /** This schema with its table columns ranked: see {@link #priority()}. */
   public RecordSchema<R> withPriority(List<String> keys) {
-    return new RecordSchema<>(kind, fields, keys);
+    return new RecordSchema<>(kind, fields, keys, key);
+  }
+
+  /**
+   * This schema whose table column {@code column} names what a row is about: see {@link #key()}. It
+   * ranks first.
+   */
+  public RecordSchema<R> withKey(String column) {
+    List<String> ranked = new ArrayList<>();
+    ranked.add(column);
+    for (String p : priority) {
+      if (!p.equals(column)) {
+        ranked.add(p);
+      }
+    }
+    return new RecordSchema<>(kind, fields, ranked, column);
   }
 
   /** The fields the table shows, most useful first: {@link #priority()}, then declared order. */
@@ -75,6 +99,28 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> p
       }
     }
     return shown;
+  }
+
+  /**
+   * This schema, read from the part of an {@code S} that is an {@code R} ({@link Field#from}): the
+   * same fields, kind and priority.
+   */
+  public <S> RecordSchema<S> from(java.util.function.Function<? super S, ? extends R> part) {
+    List<Field<S>> mapped = new ArrayList<>(fields.size());
+    for (Field<R> f : fields) {
+      mapped.add(f.from(part));
+    }
+    return new RecordSchema<>(kind, mapped, priority, key);
+  }
+
+  /** Whether JSON shows any field. */
+  public boolean hasJson() {
+    for (Field<R> f : fields) {
+      if (f.in().json) {
+        return true;
+      }
+    }
+    return kind != null;
   }
 
   /** The JSON objects of records, in order. */
@@ -130,23 +176,57 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> p
   }
 
   /**
-   * This schema with as many table columns as fit in {@code width} characters, chosen most useful
-   * first ({@link #rankedTableFields()}) until one does not fit. They are shown in their declared
-   * order. A free-text column (width 0) needs its heading's width.
+   * This schema with the table columns that fit in {@code width} characters, chosen most useful
+   * first ({@link #rankedTableFields()}): the key column always, a free-text key given at least
+   * {@link #KEY_WIDTH} (or half the width); then each other column that still fits at its width, a
+   * column that does not fit left out while narrower ones after it may still fit. They are shown in
+   * their declared order; a free-text column that is not the last gets a width of its heading's.
    */
   public RecordSchema<R> fittingTable(int width) {
     List<Field<R>> ranked = rankedTableFields();
     Set<String> keys = new HashSet<>();
     int used = 0;
+    Field<R> keyField = null;
     for (Field<R> f : ranked) {
-      int needed = f.tableWidth() + (keys.isEmpty() ? 0 : 2);
-      if (used + needed > width) {
-        break;
+      if (f.key().equals(key)) {
+        keyField = f;
+        used = f.width() > 0 ? f.tableWidth() : keyWidth(f, width);
+        keys.add(f.key());
       }
-      used += needed;
-      keys.add(f.key());
     }
-    return keeping(keys);
+    for (Field<R> f : ranked) {
+      if (f == keyField) {
+        continue;
+      }
+      int needed = f.tableWidth() + (keys.isEmpty() ? 0 : 2);
+      if (used + needed <= width) {
+        used += needed;
+        keys.add(f.key());
+      }
+    }
+    RecordSchema<R> kept = keeping(keys);
+    if (keyField == null || keyField.width() > 0 || isLastTableField(kept, keyField.key())) {
+      return kept;
+    }
+    // A free-text key before other columns: its cells are cut to the width it was given.
+    int keyWidth = keyWidth(keyField, width);
+    List<Field<R>> widened = new ArrayList<>();
+    for (Field<R> f : kept.fields) {
+      widened.add(f.key().equals(key) ? f.withWidth(keyWidth) : f);
+    }
+    return new RecordSchema<>(kind, widened, priority, key);
+  }
+
+  /** The width a free-text key column is kept at, at least, in a stream of rows. */
+  public static final int KEY_WIDTH = 40;
+
+  private static int keyWidth(Field<?> f, int width) {
+    return Math.max(f.label().length(), Math.min(KEY_WIDTH, width / 2));
+  }
+
+  private static <R> boolean isLastTableField(RecordSchema<R> schema, String key) {
+    List<Field<R>> shown = schema.tableFields();
+    return !shown.isEmpty() && shown.get(shown.size() - 1).key().equals(key);
   }
 
   private RecordSchema<R> keeping(Set<String> tableKeys) {
@@ -154,7 +234,7 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> p
     for (Field<R> f : fields) {
       kept.add(f.in().table && !tableKeys.contains(f.key()) ? f.only(f.in().withoutTable()) : f);
     }
-    return new RecordSchema<>(kind, kept, priority);
+    return new RecordSchema<>(kind, kept, priority, key);
   }
 
   /**
@@ -263,11 +343,23 @@ public record RecordSchema<R>(String kind, List<Field<R>> fields, List<String> p
 
   /** The table line of a record: fixed widths, so lines align as they arrive. */
   public String tableRow(R record) {
+    return tableRow(record, false);
+  }
+
+  /**
+   * The table line of a record; with {@code cut}, a text cell wider than its column (but the last)
+   * is cut with {@code ...}, so that the columns after it stay aligned on a terminal.
+   */
+  public String tableRow(R record, boolean cut) {
     List<String> cells = new ArrayList<>();
-    for (Field<R> f : fields) {
-      if (f.in().table) {
-        cells.add(f.tableText(record));
-      }
+    List<Field<R>> shown = tableFields();
+    for (int i = 0; i < shown.size(); i++) {
+      Field<R> f = shown.get(i);
+      String cell = f.tableText(record);
+      cells.add(
+          cut && i < shown.size() - 1 && !f.unit().rightAligned()
+              ? ColumnLayout.cutTo(cell, f.tableWidth(), f.cutStart())
+              : cell);
     }
     return tableLine(cells);
   }

@@ -10,7 +10,7 @@ import java.util.function.Function;
  * user chose. A table renderer draws every part for a person; JSON puts them in one document; CSV,
  * which holds one table, draws the primary part on stdout and the others as text on stderr.
  */
-public final class Report {
+public final class Report implements Result {
   /** A part of a report. */
   public sealed interface Part permits Values, Rows, Tree, Note {}
 
@@ -71,10 +71,25 @@ public final class Report {
 
   private final List<Part> parts;
   private final Part primary;
+  private final String failure;
 
-  private Report(List<Part> parts, Part primary) {
+  private Report(List<Part> parts, Part primary, String failure) {
     this.parts = List.copyOf(parts);
     this.primary = primary;
+    this.failure = failure;
+  }
+
+  /**
+   * This report, ending the command with {@code message} (exit 1) once it is drawn: for what is
+   * worth showing though it is not whole.
+   */
+  public Report failingAfterDrawn(String message) {
+    return new Report(parts, primary, message);
+  }
+
+  @Override
+  public String failureAfterDrawn() {
+    return failure;
   }
 
   /** The parts, in order. */
@@ -101,6 +116,54 @@ public final class Report {
       }
     }
     return null;
+  }
+
+  /**
+   * The rows of the table under {@code key} (its JSON member; {@code null}: the report's table
+   * without one), or the roots of such a tree; empty when there is none. For code that reads a
+   * result rather than draws it, such as tests.
+   */
+  @SuppressWarnings("unchecked")
+  public <R> List<R> rows(String key) {
+    for (Part p : parts) {
+      if (p instanceof Rows<?> r && java.util.Objects.equals(r.key(), key)) {
+        return (List<R>) r.rows();
+      }
+      if (p instanceof Tree<?> t && java.util.Objects.equals(t.key(), key)) {
+        return (List<R>) t.roots();
+      }
+    }
+    return List.of();
+  }
+
+  /** The record of the first part shown on its own, or {@code null}. */
+  @SuppressWarnings("unchecked")
+  public <R> R record() {
+    for (Part p : parts) {
+      if (p instanceof Values<?> v) {
+        return (R) v.record();
+      }
+    }
+    return null;
+  }
+
+  /** The notes' lines, in order. */
+  public List<String> notes() {
+    List<String> notes = new ArrayList<>();
+    for (Part p : parts) {
+      if (p instanceof Note n) {
+        notes.add(n.text());
+      }
+    }
+    return notes;
+  }
+
+  private static final RecordSchema<Object> PATH =
+      new RecordSchema<>(null, List.of(Field.of("path", "", 0, Unit.TEXT, p -> p)));
+
+  /** The path of a file a command wrote: its one line on stdout, for a script. */
+  public static Report path(Object path) {
+    return record(PATH, path);
   }
 
   /** A report of one table, drawn in JSON as a bare array. */
@@ -189,7 +252,7 @@ public final class Report {
 
     /** The report. */
     public Report build() {
-      return new Report(parts, primary);
+      return new Report(parts, primary, null);
     }
   }
 }

@@ -22,19 +22,19 @@ public final class Terminal {
   private static volatile Facts front;
 
   /**
-   * Whether stdin, stdout and stderr are terminals, and stdout's width (0 when it is none).
+   * Whether stdin and stderr are terminals, and what stdout is ({@link #stdoutSize}).
    *
-   * @param columns as {@link #stdoutColumns()} says
+   * @param stdout whether it is a terminal and its size
    */
-  public record Facts(boolean stdin, boolean stdout, boolean stderr, int columns) {
+  public record Facts(boolean stdin, Size stdout, boolean stderr) {
     /** What this process's own streams are. */
     public static Facts ofThisProcess() {
-      return new Facts(isTerminal(0), isTerminal(1), isTerminal(2), stdoutColumns());
+      return new Facts(isTerminal(0), stdoutSize(), isTerminal(2));
     }
   }
 
   /**
-   * Answers {@link #isTerminal} for stdin, stdout and stderr and {@link #stdoutColumns} from {@code
+   * Answers {@link #isTerminal} for stdin, stdout and stderr and {@link #stdoutSize} from {@code
    * facts} from now on: this process writes through a front that owns the terminal (null: its own
    * streams again).
    */
@@ -54,7 +54,7 @@ public final class Terminal {
   public static boolean isTerminal(int fd) {
     Facts f = front;
     if (f != null && fd >= 0 && fd <= 2) {
-      return fd == 0 ? f.stdin() : fd == 1 ? f.stdout() : f.stderr();
+      return fd == 0 ? f.stdin() : fd == 1 ? f.stdout().terminal() : f.stderr();
     }
     try {
       String target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
@@ -69,26 +69,49 @@ public final class Terminal {
    * of any length). {@code $COLUMNS}, when set, wins over what the terminal says.
    */
   public static int stdoutColumns() {
+    return stdoutSize().columns();
+  }
+
+  /**
+   * What standard output is: a terminal or not, and its size.
+   *
+   * @param terminal whether it is a terminal (a view may be redrawn in place there)
+   * @param rows how many lines it has, 0 when not known (or not a terminal)
+   * @param columns how many columns it has, 0 when not known (or not a terminal)
+   */
+  public record Size(boolean terminal, int rows, int columns) {
+    /** What is not a terminal: no limit. */
+    public static final Size NONE = new Size(false, 0, 0);
+
+    /** A terminal {@code columns} wide (0: none, no limit), of no known height. */
+    public static Size ofWidth(int columns) {
+      return columns > 0 ? new Size(true, 0, columns) : NONE;
+    }
+  }
+
+  /**
+   * Whether standard output is a terminal, and its size: {@code $LINES} and {@code $COLUMNS}, when
+   * set, win over what the terminal says.
+   */
+  public static Size stdoutSize() {
     Facts f = front;
     if (f != null) {
-      return f.columns();
+      return f.stdout();
     }
     if (!isTerminal(1)) {
-      return 0;
+      return Size.NONE;
     }
-    Integer fromEnvironment = positive(System.getenv("COLUMNS"));
-    if (fromEnvironment != null) {
-      return fromEnvironment;
-    }
-    String size = stty("size");
-    if (size != null) {
-      String[] rowsColumns = size.split(" ", -1);
-      Integer columns = rowsColumns.length == 2 ? positive(rowsColumns[1]) : null;
-      if (columns != null) {
-        return columns;
+    Integer rows = positive(System.getenv("LINES"));
+    Integer columns = positive(System.getenv("COLUMNS"));
+    if (rows == null || columns == null) {
+      String said = stty("size");
+      String[] rowsColumns = said == null ? new String[0] : said.split(" ", -1);
+      if (rowsColumns.length == 2) {
+        rows = rows != null ? rows : positive(rowsColumns[0]);
+        columns = columns != null ? columns : positive(rowsColumns[1]);
       }
     }
-    return 0;
+    return new Size(true, rows == null ? 0 : rows, columns == null ? 0 : columns);
   }
 
   /** Runs {@code stty ARGS} on the controlling terminal; its output, or null if it failed. */

@@ -1,6 +1,5 @@
 package dev.clrscope.cli.render;
 
-import dev.clrscope.cli.options.OutputFormat;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,20 +13,34 @@ public final class TextRenderer implements Renderer {
   /** Indentation of the lines under a row (a stack's frames). */
   static final String DETAIL_INDENT = "    ";
 
+  private static final String CSI = "\u001b[";
+
   private final PrintStream out;
   private final PrintStream err;
+  private final boolean terminal;
   private final int columns;
+  private final int rows;
 
   /**
    * A renderer on {@code out}.
    *
    * @param err where it says which columns a narrow terminal left out
-   * @param columns the terminal's width; 0 for no limit
+   * @param columns the terminal's width; 0 for no limit (and no terminal)
    */
   public TextRenderer(PrintStream out, PrintStream err, int columns) {
+    this(out, err, Terminal.Size.ofWidth(columns));
+  }
+
+  /**
+   * A renderer on {@code out}, a terminal of {@code size} or not: lines fit its width, a live view
+   * is redrawn in place on it and fits its height too (0: no limit).
+   */
+  public TextRenderer(PrintStream out, PrintStream err, Terminal.Size size) {
     this.out = out;
     this.err = err;
-    this.columns = columns;
+    this.terminal = size.terminal();
+    this.columns = size.columns();
+    this.rows = size.rows();
   }
 
   @Override
@@ -60,7 +73,7 @@ public final class TextRenderer implements Renderer {
       } else if (p instanceof Report.Tree<?> t) {
         tree(t, lines);
       } else if (p instanceof Report.Note n) {
-        lines.add(n.text());
+        lines.add(VisibleText.cell(n.text()));
       }
     }
     return lines;
@@ -72,20 +85,21 @@ public final class TextRenderer implements Renderer {
 
   private <R> void rows(Report.Rows<R> r, List<String> lines) {
     if (r.title() != null) {
-      lines.add(r.title());
+      lines.add(VisibleText.cell(r.title()));
     }
     List<Field<R>> fields = r.schema().tableFields();
     List<String[]> cells = new ArrayList<>(r.rows().size());
     for (R row : r.rows()) {
       cells.add(cells(fields, row, null, 0));
     }
-    ColumnLayout layout = ColumnLayout.fit(fields, r.schema().rankedTableFields(), cells, columns);
+    ColumnLayout layout =
+        ColumnLayout.fit(fields, r.schema().rankedTableFields(), cells, columns, r.schema().key());
     lines.add(layout.header());
     for (int i = 0; i < cells.size(); i++) {
       lines.add(layout.line(cells.get(i)));
       if (r.details() != null) {
         for (String d : r.details().apply(r.rows().get(i))) {
-          lines.add(cut(DETAIL_INDENT + d));
+          lines.add(cut(DETAIL_INDENT + VisibleText.cell(d)));
         }
       }
     }
@@ -93,14 +107,15 @@ public final class TextRenderer implements Renderer {
 
   private <N> void tree(Report.Tree<N> t, List<String> lines) {
     if (t.title() != null) {
-      lines.add(t.title());
+      lines.add(VisibleText.cell(t.title()));
     }
     List<Field<N>> fields = t.schema().tableFields();
     List<String[]> cells = new ArrayList<>();
     for (N root : t.roots()) {
       treeCells(t, fields, root, 0, cells);
     }
-    ColumnLayout layout = ColumnLayout.fit(fields, t.schema().rankedTableFields(), cells, columns);
+    ColumnLayout layout =
+        ColumnLayout.fit(fields, t.schema().rankedTableFields(), cells, columns, t.schema().key());
     lines.add(layout.header());
     for (String[] c : cells) {
       lines.add(layout.line(c));
@@ -142,6 +157,10 @@ public final class TextRenderer implements Renderer {
 
   @Override
   public <R> RecordSink<R> records(Stream<R> stream) {
+    if (stream.view() != null) {
+      return live(stream.view());
+    }
+    PrintStream out = Buffered.of(this.out, stream);
     RecordSchema<R> all = stream.schema();
     RecordSchema<R> shown = columns > 0 && stream.fitted() ? all.fittingTable(columns) : all;
     int dropped = all.tableFields().size() - shown.tableFields().size();
@@ -176,10 +195,10 @@ public final class TextRenderer implements Renderer {
       @Override
       public void write(R record) {
         start();
-        out.println(cut(shown.tableRow(record)));
+        out.println(cut(shown.tableRow(record, columns > 0 && stream.fitted())));
         if (stream.details() != null) {
           for (String d : stream.details().apply(record)) {
-            out.println(cut(DETAIL_INDENT + d));
+            out.println(cut(DETAIL_INDENT + VisibleText.cell(d)));
           }
         }
         written++;
@@ -191,9 +210,76 @@ public final class TextRenderer implements Renderer {
       @Override
       public void finish(Report summary) {
         start();
+        out.flush();
         if (summary != null) {
-          out.println();
+          TextRenderer.this.out.println();
           report(summary);
+        }
+        TextRenderer.this.out.flush();
+      }
+
+      @Override
+      public long written() {
+        return written;
+      }
+    };
+  }
+
+  /**
+   * A live view's sink: on a terminal each frame is redrawn in place from the top of the screen
+   * (the cursor hidden meanwhile), no line wider than the terminal and the frame no taller; else
+   * each frame is printed after the last, a blank line between.
+   */
+  private <R> RecordSink<R> live(LiveView view) {
+    boolean inPlace = terminal;
+    return new RecordSink<>() {
+      private boolean started;
+      private long written;
+
+      @Override
+      public void start() {
+        if (started) {
+          return;
+        }
+        started = true;
+        view.start(inPlace);
+        if (inPlace) {
+          out.print(CSI + "?25l" + CSI + "2J" + CSI + "H");
+          out.flush();
+        }
+      }
+
+      @Override
+      public void write(R record) {
+        start();
+        written++;
+      }
+
+      @Override
+      public void redraw() {
+        start();
+        List<String> frame = view.frame(columns);
+        StringBuilder sb = new StringBuilder();
+        if (inPlace) {
+          sb.append(CSI).append('H');
+          for (String line : fitHeight(frame, rows)) {
+            sb.append(cut(VisibleText.cell(line))).append(CSI).append('K').append('\n');
+          }
+          sb.append(CSI).append('J');
+        } else {
+          for (String line : frame) {
+            sb.append(VisibleText.cell(line)).append('\n');
+          }
+          sb.append('\n');
+        }
+        out.print(sb);
+        out.flush();
+      }
+
+      @Override
+      public void finish(Report summary) {
+        if (started && inPlace) {
+          out.print(CSI + "?25h");
         }
         out.flush();
       }
@@ -203,5 +289,20 @@ public final class TextRenderer implements Renderer {
         return written;
       }
     };
+  }
+
+  /**
+   * The lines of a frame that fit {@code rows} terminal lines (0: any number) redrawn in place: one
+   * line fewer than the terminal has, so the last line break does not scroll it, and when lines are
+   * left out the last one says how many.
+   */
+  static List<String> fitHeight(List<String> lines, int rows) {
+    if (rows <= 1 || lines.size() <= rows - 1) {
+      return lines;
+    }
+    List<String> kept = new ArrayList<>(lines.subList(0, rows - 2));
+    int left = lines.size() - kept.size();
+    kept.add("... " + left + " more lines: a taller terminal shows them");
+    return kept;
   }
 }

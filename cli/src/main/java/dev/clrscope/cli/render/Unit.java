@@ -69,16 +69,69 @@ public enum Unit {
     return switch (this) {
       case COUNT ->
           value instanceof Long || value instanceof Integer || value instanceof Short
-              ? String.format(Locale.ROOT, "%,d", ((Number) value).longValue())
+              ? count(((Number) value).longValue())
               : value.toString();
-      case BYTES -> ByteSize.of(((Number) value).longValue());
+      case BYTES -> bytes(((Number) value).longValue());
       case MILLIS, SECONDS -> decimals(value, 3);
       case PERCENT -> decimals(value, 2);
-      case TIME -> LocalTime.FORMAT.format((Instant) value);
+      case TIME -> time((Instant) value);
       case WORDS -> words((Collection<?>) value, ",");
-      case ADDRESS -> address(value);
+      case ADDRESS -> value instanceof Number n ? address(n.longValue()) : value.toString();
       default -> value.toString();
     };
+  }
+
+  // The one formatter of each kind of value a person reads, in a table or a sentence: every
+  // command's text goes through these, so a kind of value reads the same everywhere.
+
+  /** A whole number with thousands separators: {@code 5,048,666}. */
+  public static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+
+  /** A byte count in binary units written as such: {@code 512 B}, {@code 45.9 MiB}. */
+  public static String bytes(long n) {
+    return ByteSize.of(n);
+  }
+
+  /**
+   * A duration: milliseconds below a second ({@code 801.717 ms}), seconds below a minute ({@code
+   * 4.250 s}), then minutes and seconds ({@code 2:03}) and hours ({@code 1:02:03}).
+   */
+  public static String duration(long nanos) {
+    if (Math.abs(nanos) < 1_000_000_000L) {
+      return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
+    }
+    if (Math.abs(nanos) < 60_000_000_000L) {
+      return String.format(Locale.ROOT, "%.3f s", nanos / 1e9);
+    }
+    long s = nanos / 1_000_000_000L;
+    return s < 3600
+        ? String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60)
+        : String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60);
+  }
+
+  /** {@link #duration(long)} of a {@link java.time.Duration}. */
+  public static String duration(java.time.Duration d) {
+    return duration(d.toNanos());
+  }
+
+  /** {@link #duration(long)} of a number of milliseconds. */
+  public static String durationMillis(double millis) {
+    return duration(Math.round(millis * 1e6));
+  }
+
+  /**
+   * An instant as a person reads it: the local time of day to the millisecond, {@code
+   * 12:34:56.789}. JSON and CSV carry the UTC instant ({@link #json}).
+   */
+  public static String time(Instant t) {
+    return LocalTime.FORMAT.format(t);
+  }
+
+  /** A memory address, a handle or an instruction pointer: {@code 0x7f12a0}. */
+  public static String address(long a) {
+    return "0x" + Long.toHexString(a);
   }
 
   /** The value as JSON carries it. */
@@ -86,8 +139,8 @@ public enum Unit {
     if (value instanceof Instant) {
       return value.toString();
     }
-    if (this == ADDRESS && value != null) {
-      return address(value);
+    if (this == ADDRESS && value instanceof Number n) {
+      return address(n.longValue());
     }
     return value;
   }
@@ -98,11 +151,6 @@ public enum Unit {
       return words(c, " ");
     }
     return value;
-  }
-
-  /** A duration in a sentence, as {@link #SECONDS} prints one: {@code 0.271 s}. */
-  public static String seconds(java.time.Duration d) {
-    return String.format(java.util.Locale.ROOT, "%.3f s", d.toNanos() / 1e9);
   }
 
   /** {@code part} as a percentage of {@code whole}, two decimals: a {@link #PERCENT} value. */
@@ -120,10 +168,6 @@ public enum Unit {
       return String.format(Locale.ROOT, "%,." + places + "f", n.doubleValue());
     }
     return value.toString();
-  }
-
-  private static String address(Object value) {
-    return value instanceof Number n ? "0x" + Long.toHexString(n.longValue()) : value.toString();
   }
 
   private static String words(Collection<?> c, String separator) {

@@ -1,7 +1,6 @@
 package dev.clrscope.cli.render;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -36,7 +35,7 @@ public record Watched(long observedNanos, String stoppedBecause) {
 
   /** {@code 12.3 s (stopped: the target exited)}. */
   public String text() {
-    return String.format(Locale.ROOT, "%.1f s", seconds())
+    return Unit.duration(observedNanos)
         + (stoppedBecause == null ? "" : " (stopped: " + stoppedBecause + ")");
   }
 }

@@ -2,7 +2,7 @@ package dev.clrscope.cli.commands;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clrscope.cli.CliRun;
+import dev.clrscope.heapwalk.TypeStatistics;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +29,8 @@ class TrainingRuntimeTest {
               "-o",
               file.toString());
       assertThat(collect.exit()).as("%s", collect).isZero();
-      assertThat(collect.err()).contains("walked 3,003 objects, 96,090 bytes");
+      assertThat(collect.err()).contains("walked 3,003 objects, 93.8 KiB");
+      assertThat((Path) collect.report().record()).isEqualTo(file.toAbsolutePath());
 
       CliRun live =
           CliRun.of(
@@ -40,10 +42,16 @@ class TrainingRuntimeTest {
               "--top",
               "0");
       assertThat(live.exit()).as("%s", live).isZero();
+      assertThat(live.report().<TypeStatistics>rows("types"))
+          .contains(new TypeStatistics("Item", 3000, 72000, 72000));
+      // CSV carries the exact numbers.
       assertThat(live.out()).contains("3000,72000,72000,Item");
     }
-    CliRun report = CliRun.of("dump-heap", "report", file.toString(), "--format", "csv");
+    CliRun report = CliRun.of("dump-heap", "report", file.toString(), "--top", "0");
     assertThat(report.exit()).as("%s", report).isZero();
-    assertThat(report.out()).contains("3000,72000,72000,Item", "1,24024,96058,Item[]");
+    assertThat(report.report().<TypeStatistics>rows("types"))
+        .contains(
+            new TypeStatistics("Item", 3000, 72000, 72000),
+            new TypeStatistics("Item[]", 1, 24024, 96058));
   }
 }

@@ -25,7 +25,7 @@ class WireTest {
         Wire.Kind.RUN,
         new Wire.Run(
                 List.of("analyze", "app.core", "-c", "dumpheap -stat", "é"),
-                new Terminal.Facts(true, false, true, 120),
+                new Terminal.Facts(true, new Terminal.Size(true, 40, 120), true),
                 true)
             .body());
     Wire.write(
@@ -44,7 +44,8 @@ class WireTest {
     var in = Wire.reading(new ByteArrayInputStream(frames()));
     Wire.Run run = Wire.Run.of(Wire.read(in).body());
     assertThat(run.words()).containsExactly("analyze", "app.core", "-c", "dumpheap -stat", "é");
-    assertThat(run.terminal()).isEqualTo(new Terminal.Facts(true, false, true, 120));
+    assertThat(run.terminal())
+        .isEqualTo(new Terminal.Facts(true, new Terminal.Size(true, 40, 120), true));
     assertThat(run.resumed()).isTrue();
     assertThat(new String(Wire.read(in).body(), java.nio.charset.StandardCharsets.UTF_8))
         .isEqualTo("Total 3 objects\n");

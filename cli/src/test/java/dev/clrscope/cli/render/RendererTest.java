@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvParser;
-import dev.clrscope.cli.options.OutputFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -153,7 +152,8 @@ class RendererTest {
     for (String line : out().lines().toList()) {
       assertThat(line.length()).isLessThanOrEqualTo(24);
     }
-    assertThat(err()).contains("Showing 2 of 4 columns to fit 24 terminal columns");
+    // COUNT does not fit; the narrower TAGS after it still does.
+    assertThat(err()).contains("Showing 3 of 4 columns to fit 24 terminal columns");
   }
 
   @Test
@@ -165,6 +165,76 @@ class RendererTest {
     assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(40));
     assertThat(lines.get(1)).contains("...").contains("2");
     renderer(OutputFormat.table, 0);
+  }
+
+  /** A live view taller than the terminal: the frame fits, its last line saying what is left. */
+  @Test
+  void aLiveViewFitsTheTerminalsHeightAsWellAsItsWidth() {
+    List<String> lines = new java.util.ArrayList<>();
+    for (int i = 0; i < 35; i++) {
+      lines.add("line " + i + " " + "x".repeat(100));
+    }
+    List<String> frame =
+        EightyColumns.liveFrame(
+            new LiveView() {
+              @Override
+              public void start(boolean inPlace) {
+                assertThat(inPlace).isTrue();
+              }
+
+              @Override
+              public List<String> frame(int width) {
+                assertThat(width).isEqualTo(80);
+                return lines;
+              }
+            });
+    // A 35-line frame on a 30-line terminal would scroll it: 29 lines, the last one a note.
+    assertThat(frame).hasSize(29);
+    assertThat(frame).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
+    assertThat(frame.get(27)).startsWith("line 27 ");
+    assertThat(frame.get(28)).isEqualTo("... 7 more lines: a taller terminal shows them");
+  }
+
+  /** Columns with nothing in them go before those that have something. */
+  @Test
+  void anEmptyColumnGoesBeforeAFullOne() {
+    RecordSchema<Row> schema =
+        new RecordSchema<>(
+            null,
+            List.of(
+                Field.of("name", "NAME", 0, Unit.TEXT, Row::name),
+                Field.<Row>of("dns", "DNS_MS", 0, Unit.MILLIS, r -> null),
+                Field.of("count", "COUNT", 0, Unit.COUNT, Row::count)),
+            List.of("name", "dns", "count"),
+            "name");
+    List<String> lines =
+        EightyColumns.report(
+            Report.table(schema, List.of(new Row("n".repeat(70), 1, 12345, List.of()))));
+    assertThat(lines.get(0)).contains("COUNT").doesNotContain("DNS_MS");
+    assertThat(lines.get(1)).contains("n".repeat(70)).contains("12,345");
+  }
+
+  /** Text from the target is shown, not obeyed, in a table and in CSV; JSON escapes it itself. */
+  @Test
+  void controlAndBidiCharactersAreShownNotObeyed() throws Exception {
+    String hostile = "a\u001b]0;owned\u0007b\u202egnirts\u2066c\u009bd\u007fe\r\nf";
+    Row row = new Row(hostile, 1, 1, List.of(hostile));
+    renderer(OutputFormat.table, 0).report(Report.table(SCHEMA, List.of(row)));
+    renderer(OutputFormat.csv, 0).report(Report.table(SCHEMA, List.of(row)));
+    String text = out();
+    assertThat(text)
+        .contains("a\\u001b]0;owned\\u0007b\\u202egnirts\\u2066c\\u009bd\\u007fe")
+        .doesNotContain("\u001b")
+        .doesNotContain("\u0007")
+        .doesNotContain("\u202e")
+        .doesNotContain("\u2066")
+        .doesNotContain("\u009b")
+        .doesNotContain("\u007f");
+    // A table row stays one line; a CSV field keeps its line break, quoted.
+    assertThat(text).contains("\\u007fe  f").contains("\\u007fe\r\nf");
+    out.reset();
+    renderer(OutputFormat.json, 0).report(Report.table(SCHEMA, List.of(row)));
+    assertThat(new ObjectMapper().readTree(out()).get(0).get("name").asText()).isEqualTo(hostile);
   }
 
   @Test

@@ -1,8 +1,8 @@
 package dev.clrscope.dac.analysis;
 
 import dev.clrscope.dac.ClrField;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
@@ -36,9 +36,9 @@ public final class AsyncStateMachines {
       long continuation) {}
 
   /** Every async method in flight, in heap order. */
-  public static List<AsyncMethod> all(ClrProcess process) {
+  public static List<AsyncMethod> all(ClrHeap heap) {
     List<Long> boxes = new ArrayList<>();
-    process.walkHeap(
+    heap.walk(
         o -> {
           String n = o.type().name();
           if (n.contains("+AsyncStateMachineBox<")
@@ -48,7 +48,7 @@ public final class AsyncStateMachines {
         });
     List<AsyncMethod> out = new ArrayList<>();
     for (long address : boxes) {
-      ClrObject box = process.object(address);
+      ClrObject box = heap.object(address);
       ClrField smField = box.type().field("StateMachine");
       if (smField == null || !(box.value(smField) instanceof Value.Embedded sm)) {
         continue;

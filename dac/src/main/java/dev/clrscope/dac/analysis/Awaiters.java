@@ -1,8 +1,8 @@
 package dev.clrscope.dac.analysis;
 
 import dev.clrscope.dac.ClrField;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.Value;
@@ -23,9 +23,9 @@ public final class Awaiters {
    * The object the async method whose box is at {@code box} awaits, or 0 when it awaits nothing
    * (running, done, or an awaiter that holds no object).
    */
-  public static long awaited(ClrProcess process, long box) {
+  public static long awaited(ClrHeap heap, long box) {
     try {
-      ClrObject o = process.object(box);
+      ClrObject o = heap.object(box);
       ClrField sm = o.type().field("StateMachine");
       if (sm == null) {
         return 0;
@@ -35,7 +35,7 @@ public final class Awaiters {
           machine instanceof Value.Embedded e
               ? e.value()
               : machine instanceof Value.Reference r && !r.isNull()
-                  ? process.object(r.address())
+                  ? heap.object(r.address())
                   : null;
       if (fields == null) {
         return 0;

@@ -1,7 +1,7 @@
 package dev.clrscope.dac.analysis;
 
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
@@ -23,7 +23,7 @@ public final class ConcurrentCollections {
    * The items of a {@code ConcurrentQueue<T>}, head first: each segment's slots from its head to
    * its tail, segment after segment.
    */
-  public static List<Value> queueItems(ClrProcess process, ClrObject queue) {
+  public static List<Value> queueItems(ClrHeap heap, ClrObject queue) {
     requireType(queue, "System.Collections.Concurrent.ConcurrentQueue<");
     List<Value> items = new ArrayList<>();
     int segments = 0;
@@ -44,7 +44,7 @@ public final class ConcurrentCollections {
   }
 
   /** The entries of a {@code ConcurrentDictionary<K,V>}, bucket by bucket. */
-  public static List<Entry> dictionaryEntries(ClrProcess process, ClrObject dictionary) {
+  public static List<Entry> dictionaryEntries(ClrHeap heap, ClrObject dictionary) {
     requireType(dictionary, "System.Collections.Concurrent.ConcurrentDictionary<");
     ClrObject tables = dictionary.objectField("_tables");
     ClrObject buckets = tables.objectField("_buckets");
@@ -57,7 +57,7 @@ public final class ConcurrentCollections {
               ? e.value().referenceField("_node")
               : ((Value.Reference) bucket).address();
       for (int chain = 0; node != 0 && chain < 1_000_000; chain++) {
-        ClrObject n = process.object(node);
+        ClrObject n = heap.object(node);
         entries.add(new Entry(n.value("_key"), n.value("_value")));
         node = n.referenceField("_next");
       }

@@ -1,7 +1,7 @@
 package dev.clrscope.dac.analysis;
 
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.HeapObject;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,10 +37,9 @@ public final class HeapContents {
   }
 
   /** The values that {@code minCount} or more live strings hold, most wasted bytes first. */
-  public static List<Duplicate> duplicateStrings(
-      ClrProcess process, LongPredicate live, int minCount) {
+  public static List<Duplicate> duplicateStrings(ClrHeap heap, LongPredicate live, int minCount) {
     Map<String, long[]> byValue = new HashMap<>();
-    process.walkHeap(
+    heap.walk(
         o -> {
           if (!o.type().isString() || !live.test(o.address())) {
             return;
@@ -102,10 +101,10 @@ public final class HeapContents {
    * stores' slots against their counts) and every live array of references (its null elements),
    * with a slot or more unused.
    */
-  public static List<Fill> fill(ClrProcess process, LongPredicate live) {
+  public static List<Fill> fill(ClrHeap heap, LongPredicate live) {
     List<Fill> out = new ArrayList<>();
     List<Long> collections = new ArrayList<>();
-    process.walkHeap(
+    heap.walk(
         o -> {
           if (!live.test(o.address())) {
             return;
@@ -132,7 +131,7 @@ public final class HeapContents {
           }
         });
     for (long address : collections) {
-      ClrObject c = process.object(address);
+      ClrObject c = heap.object(address);
       String name = c.type().name();
       ClrObject store;
       long used;

@@ -1,6 +1,6 @@
 package dev.clrscope.dac.analysis;
 
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrRuntime;
 import dev.clrscope.dac.ClrThread;
 import dev.clrscope.dac.FrameLocation;
 import dev.clrscope.dac.StackFrame;
@@ -70,24 +70,24 @@ public final class ParallelStacks {
       Comparator.comparingInt((Node n) -> -n.threads.size()).thenComparing(n -> n.frame);
 
   /** The merged stacks of every live thread the runtime knows. */
-  public static List<Node> of(ClrProcess process) {
-    return of(process, null);
+  public static List<Node> of(ClrRuntime runtime) {
+    return of(runtime, null);
   }
 
   /**
    * The merged stacks of every live thread the runtime knows, each frame with its source line when
    * {@code lines} finds its PDB (null: no lines).
    */
-  public static List<Node> of(ClrProcess process, SourceLines lines) {
+  public static List<Node> of(ClrRuntime runtime, SourceLines lines) {
     Map<Integer, List<StackFrame>> stacks = new LinkedHashMap<>();
     Map<Integer, List<SourceLine>> sourceLines = new LinkedHashMap<>();
-    for (ClrThread t : process.threads()) {
+    for (ClrThread t : runtime.threads()) {
       if (t.osId() != 0 && !t.isDead()) {
-        List<StackFrame> frames = process.stack(t.osId());
+        List<StackFrame> frames = runtime.stack(t.osId());
         stacks.put(t.osId(), frames);
         if (lines != null) {
           List<SourceLine> l = new ArrayList<>(frames.size());
-          for (FrameLocation where : process.frameLocations(frames, true)) {
+          for (FrameLocation where : runtime.frameLocations(frames, true)) {
             l.add(where == null ? null : where.line(lines));
           }
           sourceLines.put(t.osId(), l);

@@ -1,8 +1,8 @@
 package dev.clrscope.dac.analysis;
 
 import dev.clrscope.dac.ClrField;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
@@ -31,42 +31,47 @@ public final class ThreadPoolQueues {
   public record WorkItem(long address, String type, String queue, String callback, long state) {}
 
   /** Every queued work item; none when the thread pool was never used. */
-  public static List<WorkItem> all(ClrProcess process) {
+  public static List<WorkItem> all(ClrHeap heap) {
     List<WorkItem> out = new ArrayList<>();
-    ClrType pool = process.typeByName("System.Threading.ThreadPool");
+    ClrType pool = heap.runtime().typeByName("System.Threading.ThreadPool");
     long workQueue =
-        pool == null ? 0 : reference(process.staticValue(pool, pool.staticField("s_workQueue")));
+        pool == null
+            ? 0
+            : reference(heap.runtime().staticValue(pool, pool.staticField("s_workQueue")));
     if (workQueue != 0) {
-      ClrObject q = process.object(workQueue);
-      global(process, q, "workItems", "global", out);
-      global(process, q, "highPriorityWorkItems", "global high priority", out);
-      global(process, q, "lowPriorityWorkItems", "global low priority", out);
+      ClrObject q = heap.object(workQueue);
+      global(heap, q, "workItems", "global", out);
+      global(heap, q, "highPriorityWorkItems", "global high priority", out);
+      global(heap, q, "lowPriorityWorkItems", "global low priority", out);
       long assignable = q.referenceField("_assignableWorkItemQueues");
       if (assignable != 0) {
-        ClrObject queues = process.object(assignable);
+        ClrObject queues = heap.object(assignable);
         for (long i = 0; i < queues.length(); i++) {
           long each = reference(queues.element(i));
           if (each != 0) {
             add(
-                process,
-                ConcurrentCollections.queueItems(process, process.object(each)),
+                heap,
+                ConcurrentCollections.queueItems(heap, heap.object(each)),
                 "assignable " + i,
                 out);
           }
         }
       }
     }
-    ClrType list = process.typeByName("System.Threading.ThreadPoolWorkQueue+WorkStealingQueueList");
+    ClrType list =
+        heap.runtime().typeByName("System.Threading.ThreadPoolWorkQueue+WorkStealingQueueList");
     long locals =
-        list == null ? 0 : reference(process.staticValue(list, list.staticField("s_queues")));
+        list == null
+            ? 0
+            : reference(heap.runtime().staticValue(list, list.staticField("s_queues")));
     if (locals != 0) {
-      ClrObject queues = process.object(locals);
+      ClrObject queues = heap.object(locals);
       for (long i = 0; i < queues.length(); i++) {
         long each = reference(queues.element(i));
         if (each == 0) {
           continue;
         }
-        ClrObject local = process.object(each);
+        ClrObject local = heap.object(each);
         ClrObject array = local.objectField("m_array");
         int mask = local.intField("m_mask");
         List<Value> items = new ArrayList<>();
@@ -75,34 +80,34 @@ public final class ThreadPoolQueues {
             at++) {
           items.add(array.element(at & mask));
         }
-        add(process, items, "local " + i, out);
+        add(heap, items, "local " + i, out);
       }
     }
     return out;
   }
 
   private static void global(
-      ClrProcess process, ClrObject workQueue, String field, String name, List<WorkItem> out) {
+      ClrHeap heap, ClrObject workQueue, String field, String name, List<WorkItem> out) {
     long queue = workQueue.referenceField(field);
     if (queue != 0) {
-      add(process, ConcurrentCollections.queueItems(process, process.object(queue)), name, out);
+      add(heap, ConcurrentCollections.queueItems(heap, heap.object(queue)), name, out);
     }
   }
 
-  private static void add(ClrProcess process, List<Value> items, String queue, List<WorkItem> out) {
+  private static void add(ClrHeap heap, List<Value> items, String queue, List<WorkItem> out) {
     for (Value v : items) {
       long address = reference(v);
       if (address == 0) {
         continue;
       }
-      ClrObject item = process.object(address);
+      ClrObject item = heap.object(address);
       String callback = null;
       long state = 0;
       String type = item.type().name();
       if (item.type().field("_callback") != null) {
         // QueueUserWorkItemCallback and its generic kin: a delegate and its state.
         ClrObject d = item.objectField("_callback");
-        callback = d == null ? null : process.delegateMethod(d);
+        callback = d == null ? null : heap.runtime().delegateMethod(d);
         ClrField s = item.type().field("_state");
         state = s != null && item.value(s) instanceof Value.Reference r ? r.address() : 0;
       } else if (type.contains("+AsyncStateMachineBox<")) {
@@ -113,7 +118,7 @@ public final class ThreadPoolQueues {
       } else if (item.type().field("m_action") != null) {
         // A Task: its delegate and state object.
         ClrObject d = item.objectField("m_action");
-        callback = d == null ? null : process.delegateMethod(d);
+        callback = d == null ? null : heap.runtime().delegateMethod(d);
         state = item.referenceField("m_stateObject");
       }
       out.add(new WorkItem(address, type, queue, callback, state));

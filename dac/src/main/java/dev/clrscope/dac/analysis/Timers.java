@@ -1,7 +1,7 @@
 package dev.clrscope.dac.analysis;
 
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
@@ -40,24 +40,24 @@ public final class Timers {
       boolean canceled) {}
 
   /** Every timer; none when the process never made one. */
-  public static List<TimerInfo> all(ClrProcess process) {
+  public static List<TimerInfo> all(ClrHeap heap) {
     List<TimerInfo> out = new ArrayList<>();
-    ClrType queueType = process.typeByName("System.Threading.TimerQueue");
+    ClrType queueType = heap.runtime().typeByName("System.Threading.TimerQueue");
     if (queueType == null) {
       return out;
     }
     Value instances =
-        process.staticValue(queueType, queueType.staticField("<Instances>k__BackingField"));
+        heap.runtime().staticValue(queueType, queueType.staticField("<Instances>k__BackingField"));
     if (!(instances instanceof Value.Reference r) || r.isNull()) {
       return out;
     }
-    ClrObject queues = process.object(r.address());
+    ClrObject queues = heap.object(r.address());
     for (long i = 0; i < queues.length(); i++) {
       long q = ((Value.Reference) queues.element(i)).address();
       if (q == 0) {
         continue;
       }
-      ClrObject queue = process.object(q);
+      ClrObject queue = heap.object(q);
       for (String list : new String[] {"_shortTimers", "_longTimers"}) {
         int count = 0;
         for (ClrObject t = queue.objectField(list);
@@ -70,7 +70,7 @@ public final class Timers {
                   t.address(),
                   Integer.toUnsignedLong(t.intField("_dueTime")),
                   Integer.toUnsignedLong(t.intField("_period")),
-                  callback == null ? null : process.delegateMethod(callback),
+                  callback == null ? null : heap.runtime().delegateMethod(callback),
                   // A delegate to a static method has itself as its target.
                   callback != null && target == callback.address() ? 0 : target,
                   t.referenceField("_state"),

@@ -15,8 +15,6 @@ import java.nio.file.Path;
  * process it is done before the process is paused.
  */
 public final class DacLibrary {
-  static final Guid IID_IXCLR_DATA_PROCESS = Guid.of("5c552ab6-fc09-4cb3-8e36-22fa03c798b7");
-
   /** The DAC's answer when the runtime's memory is not what it expects. */
   private static final int CORDBG_E_MISSING_DEBUGGER_EXPORTS = 0x80131c4f;
 
@@ -41,8 +39,13 @@ public final class DacLibrary {
   public static DacLibrary load(Path dac) {
     Pointer handle = LibC.INSTANCE.dlopen(dac.toString(), LibC.RTLD_LAZY);
     if (handle == null) {
+      String why = LibC.INSTANCE.dlerror();
       throw new TargetException(
-          Problem.DAC_FAILED, "cannot load the DAC " + dac + ": " + LibC.INSTANCE.dlerror());
+          Problem.DAC_FAILED,
+          "cannot load the DAC "
+              + dac
+              + ": "
+              + (why == null ? "the C loader gave no reason" : why));
     }
     Pointer init = LibC.INSTANCE.dlsym(handle, "DAC_PAL_InitializeDLL");
     if (init == null) {
@@ -69,11 +72,15 @@ public final class DacLibrary {
    *
    * @throws TargetException {@link Problem#DAC_FAILED} when the DAC refuses the target
    */
-  public ComObject createProcess(DataTargetObject target, String buildId) {
+  public ComObject<DacInterfaces.IXCLRDataProcess> createProcess(
+      DataTargetObject target, String buildId) {
     Memory out = new Memory(8);
     out.setPointer(0, null);
     int hr =
-        create.invokeInt(new Object[] {IID_IXCLR_DATA_PROCESS.toNative(), target.pointer(), out});
+        create.invokeInt(
+            new Object[] {
+              DacInterfaces.IXCLRDataProcess.ID.iid().toNative(), target.pointer(), out
+            });
     Pointer process = out.getPointer(0);
     if (hr != Hresult.S_OK || process == null) {
       String why =
@@ -86,6 +93,6 @@ public final class DacLibrary {
       throw new TargetException(
           Problem.DAC_FAILED, "the DAC " + path + " refused the target: " + why);
     }
-    return new ComObject(process);
+    return new ComObject<>(process, DacInterfaces.IXCLRDataProcess.ID);
   }
 }

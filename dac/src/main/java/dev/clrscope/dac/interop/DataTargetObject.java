@@ -4,13 +4,17 @@ import com.sun.jna.Callback;
 import com.sun.jna.CallbackReference;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.clrscope.dac.interop.DacInterfaces.ICLRDataTarget;
+import dev.clrscope.dac.interop.DacInterfaces.ICLRRuntimeLocator;
+import dev.clrscope.dac.interop.DacInterfaces.IUnknown;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The data target handed to the DAC: a native COM object ({@code ICLRDataTarget}, and {@code
- * ICLRRuntimeLocator} beside it) whose vtable entries are JNA callbacks into a {@link Source}.
+ * ICLRRuntimeLocator} beside it) whose vtable entries are JNA callbacks into a {@link Source}, each
+ * set by the method {@link DacInterfaces} declares for its slot.
  *
  * <p>A callback must never let an exception reach native code (JNA would then return 0, which is
  * {@code S_OK}, with an unwritten buffer): every body catches everything and answers {@code
@@ -19,10 +23,6 @@ import java.util.List;
  * honoured: the objects live as long as this instance.
  */
 public final class DataTargetObject {
-  static final Guid IID_IUNKNOWN = Guid.of("00000000-0000-0000-c000-000000000046");
-  static final Guid IID_ICLR_DATA_TARGET = Guid.of("3e11ccee-d08b-43e5-af01-32717a64da03");
-  static final Guid IID_ICLR_RUNTIME_LOCATOR = Guid.of("b760bf44-9377-4597-8be7-58083bdc5146");
-
   private static final int IMAGE_FILE_MACHINE_AMD64 = 0x8664;
 
   /** What the data target answers from. Called on the thread that calls into the DAC. */
@@ -61,37 +61,57 @@ public final class DataTargetObject {
 
   public DataTargetObject(Source source) {
     this.source = source;
-    targetVtable = new Memory(14 * 8L);
+    targetVtable = new Memory(8L * ICLRDataTarget.ID.slotCount());
     target = new Memory(8);
     target.setPointer(0, targetVtable);
-    locatorVtable = new Memory(4 * 8L);
+    locatorVtable = new Memory(8L * ICLRRuntimeLocator.ID.slotCount());
     locator = new Memory(8);
     locator.setPointer(0, locatorVtable);
+    targetVtable.clear();
+    locatorVtable.clear();
 
     QueryInterface qi = this::queryInterface;
     RefCount ref = self -> 1;
-    set(targetVtable, 0, qi);
-    set(targetVtable, 1, ref);
-    set(targetVtable, 2, ref);
+    for (Memory vtable : List.of(targetVtable, locatorVtable)) {
+      set(vtable, IUnknown.QueryInterface, qi);
+      set(vtable, IUnknown.AddRef, ref);
+      set(vtable, IUnknown.Release, ref);
+    }
     set(
         targetVtable,
-        3,
+        ICLRDataTarget.GetMachineType,
         (OutU32) (self, out) -> guard(() -> out.setInt(0, IMAGE_FILE_MACHINE_AMD64)));
-    set(targetVtable, 4, (OutU32) (self, out) -> guard(() -> out.setInt(0, 8)));
-    set(targetVtable, 5, (GetImageBase) this::getImageBase);
-    set(targetVtable, 6, (ReadVirtual) this::readVirtual);
-    set(targetVtable, 7, (ReadVirtual) (self, a, b, n, w) -> Hresult.E_NOTIMPL);
-    set(targetVtable, 8, (GetTlsValue) (self, t, i, v) -> Hresult.E_NOTIMPL);
-    set(targetVtable, 9, (SetTlsValue) (self, t, i, v) -> Hresult.E_NOTIMPL);
-    set(targetVtable, 10, (OutU32) (self, out) -> Hresult.E_NOTIMPL);
-    set(targetVtable, 11, (GetThreadContext) this::getThreadContext);
-    set(targetVtable, 12, (SetThreadContext) (self, t, n, c) -> Hresult.E_NOTIMPL);
-    set(targetVtable, 13, (Request) (self, code, inSize, in, outSize, out) -> Hresult.E_NOTIMPL);
-
-    set(locatorVtable, 0, qi);
-    set(locatorVtable, 1, ref);
-    set(locatorVtable, 2, ref);
-    set(locatorVtable, 3, (OutU64) this::getRuntimeBase);
+    set(
+        targetVtable,
+        ICLRDataTarget.GetPointerSize,
+        (OutU32) (self, out) -> guard(() -> out.setInt(0, 8)));
+    set(targetVtable, ICLRDataTarget.GetImageBase, (GetImageBase) this::getImageBase);
+    set(targetVtable, ICLRDataTarget.ReadVirtual, (ReadVirtual) this::readVirtual);
+    set(
+        targetVtable,
+        ICLRDataTarget.WriteVirtual,
+        (ReadVirtual) (self, a, b, n, w) -> Hresult.E_NOTIMPL);
+    set(
+        targetVtable,
+        ICLRDataTarget.GetTLSValue,
+        (GetTlsValue) (self, t, i, v) -> Hresult.E_NOTIMPL);
+    set(
+        targetVtable,
+        ICLRDataTarget.SetTLSValue,
+        (SetTlsValue) (self, t, i, v) -> Hresult.E_NOTIMPL);
+    set(targetVtable, ICLRDataTarget.GetCurrentThreadID, (OutU32) (self, out) -> Hresult.E_NOTIMPL);
+    set(targetVtable, ICLRDataTarget.GetThreadContext, (GetThreadContext) this::getThreadContext);
+    set(
+        targetVtable,
+        ICLRDataTarget.SetThreadContext,
+        (SetThreadContext) (self, t, n, c) -> Hresult.E_NOTIMPL);
+    set(
+        targetVtable,
+        ICLRDataTarget.Request,
+        (Request) (self, code, inSize, in, outSize, out) -> Hresult.E_NOTIMPL);
+    set(locatorVtable, ICLRRuntimeLocator.GetRuntimeBase, (OutU64) this::getRuntimeBase);
+    checkFilled(targetVtable, ICLRDataTarget.ID);
+    checkFilled(locatorVtable, ICLRRuntimeLocator.ID);
   }
 
   /** The {@code ICLRDataTarget*} to pass to {@code CLRDataCreateInstance}. */
@@ -104,9 +124,18 @@ public final class DataTargetObject {
     return counters;
   }
 
-  private void set(Memory vtable, int slot, Callback callback) {
+  private void set(Memory vtable, ComMethod method, Callback callback) {
     keepAlive.add(callback);
-    vtable.setPointer(8L * slot, CallbackReference.getFunctionPointer(callback));
+    vtable.setPointer(8L * method.slot(), CallbackReference.getFunctionPointer(callback));
+  }
+
+  // A slot left empty would be a null function the DAC jumps to.
+  private static void checkFilled(Memory vtable, ComInterface<?> type) {
+    for (int slot = 0; slot < type.slotCount(); slot++) {
+      if (vtable.getPointer(8L * slot) == null) {
+        throw new IllegalStateException(type.name() + " slot " + slot + " has no callback");
+      }
+    }
   }
 
   private interface Body {
@@ -128,11 +157,11 @@ public final class DataTargetObject {
       if (out == null) {
         return Hresult.E_POINTER;
       }
-      if (IID_IUNKNOWN.matches(iid) || IID_ICLR_DATA_TARGET.matches(iid)) {
+      if (IUnknown.ID.iid().matches(iid) || ICLRDataTarget.ID.iid().matches(iid)) {
         out.setPointer(0, target);
         return Hresult.S_OK;
       }
-      if (IID_ICLR_RUNTIME_LOCATOR.matches(iid)) {
+      if (ICLRRuntimeLocator.ID.iid().matches(iid)) {
         out.setPointer(0, locator);
         return Hresult.S_OK;
       }

@@ -3,35 +3,63 @@ package dev.clrscope.dac.interop;
 import com.sun.jna.Callback;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+import dev.clrscope.dac.interop.DacInterfaces.ISOSDacInterface;
+import dev.clrscope.dac.interop.DacInterfaces.ISOSDacInterface12;
+import dev.clrscope.dac.interop.DacInterfaces.ISOSDacInterface14;
+import dev.clrscope.dac.interop.DacInterfaces.ISOSDacInterface2;
+import dev.clrscope.dac.interop.DacInterfaces.ISOSDacInterface8;
+import dev.clrscope.dac.interop.DacInterfaces.ISOSHandleEnum;
+import dev.clrscope.dac.interop.DacInterfaces.ISOSStackRefEnum;
+import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataModule;
+import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataProcess;
+import dev.clrscope.dac.interop.DacStructs.DacpAppDomainStoreData;
+import dev.clrscope.dac.interop.DacStructs.DacpCodeHeaderData;
+import dev.clrscope.dac.interop.DacStructs.DacpExceptionObjectData;
+import dev.clrscope.dac.interop.DacStructs.DacpFieldDescData;
+import dev.clrscope.dac.interop.DacStructs.DacpGcHeapData;
+import dev.clrscope.dac.interop.DacStructs.DacpGcHeapDetails;
+import dev.clrscope.dac.interop.DacStructs.DacpGenerationData;
+import dev.clrscope.dac.interop.DacStructs.DacpHeapSegmentData;
+import dev.clrscope.dac.interop.DacStructs.DacpMethodDescData;
+import dev.clrscope.dac.interop.DacStructs.DacpMethodTableData;
+import dev.clrscope.dac.interop.DacStructs.DacpMethodTableFieldData;
+import dev.clrscope.dac.interop.DacStructs.DacpModuleData;
+import dev.clrscope.dac.interop.DacStructs.DacpObjectData;
+import dev.clrscope.dac.interop.DacStructs.DacpSyncBlockData;
+import dev.clrscope.dac.interop.DacStructs.DacpThreadData;
+import dev.clrscope.dac.interop.DacStructs.DacpThreadStoreData;
+import dev.clrscope.dac.interop.DacStructs.DacpUsefulGlobalsData;
+import dev.clrscope.dac.interop.DacStructs.SOSHandleData;
+import dev.clrscope.dac.interop.DacStructs.SOSStackRefData;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongConsumer;
+import java.util.function.ToIntFunction;
 
 /**
  * The calls this module makes into the DAC's SOS interfaces ({@code ISOSDacInterface}, 2, 8, 12 and
- * 14, from {@code sospriv.idl}), with the x64 layouts of their structures ({@code dacprivate.h};
- * those layouts are frozen). Each method returns a record, or null when the DAC answered with a
- * failure HRESULT: what a failure means is the caller's to say. Slot numbers count IUnknown's three
- * methods.
+ * 14), each naming its method as {@link DacInterfaces} declares it and reading what the DAC filled
+ * through the structure's declared layout ({@link DacStructs}). Each method returns a record, or
+ * null when the DAC answered with a failure HRESULT: what a failure means is the caller's to say.
  *
  * <p>Not thread-safe, like the DAC: call it on the owning thread only.
  */
 public final class SosDac {
-  static final Guid IID_SOS = Guid.of("436f00f2-b42a-4b9f-870c-e73db66ae930");
-  static final Guid IID_SOS2 = Guid.of("a16026ec-96f4-40ba-87fb-5575986fb7af");
-  static final Guid IID_SOS8 = Guid.of("c12f35a9-e55c-4520-a894-b3dc5165dfce");
-  static final Guid IID_SOS12 = Guid.of("1b93bacc-8ca4-432d-943a-3e6e7ec0b0a3");
-  static final Guid IID_SOS14 = Guid.of("9aa22aca-6dc6-4a0c-b4e0-70d2416b9837");
+  private final ComObject<ISOSDacInterface> sos;
+  private final ComObject<ISOSDacInterface2> sos2;
+  private final ComObject<ISOSDacInterface8> sos8;
+  private final ComObject<ISOSDacInterface12> sos12;
+  private final ComObject<ISOSDacInterface14> sos14;
 
-  private final ComObject sos;
-  private final ComObject sos2;
-  private final ComObject sos8;
-  private final ComObject sos12;
-  private final ComObject sos14;
-
-  private SosDac(ComObject sos, ComObject sos2, ComObject sos8, ComObject sos12, ComObject sos14) {
+  private SosDac(
+      ComObject<ISOSDacInterface> sos,
+      ComObject<ISOSDacInterface2> sos2,
+      ComObject<ISOSDacInterface8> sos8,
+      ComObject<ISOSDacInterface12> sos12,
+      ComObject<ISOSDacInterface14> sos14) {
     this.sos = sos;
     this.sos2 = sos2;
     this.sos8 = sos8;
@@ -40,17 +68,17 @@ public final class SosDac {
   }
 
   /** The SOS interfaces of a process object; null when it has not even ISOSDacInterface. */
-  public static SosDac of(ComObject process) {
-    ComObject sos = process.query(IID_SOS);
+  public static SosDac of(ComObject<IXCLRDataProcess> process) {
+    ComObject<ISOSDacInterface> sos = process.query(ISOSDacInterface.ID);
     if (sos == null) {
       return null;
     }
     return new SosDac(
         sos,
-        process.query(IID_SOS2),
-        process.query(IID_SOS8),
-        process.query(IID_SOS12),
-        process.query(IID_SOS14));
+        process.query(ISOSDacInterface2.ID),
+        process.query(ISOSDacInterface8.ID),
+        process.query(ISOSDacInterface12.ID),
+        process.query(ISOSDacInterface14.ID));
   }
 
   /** Whether ISOSDacInterface14 (static bases; .NET 9+) is there. */
@@ -94,7 +122,7 @@ public final class SosDac {
   public record MethodTableData(
       boolean isFree,
       long module,
-      long canonicalMt,
+      long eeClass,
       long parentMt,
       int baseSize,
       int componentSize,
@@ -207,62 +235,71 @@ public final class SosDac {
 
   // ---- calls ------------------------------------------------------------------------------
 
-  private static ByteBuffer view(Memory m) {
-    return m.getByteBuffer(0, m.size()).order(ByteOrder.LITTLE_ENDIAN);
+  /**
+   * Asks the DAC to fill one structure: {@code call} passes it the zeroed memory; null when the DAC
+   * answered with a failure.
+   */
+  private static <F extends Enum<F> & StructField> Struct<F> fill(
+      StructLayout<F> layout, ToIntFunction<Memory> call) {
+    Memory m = layout.allocate(1);
+    return call.applyAsInt(m) < 0 ? null : layout.view(m);
   }
 
-  private static Memory struct(int size) {
+  private static Memory zeroed(int size) {
     Memory m = new Memory(size);
     m.clear();
     return m;
   }
 
-  /** Slot 3. */
   public ThreadStoreData threadStoreData() {
-    Memory m = struct(56);
-    if (sos.call(3, m) < 0) {
+    Struct<DacpThreadStoreData> d =
+        fill(DacpThreadStoreData.LAYOUT, m -> sos.call(ISOSDacInterface.GetThreadStoreData, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new ThreadStoreData(
-        b.getInt(0),
-        b.getInt(4),
-        b.getInt(8),
-        b.getInt(12),
-        b.getInt(16),
-        b.getLong(24),
-        b.getLong(32),
-        b.getLong(40));
+        d.int32(DacpThreadStoreData.threadCount),
+        d.int32(DacpThreadStoreData.unstartedThreadCount),
+        d.int32(DacpThreadStoreData.backgroundThreadCount),
+        d.int32(DacpThreadStoreData.pendingThreadCount),
+        d.int32(DacpThreadStoreData.deadThreadCount),
+        d.address(DacpThreadStoreData.firstThread),
+        d.address(DacpThreadStoreData.finalizerThread),
+        d.address(DacpThreadStoreData.gcThread));
   }
 
-  /** Slot 4: the system domain and the app domain count ({@code [systemDomain, count]}). */
+  /** The system domain and the app domain count ({@code [systemDomain, count]}). */
   public long[] appDomainStore() {
-    Memory m = struct(24);
-    if (sos.call(4, m) < 0) {
+    Struct<DacpAppDomainStoreData> d =
+        fill(
+            DacpAppDomainStoreData.LAYOUT,
+            m -> sos.call(ISOSDacInterface.GetAppDomainStoreData, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
-    return new long[] {b.getLong(8), b.getInt(16)};
+    return new long[] {
+      d.address(DacpAppDomainStoreData.systemDomain), d.int32(DacpAppDomainStoreData.DomainCount)
+    };
   }
 
-  /** Slot 5. */
   public long[] appDomainList(int count) {
-    return addressList(count, (n, buf, needed) -> sos.call(5, n, buf, needed));
+    return addressList(
+        count, (n, buf, needed) -> sos.call(ISOSDacInterface.GetAppDomainList, n, buf, needed));
   }
 
-  /** Slot 9. */
   public long[] assemblyList(long appDomain) {
-    return sizedList((c, buf, nd) -> sos.call(9, appDomain, c, buf, nd));
+    return sizedList(
+        (c, buf, nd) -> sos.call(ISOSDacInterface.GetAssemblyList, appDomain, c, buf, nd));
   }
 
-  /** Slot 15. */
   public long[] assemblyModuleList(long assembly) {
-    return sizedList((c, buf, nd) -> sos.call(15, assembly, c, buf, nd));
+    return sizedList(
+        (c, buf, nd) -> sos.call(ISOSDacInterface.GetAssemblyModuleList, assembly, c, buf, nd));
   }
 
   // A list asked first with no room, for its size, then filled.
   private static long[] sizedList(ListCall call) {
-    Memory needed = struct(4);
+    Memory needed = zeroed(4);
     if (call.call(0, null, needed) < 0) {
       return new long[0];
     }
@@ -277,8 +314,8 @@ public final class SosDac {
     if (count <= 0) {
       return new long[0];
     }
-    Memory buf = struct(8 * count);
-    Memory needed = struct(4);
+    Memory buf = zeroed(8 * count);
+    Memory needed = zeroed(4);
     if (call.call(count, buf, needed) < 0) {
       return new long[0];
     }
@@ -289,39 +326,41 @@ public final class SosDac {
     return buf.getLongArray(0, n);
   }
 
-  /** Slot 12: the module's IXCLRDataModule, or null. */
-  public ComObject module(long module) {
-    Memory out = struct(8);
-    if (sos.call(12, module, out) < 0 || out.getPointer(0) == null) {
+  /** The module's IXCLRDataModule, or null. */
+  public ComObject<IXCLRDataModule> module(long module) {
+    Memory out = zeroed(8);
+    if (sos.call(ISOSDacInterface.GetModule, module, out) < 0 || out.getPointer(0) == null) {
       return null;
     }
-    return new ComObject(out.getPointer(0));
+    return new ComObject<>(out.getPointer(0), IXCLRDataModule.ID);
   }
 
-  /** Slot 13. */
   public ModuleData moduleData(long module) {
-    Memory m = struct(160);
-    if (sos.call(13, module, m) < 0) {
+    Struct<DacpModuleData> d =
+        fill(DacpModuleData.LAYOUT, m -> sos.call(ISOSDacInterface.GetModuleData, module, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new ModuleData(
-        b.getLong(0),
-        b.getLong(8),
-        b.getLong(16),
-        b.getLong(24),
-        b.getLong(32),
-        b.getLong(40),
-        b.getInt(48) != 0,
-        b.getInt(52) != 0);
+        d.address(DacpModuleData.Address),
+        d.address(DacpModuleData.PEAssembly),
+        d.address(DacpModuleData.ilBase),
+        d.address(DacpModuleData.metadataStart),
+        d.uint64(DacpModuleData.metadataSize),
+        d.address(DacpModuleData.Assembly),
+        d.bool(DacpModuleData.bIsReflection),
+        d.bool(DacpModuleData.bIsPEFile));
   }
 
-  /** The module-map callback: one call per type-def with a loaded method table. */
+  /** The module-map callback ({@code MODULEMAPTRAVERSE}): one call per type-def. */
   public interface ModuleMapVisitor extends Callback {
     void invoke(int index, long methodTable, Pointer token);
   }
 
-  /** Slot 14, TYPEDEFTOMETHODTABLE: every loaded type defined in {@code module}. */
+  /** {@code ModuleMapType.TYPEDEFTOMETHODTABLE}. */
+  private static final int TYPEDEF_TO_METHODTABLE = 0;
+
+  /** TraverseModuleMap over the type-defs: every loaded type defined in {@code module}. */
   public boolean traverseTypeDefs(long module, LongConsumer methodTables) {
     ModuleMapVisitor visitor =
         (index, mt, token) -> {
@@ -334,443 +373,501 @@ public final class SosDac {
           }
         };
     try {
-      return sos.call(14, 0, module, visitor, Pointer.NULL) >= 0;
+      return sos.call(
+              ISOSDacInterface.TraverseModuleMap,
+              TYPEDEF_TO_METHODTABLE,
+              module,
+              visitor,
+              Pointer.NULL)
+          >= 0;
     } finally {
       // The callback must stay reachable until the call returned.
       java.lang.ref.Reference.reachabilityFence(visitor);
     }
   }
 
-  /** Slot 17. */
   public ThreadData threadData(long thread) {
-    Memory m = struct(104);
-    if (sos.call(17, thread, m) < 0) {
+    Struct<DacpThreadData> d =
+        fill(DacpThreadData.LAYOUT, m -> sos.call(ISOSDacInterface.GetThreadData, thread, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new ThreadData(
-        b.getInt(0),
-        b.getInt(4),
-        b.getInt(8),
-        b.getInt(12) != 0,
-        b.getLong(16),
-        b.getLong(24),
-        b.getLong(48),
-        b.getInt(56),
-        b.getLong(64),
-        b.getLong(88),
-        b.getLong(96));
+        d.int32(DacpThreadData.corThreadId),
+        d.int32(DacpThreadData.osThreadId),
+        d.int32(DacpThreadData.state),
+        d.bool(DacpThreadData.preemptiveGCDisabled),
+        d.address(DacpThreadData.allocContextPtr),
+        d.address(DacpThreadData.allocContextLimit),
+        d.address(DacpThreadData.pFrame),
+        d.int32(DacpThreadData.lockCount),
+        d.address(DacpThreadData.firstNestedException),
+        d.address(DacpThreadData.lastThrownObjectHandle),
+        d.address(DacpThreadData.nextThread));
   }
 
-  /** Slot 20. */
   public MethodDescData methodDescData(long methodDesc) {
-    Memory m = struct(152);
-    if (sos.call(20, methodDesc, 0L, m, 0, Pointer.NULL, Pointer.NULL) < 0) {
+    Struct<DacpMethodDescData> d =
+        fill(
+            DacpMethodDescData.LAYOUT,
+            m ->
+                sos.call(
+                    ISOSDacInterface.GetMethodDescData,
+                    methodDesc,
+                    0L,
+                    m,
+                    0,
+                    Pointer.NULL,
+                    Pointer.NULL));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new MethodDescData(
-        b.getInt(0) != 0,
-        b.getInt(4) != 0,
-        b.getLong(16),
-        b.getLong(32),
-        b.getLong(40),
-        b.getLong(48),
-        b.getInt(56));
+        d.bool(DacpMethodDescData.bHasNativeCode),
+        d.bool(DacpMethodDescData.bIsDynamic),
+        d.address(DacpMethodDescData.NativeCodeAddr),
+        d.address(DacpMethodDescData.MethodDescPtr),
+        d.address(DacpMethodDescData.MethodTablePtr),
+        d.address(DacpMethodDescData.ModulePtr),
+        d.int32(DacpMethodDescData.MDToken));
   }
 
-  /** Slot 21: the MethodDesc of the code at {@code ip}, or 0. */
+  /** The MethodDesc of the code at {@code ip}, or 0. */
   public long methodDescFromIp(long ip) {
-    Memory out = struct(8);
-    return sos.call(21, ip, out) < 0 ? 0 : out.getLong(0);
+    Memory out = zeroed(8);
+    return sos.call(ISOSDacInterface.GetMethodDescPtrFromIP, ip, out) < 0 ? 0 : out.getLong(0);
   }
 
-  /** Slot 22. */
   public String methodDescName(long methodDesc) {
-    return string((n, buf, needed) -> sos.call(22, methodDesc, n, buf, needed));
+    return string(
+        (n, buf, needed) ->
+            sos.call(ISOSDacInterface.GetMethodDescName, methodDesc, n, buf, needed));
   }
 
-  /** Slot 23: the MethodDesc of an explicit frame, or 0. */
+  /** The MethodDesc of an explicit frame, or 0. */
   public long methodDescFromFrame(long frame) {
-    Memory out = struct(8);
-    return sos.call(23, frame, out) < 0 ? 0 : out.getLong(0);
+    Memory out = zeroed(8);
+    return sos.call(ISOSDacInterface.GetMethodDescPtrFromFrame, frame, out) < 0
+        ? 0
+        : out.getLong(0);
   }
 
-  /** Slot 26. */
   public CodeHeaderData codeHeaderData(long ip) {
-    Memory m = struct(56);
-    if (sos.call(26, ip, m) < 0) {
+    Struct<DacpCodeHeaderData> d =
+        fill(DacpCodeHeaderData.LAYOUT, m -> sos.call(ISOSDacInterface.GetCodeHeaderData, ip, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
-    return new CodeHeaderData(b.getLong(16), b.getLong(24), b.getInt(32));
+    return new CodeHeaderData(
+        d.address(DacpCodeHeaderData.MethodDescPtr),
+        d.address(DacpCodeHeaderData.MethodStart),
+        d.int32(DacpCodeHeaderData.MethodSize));
   }
 
-  /** Slot 33. */
   public ObjectData objectData(long address) {
-    Memory m = struct(96);
-    if (sos.call(33, address, m) < 0) {
+    Struct<DacpObjectData> d =
+        fill(DacpObjectData.LAYOUT, m -> sos.call(ISOSDacInterface.GetObjectData, address, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new ObjectData(
-        b.getLong(0),
-        b.getInt(8),
-        b.getLong(16),
-        b.getLong(24),
-        b.getInt(32),
-        b.getInt(36),
-        b.getLong(40),
-        b.getLong(48),
-        b.getLong(56));
+        d.address(DacpObjectData.MethodTable),
+        d.int32(DacpObjectData.ObjectType),
+        d.uint64(DacpObjectData.Size),
+        d.address(DacpObjectData.ElementTypeHandle),
+        d.int32(DacpObjectData.ElementType),
+        d.int32(DacpObjectData.dwRank),
+        d.uint64(DacpObjectData.dwNumComponents),
+        d.uint64(DacpObjectData.dwComponentSize),
+        d.address(DacpObjectData.ArrayDataPtr));
   }
 
-  /** Slot 36. */
   public String methodTableName(long mt) {
-    return string((n, buf, needed) -> sos.call(36, mt, n, buf, needed));
+    return string(
+        (n, buf, needed) -> sos.call(ISOSDacInterface.GetMethodTableName, mt, n, buf, needed));
   }
 
-  /** Slot 37. */
   public MethodTableData methodTableData(long mt) {
-    Memory m = struct(72);
-    if (sos.call(37, mt, m) < 0) {
+    Struct<DacpMethodTableData> d =
+        fill(DacpMethodTableData.LAYOUT, m -> sos.call(ISOSDacInterface.GetMethodTableData, mt, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new MethodTableData(
-        b.getInt(0) != 0,
-        b.getLong(8),
-        b.getLong(16),
-        b.getLong(24),
-        b.getInt(40),
-        b.getInt(44),
-        b.getInt(48),
-        b.getInt(52),
-        b.getInt(60) != 0,
-        b.getInt(64) != 0);
+        d.bool(DacpMethodTableData.bIsFree),
+        d.address(DacpMethodTableData.Module),
+        d.address(DacpMethodTableData.Class),
+        d.address(DacpMethodTableData.ParentMethodTable),
+        d.int32(DacpMethodTableData.BaseSize),
+        d.int32(DacpMethodTableData.ComponentSize),
+        d.int32(DacpMethodTableData.cl),
+        d.int32(DacpMethodTableData.dwAttrClass),
+        d.bool(DacpMethodTableData.bIsDynamic),
+        d.bool(DacpMethodTableData.bContainsPointers));
   }
 
-  /** Slot 39. */
   public MethodTableFieldData methodTableFieldData(long mt) {
-    Memory m = struct(24);
-    if (sos.call(39, mt, m) < 0) {
+    Struct<DacpMethodTableFieldData> d =
+        fill(
+            DacpMethodTableFieldData.LAYOUT,
+            m -> sos.call(ISOSDacInterface.GetMethodTableFieldData, mt, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new MethodTableFieldData(
-        Short.toUnsignedInt(b.getShort(0)), Short.toUnsignedInt(b.getShort(2)),
-        Short.toUnsignedInt(b.getShort(4)), b.getLong(8));
+        d.uint16(DacpMethodTableFieldData.wNumInstanceFields),
+        d.uint16(DacpMethodTableFieldData.wNumStaticFields),
+        d.uint16(DacpMethodTableFieldData.wNumThreadStaticFields),
+        d.address(DacpMethodTableFieldData.FirstField));
   }
 
-  /** Slot 42. */
   public FieldDescData fieldDescData(long fieldDesc) {
-    Memory m = struct(64);
-    if (sos.call(42, fieldDesc, m) < 0) {
+    Struct<DacpFieldDescData> d =
+        fill(
+            DacpFieldDescData.LAYOUT,
+            m -> sos.call(ISOSDacInterface.GetFieldDescData, fieldDesc, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new FieldDescData(
-        b.getInt(0),
-        b.getInt(4),
-        b.getLong(8),
-        b.getLong(16),
-        b.getInt(24),
-        b.getInt(28),
-        b.getLong(32),
-        b.getInt(40),
-        b.getInt(44) != 0,
-        b.getInt(52) != 0,
-        b.getLong(56));
+        d.int32(DacpFieldDescData.Type),
+        d.int32(DacpFieldDescData.sigType),
+        d.address(DacpFieldDescData.MTOfType),
+        d.address(DacpFieldDescData.ModuleOfType),
+        d.int32(DacpFieldDescData.TokenOfType),
+        d.int32(DacpFieldDescData.mb),
+        d.address(DacpFieldDescData.MTOfEnclosingClass),
+        d.int32(DacpFieldDescData.dwOffset),
+        d.bool(DacpFieldDescData.bIsThreadLocal),
+        d.bool(DacpFieldDescData.bIsStatic),
+        d.address(DacpFieldDescData.NextField));
   }
 
-  /** Slot 43: the name of an explicit frame's type, by its vtable. */
+  /** The name of an explicit frame's type, by its vtable. */
   public String frameName(long vtable) {
-    return string((n, buf, needed) -> sos.call(43, vtable, n, buf, needed));
+    return string(
+        (n, buf, needed) -> sos.call(ISOSDacInterface.GetFrameName, vtable, n, buf, needed));
   }
 
-  /** Slot 45. */
   public String peFileName(long peFile) {
-    return string((n, buf, needed) -> sos.call(45, peFile, n, buf, needed));
+    return string(
+        (n, buf, needed) -> sos.call(ISOSDacInterface.GetPEFileName, peFile, n, buf, needed));
   }
 
-  /** Slot 46. */
   public GcHeapData gcHeapData() {
-    Memory m = struct(16);
-    if (sos.call(46, m) < 0) {
+    Struct<DacpGcHeapData> d =
+        fill(DacpGcHeapData.LAYOUT, m -> sos.call(ISOSDacInterface.GetGCHeapData, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
-    return new GcHeapData(b.getInt(0) != 0, b.getInt(4) != 0, b.getInt(8), b.getInt(12));
+    return new GcHeapData(
+        d.bool(DacpGcHeapData.bServerMode),
+        d.bool(DacpGcHeapData.bGcStructuresValid),
+        d.int32(DacpGcHeapData.HeapCount),
+        d.int32(DacpGcHeapData.g_max_generation));
   }
 
-  /** Slot 47: the server GC's heaps. */
+  /** The server GC's heaps. */
   public long[] gcHeapList(int count) {
-    return addressList(count, (n, buf, needed) -> sos.call(47, n, buf, needed));
+    return addressList(
+        count, (n, buf, needed) -> sos.call(ISOSDacInterface.GetGCHeapList, n, buf, needed));
   }
 
-  /** Slot 48 (server GC, one heap) or 49 (workstation GC, heap 0). */
+  /** One heap of the server GC ({@code heap} its address), or the workstation GC's ({@code 0}). */
   public HeapDetails heapDetails(long heap) {
-    Memory m = struct(288);
-    int hr = heap != 0 ? sos.call(48, heap, m) : sos.call(49, m);
-    if (hr < 0) {
+    Struct<DacpGcHeapDetails> d =
+        fill(
+            DacpGcHeapDetails.LAYOUT,
+            m ->
+                heap != 0
+                    ? sos.call(ISOSDacInterface.GetGCHeapDetails, heap, m)
+                    : sos.call(ISOSDacInterface.GetGCHeapStaticData, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     List<Generation> gens = new java.util.ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      int at = 72 + 32 * i;
       gens.add(
-          new Generation(b.getLong(at), b.getLong(at + 8), b.getLong(at + 16), b.getLong(at + 24)));
+          generation(d.struct(DacpGcHeapDetails.generation_table, i, DacpGenerationData.LAYOUT)));
     }
     List<Long> fill = new java.util.ArrayList<>();
     for (int i = 0; i < 7; i++) {
-      fill.add(b.getLong(208 + 8 * i));
+      fill.add(d.address(DacpGcHeapDetails.finalization_fill_pointers, i));
     }
     return new HeapDetails(
-        b.getLong(0),
-        b.getLong(8),
+        d.address(DacpGcHeapDetails.heapAddr),
+        d.address(DacpGcHeapDetails.alloc_allocated),
         List.copyOf(gens),
-        b.getLong(200),
+        d.address(DacpGcHeapDetails.ephemeral_heap_segment),
         List.copyOf(fill),
-        b.getLong(264),
-        b.getLong(272));
+        d.address(DacpGcHeapDetails.lowest_address),
+        d.address(DacpGcHeapDetails.highest_address));
   }
 
-  /** Slot 50. */
+  private static Generation generation(Struct<DacpGenerationData> g) {
+    return new Generation(
+        g.address(DacpGenerationData.start_segment),
+        g.address(DacpGenerationData.allocation_start),
+        g.address(DacpGenerationData.allocContextPtr),
+        g.address(DacpGenerationData.allocContextLimit));
+  }
+
   public SegmentData segmentData(long segment) {
-    Memory m = struct(88);
-    if (sos.call(50, segment, m) < 0) {
+    Struct<DacpHeapSegmentData> d =
+        fill(
+            DacpHeapSegmentData.LAYOUT,
+            m -> sos.call(ISOSDacInterface.GetHeapSegmentData, segment, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new SegmentData(
-        b.getLong(0),
-        b.getLong(8),
-        b.getLong(16),
-        b.getLong(24),
-        b.getLong(32),
-        b.getLong(40),
-        b.getLong(48),
-        b.getLong(56),
-        b.getLong(64),
-        b.getLong(72),
-        b.getLong(80));
+        d.address(DacpHeapSegmentData.segmentAddr),
+        d.address(DacpHeapSegmentData.allocated),
+        d.address(DacpHeapSegmentData.committed),
+        d.address(DacpHeapSegmentData.reserved),
+        d.address(DacpHeapSegmentData.used),
+        d.address(DacpHeapSegmentData.mem),
+        d.address(DacpHeapSegmentData.next),
+        d.address(DacpHeapSegmentData.gc_heap),
+        d.address(DacpHeapSegmentData.highAllocMark),
+        d.uint64(DacpHeapSegmentData.flags),
+        d.address(DacpHeapSegmentData.background_allocated));
   }
 
-  /** Slot 59: sync block {@code number} (1-based). */
+  /** Sync block {@code number} (1-based). */
   public SyncBlockData syncBlockData(int number) {
-    Memory m = struct(72);
-    if (sos.call(59, number, m) < 0) {
+    Struct<DacpSyncBlockData> d =
+        fill(DacpSyncBlockData.LAYOUT, m -> sos.call(ISOSDacInterface.GetSyncBlockData, number, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new SyncBlockData(
-        b.getLong(0),
-        b.getInt(8) != 0,
-        b.getLong(16),
-        b.getInt(28),
-        b.getInt(32),
-        b.getLong(40),
-        b.getInt(48),
-        b.getInt(64));
+        d.address(DacpSyncBlockData.Object),
+        d.bool(DacpSyncBlockData.bFree),
+        d.address(DacpSyncBlockData.SyncBlockPointer),
+        d.int32(DacpSyncBlockData.MonitorHeld),
+        d.int32(DacpSyncBlockData.Recursion),
+        d.address(DacpSyncBlockData.HoldingThread),
+        d.int32(DacpSyncBlockData.AdditionalThreadCount),
+        d.int32(DacpSyncBlockData.SyncBlockCount));
   }
 
-  /** Slot 61: every handle. */
-  public void handles(java.util.function.Consumer<HandleData> visitor) {
-    Memory out = struct(8);
-    if (sos.call(61, out) < 0 || out.getPointer(0) == null) {
+  /** Every handle. */
+  public void handles(Consumer<HandleData> visitor) {
+    Memory out = zeroed(8);
+    if (sos.call(ISOSDacInterface.GetHandleEnum, out) < 0 || out.getPointer(0) == null) {
       return;
     }
+    ComObject<ISOSHandleEnum> e = new ComObject<>(out.getPointer(0), ISOSHandleEnum.ID);
     drain(
-        new ComObject(out.getPointer(0)),
-        48,
-        (b, at) ->
+        SOSHandleData.LAYOUT,
+        (n, buf, fetched) -> e.call(ISOSHandleEnum.Next, n, buf, fetched),
+        e::release,
+        h ->
             visitor.accept(
                 new HandleData(
-                    b.getLong(at + 8),
-                    b.getLong(at + 16),
-                    b.getInt(at + 24),
-                    b.getInt(at + 28) != 0,
-                    b.getInt(at + 32))));
+                    h.address(SOSHandleData.Handle),
+                    h.address(SOSHandleData.Secondary),
+                    h.int32(SOSHandleData.Type),
+                    h.bool(SOSHandleData.StrongReference),
+                    h.int32(SOSHandleData.RefCount))));
   }
 
-  private interface Item {
-    void read(ByteBuffer items, int at);
-  }
-
-  // Takes every item of an ISOSEnum (slot 6, Next) in batches, then releases it; false when the
+  // Takes every item of an enumerator ({@code Next}) in batches, then releases it; false when the
   // DAC failed on the way.
-  private static boolean drain(ComObject e, int itemSize, Item item) {
+  private static <F extends Enum<F> & StructField> boolean drain(
+      StructLayout<F> item, ListCall next, Runnable release, Consumer<Struct<F>> visitor) {
     try {
       int batch = 256;
-      Memory buf = struct(itemSize * batch);
-      Memory fetched = struct(4);
+      Memory buf = item.allocate(batch);
+      Memory fetched = zeroed(4);
       while (true) {
-        int hr = e.call(6, batch, buf, fetched);
+        int hr = next.call(batch, buf, fetched);
         if (hr < 0) {
           return false;
         }
         int n = Math.min(batch, fetched.getInt(0));
-        ByteBuffer b = view(buf);
+        ByteBuffer b = buf.getByteBuffer(0, buf.size()).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < n; i++) {
-          item.read(b, itemSize * i);
+          visitor.accept(item.view(b, item.size() * i));
         }
         if (n < batch || hr != Hresult.S_OK) {
           return true;
         }
       }
     } finally {
-      e.release();
+      release.run();
     }
   }
 
-  /** Slot 70. */
   public UsefulGlobals usefulGlobals() {
-    Memory m = struct(40);
-    if (sos.call(70, m) < 0) {
+    Struct<DacpUsefulGlobalsData> d =
+        fill(DacpUsefulGlobalsData.LAYOUT, m -> sos.call(ISOSDacInterface.GetUsefulGlobals, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new UsefulGlobals(
-        b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24), b.getLong(32));
+        d.address(DacpUsefulGlobalsData.ArrayMethodTable),
+        d.address(DacpUsefulGlobalsData.StringMethodTable),
+        d.address(DacpUsefulGlobalsData.ObjectMethodTable),
+        d.address(DacpUsefulGlobalsData.ExceptionMethodTable),
+        d.address(DacpUsefulGlobalsData.FreeMethodTable));
   }
 
-  /** Slot 79: the GC references on one thread's stack; false when the DAC cannot walk it. */
-  public boolean stackReferences(
-      int osThreadId, java.util.function.Consumer<StackRefData> visitor) {
-    Memory out = struct(8);
-    if (sos.call(79, osThreadId, out) < 0 || out.getPointer(0) == null) {
+  /** The GC references on one thread's stack; false when the DAC cannot walk it. */
+  public boolean stackReferences(int osThreadId, Consumer<StackRefData> visitor) {
+    Memory out = zeroed(8);
+    if (sos.call(ISOSDacInterface.GetStackReferences, osThreadId, out) < 0
+        || out.getPointer(0) == null) {
       return false;
     }
+    ComObject<ISOSStackRefEnum> e = new ComObject<>(out.getPointer(0), ISOSStackRefEnum.ID);
     return drain(
-        new ComObject(out.getPointer(0)),
-        56,
-        (b, at) ->
+        SOSStackRefData.LAYOUT,
+        (n, buf, fetched) -> e.call(ISOSStackRefEnum.Next, n, buf, fetched),
+        e::release,
+        r ->
             visitor.accept(
                 new StackRefData(
-                    b.getInt(at) != 0,
-                    b.getInt(at + 4),
-                    b.getInt(at + 8),
-                    b.getLong(at + 16),
-                    b.getLong(at + 24),
-                    b.getInt(at + 32),
-                    b.getInt(at + 36),
-                    b.getLong(at + 40),
-                    b.getLong(at + 48))));
+                    r.bool(SOSStackRefData.HasRegisterInformation),
+                    r.int32(SOSStackRefData.Register),
+                    r.int32(SOSStackRefData.Offset),
+                    r.address(SOSStackRefData.Address),
+                    r.address(SOSStackRefData.Object),
+                    r.int32(SOSStackRefData.Flags),
+                    r.int32(SOSStackRefData.SourceType),
+                    r.address(SOSStackRefData.Source),
+                    r.address(SOSStackRefData.StackPointer))));
   }
 
-  /** ISOSDacInterface2 slot 3. */
+  /** An exception's fields (ISOSDacInterface2). */
   public ExceptionData exceptionData(long exception) {
     if (sos2 == null) {
       return null;
     }
-    Memory m = struct(56);
-    if (sos2.call(3, exception, m) < 0) {
+    Struct<DacpExceptionObjectData> d =
+        fill(
+            DacpExceptionObjectData.LAYOUT,
+            m -> sos2.call(ISOSDacInterface2.GetObjectExceptionData, exception, m));
+    if (d == null) {
       return null;
     }
-    ByteBuffer b = view(m);
     return new ExceptionData(
-        b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(32), b.getLong(40), b.getInt(48));
+        d.address(DacpExceptionObjectData.Message),
+        d.address(DacpExceptionObjectData.InnerException),
+        d.address(DacpExceptionObjectData.StackTrace),
+        d.address(DacpExceptionObjectData.StackTraceString),
+        d.address(DacpExceptionObjectData.RemoteStackTraceString),
+        d.int32(DacpExceptionObjectData.HResult));
   }
 
-  /** ISOSDacInterface8 slots 4 and 6: the generation table of one heap (0: workstation). */
+  /** HRESULT_FROM_WIN32(ERROR_INSUFFICIENT_BUFFER): a buffer asked for too small. */
+  private static final int INSUFFICIENT_BUFFER = 0x8007007a;
+
+  /** The generation table of one heap (0: workstation), ISOSDacInterface8. */
   public Generation[] generationTable(long heap) {
     if (sos8 == null) {
       return null;
     }
-    Memory needed = struct(4);
+    Memory needed = zeroed(4);
     int hr =
         heap == 0
-            ? sos8.call(4, 0, Pointer.NULL, needed)
-            : sos8.call(6, heap, 0, Pointer.NULL, needed);
+            ? sos8.call(ISOSDacInterface8.GetGenerationTable, 0, Pointer.NULL, needed)
+            : sos8.call(ISOSDacInterface8.GetGenerationTableSvr, heap, 0, Pointer.NULL, needed);
     int n = needed.getInt(0);
-    if (n <= 0
-        || n > 64
-        || (hr < 0 && hr != 0x8007007a /* insufficient buffer */ && hr != Hresult.S_FALSE)) {
+    if (n <= 0 || n > 64 || (hr < 0 && hr != INSUFFICIENT_BUFFER && hr != Hresult.S_FALSE)) {
       return null;
     }
-    Memory m = struct(32 * n);
-    hr = heap == 0 ? sos8.call(4, n, m, needed) : sos8.call(6, heap, n, m, needed);
+    Memory m = DacpGenerationData.LAYOUT.allocate(n);
+    hr =
+        heap == 0
+            ? sos8.call(ISOSDacInterface8.GetGenerationTable, n, m, needed)
+            : sos8.call(ISOSDacInterface8.GetGenerationTableSvr, heap, n, m, needed);
     if (hr < 0) {
       return null;
     }
-    ByteBuffer b = view(m);
+    ByteBuffer b = m.getByteBuffer(0, m.size()).order(ByteOrder.LITTLE_ENDIAN);
     Generation[] gens = new Generation[n];
     for (int i = 0; i < n; i++) {
-      int at = 32 * i;
-      gens[i] =
-          new Generation(b.getLong(at), b.getLong(at + 8), b.getLong(at + 16), b.getLong(at + 24));
+      gens[i] = generation(DacpGenerationData.LAYOUT.view(b, DacpGenerationData.LAYOUT.size() * i));
     }
     return gens;
   }
 
-  /** ISOSDacInterface8 slots 5 and 7: the finalization queue's fill pointers of one heap. */
+  /** The finalization queue's fill pointers of one heap (0: workstation), ISOSDacInterface8. */
   public long[] finalizationFillPointers(long heap) {
     if (sos8 == null) {
       return null;
     }
-    Memory needed = struct(4);
+    Memory needed = zeroed(4);
     // Asked with no room first: the DAC answers how many there are.
     if (heap == 0) {
-      sos8.call(5, 0, Pointer.NULL, needed);
+      sos8.call(ISOSDacInterface8.GetFinalizationFillPointers, 0, Pointer.NULL, needed);
     } else {
-      sos8.call(7, heap, 0, Pointer.NULL, needed);
+      sos8.call(ISOSDacInterface8.GetFinalizationFillPointersSvr, heap, 0, Pointer.NULL, needed);
     }
     int n = needed.getInt(0);
     if (n <= 0 || n > 64) {
       return null;
     }
-    Memory m = struct(8 * n);
-    int filled = heap == 0 ? sos8.call(5, n, m, needed) : sos8.call(7, heap, n, m, needed);
+    Memory m = zeroed(8 * n);
+    int filled =
+        heap == 0
+            ? sos8.call(ISOSDacInterface8.GetFinalizationFillPointers, n, m, needed)
+            : sos8.call(ISOSDacInterface8.GetFinalizationFillPointersSvr, heap, n, m, needed);
     return filled < 0 ? null : m.getLongArray(0, n);
   }
 
-  /** ISOSDacInterface12 slot 3: the global allocation context {@code [ptr, limit]}, or null. */
+  /** The global allocation context {@code [ptr, limit]} (ISOSDacInterface12), or null. */
   public long[] globalAllocationContext() {
     if (sos12 == null) {
       return null;
     }
-    Memory ptr = struct(8);
-    Memory limit = struct(8);
-    if (sos12.call(3, ptr, limit) < 0) {
+    Memory ptr = zeroed(8);
+    Memory limit = zeroed(8);
+    if (sos12.call(ISOSDacInterface12.GetGlobalAllocationContext, ptr, limit) < 0) {
       return null;
     }
     return new long[] {ptr.getLong(0), limit.getLong(0)};
   }
 
-  /** ISOSDacInterface14 slot 3: {@code [nonGcBase, gcBase]} of a type's statics, or null. */
+  /** {@code [nonGcBase, gcBase]} of a type's statics (ISOSDacInterface14), or null. */
   public long[] staticBases(long mt) {
     if (sos14 == null) {
       return null;
     }
-    Memory nonGc = struct(8);
-    Memory gc = struct(8);
-    if (sos14.call(3, mt, nonGc, gc) < 0) {
+    Memory nonGc = zeroed(8);
+    Memory gc = zeroed(8);
+    if (sos14.call(ISOSDacInterface14.GetStaticBaseAddress, mt, nonGc, gc) < 0) {
       return null;
     }
     return new long[] {nonGc.getLong(0), gc.getLong(0)};
   }
 
-  /** ISOSDacInterface14 slot 4: {@code [nonGcBase, gcBase]} of a type's statics on a thread. */
+  /** {@code [nonGcBase, gcBase]} of a type's statics on a thread (ISOSDacInterface14). */
   public long[] threadStaticBases(long mt, long thread) {
     if (sos14 == null) {
       return null;
     }
-    Memory nonGc = struct(8);
-    Memory gc = struct(8);
-    if (sos14.call(4, mt, thread, nonGc, gc) < 0) {
+    Memory nonGc = zeroed(8);
+    Memory gc = zeroed(8);
+    if (sos14.call(ISOSDacInterface14.GetThreadStaticBaseAddress, mt, thread, nonGc, gc) < 0) {
       return null;
     }
     return new long[] {nonGc.getLong(0), gc.getLong(0)};
   }
 
-  /** ISOSDacInterface14 slot 5: whether a type's class constructor has run. */
+  /** MethodTableInitializationFlags' "initialized" bit. */
+  private static final int INITIALIZED = 1;
+
+  /** Whether a type's class constructor has run (ISOSDacInterface14). */
   public boolean isInitialized(long mt) {
     if (sos14 == null) {
       return true;
     }
-    Memory out = struct(4);
-    return sos14.call(5, mt, out) >= 0 && (out.getInt(0) & 1) != 0;
+    Memory out = zeroed(4);
+    return sos14.call(ISOSDacInterface14.GetMethodTableInitializationFlags, mt, out) >= 0
+        && (out.getInt(0) & INITIALIZED) != 0;
   }
 
   private interface StringCall {
@@ -782,8 +879,8 @@ public final class SosDac {
   private static String string(StringCall call) {
     int count = 512;
     for (int attempt = 0; attempt < 3; attempt++) {
-      Memory buf = struct(2 * count);
-      Memory needed = struct(4);
+      Memory buf = zeroed(2 * count);
+      Memory needed = zeroed(4);
       int hr = call.call(count, buf, needed);
       int need = needed.getInt(0);
       if (hr < 0 && need <= count) {

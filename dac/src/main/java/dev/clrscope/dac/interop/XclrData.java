@@ -2,12 +2,15 @@ package dev.clrscope.dac.interop;
 
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
+import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataMethodInstance;
+import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataProcess;
+import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataStackWalk;
+import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataTask;
+import dev.clrscope.dac.interop.DacStructs.CONTEXT;
 
 /**
  * The {@code IXCLRDataProcess} calls this module makes (from {@code xclrdata.idl}): a thread's
- * task, its managed stack walk. Not thread-safe: owning thread only.
+ * task, its managed stack walk, a code address's IL offset. Not thread-safe: owning thread only.
  */
 public final class XclrData {
   /**
@@ -19,12 +22,9 @@ public final class XclrData {
   /** DACSTACKPRIV_REQUEST_FRAME_DATA: the explicit Frame the walk stands on, or 0. */
   private static final int REQUEST_FRAME_DATA = 0xf0000000;
 
-  /** CONTEXT_AMD64 | CONTROL | INTEGER | SEGMENTS | FLOATING_POINT | DEBUG_REGISTERS. */
-  private static final int CONTEXT_ALL = 0x10001f;
+  private final ComObject<IXCLRDataProcess> process;
 
-  private final ComObject process;
-
-  public XclrData(ComObject process) {
+  public XclrData(ComObject<IXCLRDataProcess> process) {
     this.process = process;
   }
 
@@ -40,24 +40,27 @@ public final class XclrData {
   public int ilOffset(long address) {
     Memory handle = new Memory(8);
     handle.setLong(0, 0);
-    // StartEnumMethodInstancesByAddress(address, appDomain: null, &handle).
-    if (process.call(27, address, Pointer.NULL, handle) != Hresult.S_OK) {
+    if (process.call(
+            IXCLRDataProcess.StartEnumMethodInstancesByAddress, address, Pointer.NULL, handle)
+        != Hresult.S_OK) {
       return NO_IL_OFFSET;
     }
     try {
       Memory out = new Memory(8);
       out.setPointer(0, null);
-      // EnumMethodInstanceByAddress(&handle, &instance).
-      if (process.call(28, handle, out) != Hresult.S_OK || out.getPointer(0) == null) {
+      if (process.call(IXCLRDataProcess.EnumMethodInstanceByAddress, handle, out) != Hresult.S_OK
+          || out.getPointer(0) == null) {
         return NO_IL_OFFSET;
       }
-      ComObject instance = new ComObject(out.getPointer(0));
+      ComObject<IXCLRDataMethodInstance> instance =
+          new ComObject<>(out.getPointer(0), IXCLRDataMethodInstance.ID);
       try {
         Memory offsets = new Memory(4 * 8);
         Memory needed = new Memory(4);
         needed.setInt(0, 0);
-        // GetILOffsetsByAddress(address, offsetsLen, &offsetsNeeded, ilOffsets).
-        if (instance.call(12, address, 8, needed, offsets) < 0) {
+        if (instance.call(
+                IXCLRDataMethodInstance.GetILOffsetsByAddress, address, 8, needed, offsets)
+            < 0) {
           return NO_IL_OFFSET;
         }
         int n = needed.getInt(0);
@@ -72,8 +75,7 @@ public final class XclrData {
         instance.release();
       }
     } finally {
-      // EndEnumMethodInstancesByAddress(handle).
-      process.call(29, handle.getLong(0));
+      process.call(IXCLRDataProcess.EndEnumMethodInstancesByAddress, handle.getLong(0));
     }
   }
 
@@ -94,34 +96,42 @@ public final class XclrData {
   public boolean walkStack(int osThreadId, int maxFrames, FrameVisitor visitor) {
     Memory out = new Memory(8);
     out.setPointer(0, null);
-    if (process.call(7, osThreadId, out) < 0 || out.getPointer(0) == null) {
+    if (process.call(IXCLRDataProcess.GetTaskByOSThreadID, osThreadId, out) < 0
+        || out.getPointer(0) == null) {
       return false;
     }
-    ComObject task = new ComObject(out.getPointer(0));
+    ComObject<IXCLRDataTask> task = new ComObject<>(out.getPointer(0), IXCLRDataTask.ID);
     try {
       out.setPointer(0, null);
-      if (task.call(11, ALL_FRAMES, out) < 0 || out.getPointer(0) == null) {
+      if (task.call(IXCLRDataTask.CreateStackWalk, ALL_FRAMES, out) < 0
+          || out.getPointer(0) == null) {
         return false;
       }
-      ComObject walk = new ComObject(out.getPointer(0));
+      ComObject<IXCLRDataStackWalk> walk =
+          new ComObject<>(out.getPointer(0), IXCLRDataStackWalk.ID);
       try {
-        Memory context = new Memory(1232);
-        Memory size = new Memory(4);
+        int size = CONTEXT.LAYOUT.size();
+        Memory context = CONTEXT.LAYOUT.allocate(1);
+        Memory contextSize = new Memory(4);
         Memory frame = new Memory(8);
         for (int i = 0; i < maxFrames; i++) {
           context.clear();
-          if (walk.call(3, CONTEXT_ALL, 1232, size, context) < 0) {
+          if (walk.call(IXCLRDataStackWalk.GetContext, CONTEXT.ALL, size, contextSize, context)
+              < 0) {
             break;
           }
-          ByteBuffer c = context.getByteBuffer(0, 1232).order(ByteOrder.LITTLE_ENDIAN);
+          Struct<CONTEXT> c = CONTEXT.LAYOUT.view(context);
           frame.setLong(0, 0);
-          if (walk.call(9, REQUEST_FRAME_DATA, 0, Pointer.NULL, 8, frame) < 0) {
+          if (walk.call(IXCLRDataStackWalk.Request, REQUEST_FRAME_DATA, 0, Pointer.NULL, 8, frame)
+              < 0) {
             frame.setLong(0, 0);
           }
-          if (!visitor.frame(new WalkFrame(c.getLong(0xf8), c.getLong(0x98), frame.getLong(0)))) {
+          WalkFrame f =
+              new WalkFrame(c.uint64(CONTEXT.Rip), c.uint64(CONTEXT.Rsp), frame.getLong(0));
+          if (!visitor.frame(f)) {
             break;
           }
-          if (walk.call(5) != Hresult.S_OK) {
+          if (walk.call(IXCLRDataStackWalk.Next) != Hresult.S_OK) {
             break;
           }
         }

@@ -5,6 +5,7 @@ import dev.clrscope.ipc.protocol.IpcCommand;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Chooses the CollectTracing version for a session and writes its payload.
@@ -27,46 +28,132 @@ final class CollectTracingEncoder {
   private CollectTracingEncoder() {}
 
   /**
-   * The versions to try, in order: the lowest version that expresses the configuration. Older
-   * versions cannot express it, so there is nothing to fall back on.
+   * The lowest version that expresses the configuration exactly: v6 for lossless buffering, v5 for
+   * event-id filters, v4 for a chosen rundown keyword, v3 for stacks off, v2 for no rundown, else
+   * v1 (the classic rundown with stacks).
    */
-  static List<IpcCommand> versionsFor(EventPipeSessionConfig config) {
+  static IpcCommand versionFor(EventPipeSessionConfig config) {
     if (config.lossless()) {
-      return List.of(IpcCommand.COLLECT_TRACING_6);
+      return IpcCommand.COLLECT_TRACING_6;
     }
     if (config.hasEventFilter()) {
-      return List.of(IpcCommand.COLLECT_TRACING_5);
+      return IpcCommand.COLLECT_TRACING_5;
     }
     long rundown = config.rundownKeyword();
-    boolean classicRundown =
-        rundown == 0 || rundown == EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD;
-    if (!classicRundown) {
-      return List.of(IpcCommand.COLLECT_TRACING_4);
+    if (rundown != 0 && rundown != EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD) {
+      return IpcCommand.COLLECT_TRACING_4;
     }
     if (!config.requestStackwalk()) {
-      return List.of(IpcCommand.COLLECT_TRACING_3);
+      return IpcCommand.COLLECT_TRACING_3;
     }
-    if (rundown == 0) {
-      return List.of(IpcCommand.COLLECT_TRACING_2);
-    }
-    return List.of(IpcCommand.COLLECT_TRACING);
+    return rundown == 0 ? IpcCommand.COLLECT_TRACING_2 : IpcCommand.COLLECT_TRACING;
   }
 
-  /** Why the newest version needed is needed, for the "runtime too old" message. */
-  static String whyNewest(EventPipeSessionConfig config) {
-    IpcCommand v = versionsFor(config).get(0);
-    switch (v) {
-      case COLLECT_TRACING_6:
-        return "lossless (blocking) buffering needs CollectTracing6, .NET 11 or later";
+  /**
+   * The .NET release that brought each version (checked on 8.0.31: v1 and v2 only; 9.0.20: v1 to
+   * v4; 10.0.12: v1 to v5), for messages.
+   */
+  static String since(IpcCommand version) {
+    return switch (version) {
+      case COLLECT_TRACING -> ".NET Core 3.0";
+      case COLLECT_TRACING_2 -> ".NET 5";
+      case COLLECT_TRACING_3, COLLECT_TRACING_4 -> ".NET 9";
+      case COLLECT_TRACING_5 -> ".NET 10";
+      case COLLECT_TRACING_6 -> ".NET 11";
+      default -> throw new IllegalArgumentException(version + " is no CollectTracing version");
+    };
+  }
+
+  /**
+   * What a runtime that does not know {@code unknown} ({@link #versionFor} of {@code config}) can
+   * be asked instead, and what that gives up; null where nothing can stand in (lossless buffering,
+   * which the user asked for, and v1, which every runtime with a diagnostic server knows).
+   *
+   * @param config a configuration whose {@link #versionFor} is {@code unknown}
+   */
+  static Fallback fallback(IpcCommand unknown, EventPipeSessionConfig config) {
+    String lacks = "cannot ";
+    String needs = " (" + unknown.protocolName() + ", " + since(unknown) + ")";
+    switch (unknown) {
       case COLLECT_TRACING_5:
-        return "per-provider event-id filters need CollectTracing5, .NET 10 or later";
+        return new Fallback(
+            new EventPipeSessionConfig(
+                config.bufferSizeMb(),
+                config.providers().stream()
+                    .map(
+                        p ->
+                            new EventPipeProvider(
+                                p.name(), p.keywords(), p.level(), p.arguments(), List.of()))
+                    .toList(),
+                config.rundownKeyword(),
+                config.requestStackwalk(),
+                false),
+            lacks
+                + "filter a provider's events by id"
+                + needs
+                + ": the providers send all the events of their keywords");
       case COLLECT_TRACING_4:
-        return "a custom rundown keyword needs CollectTracing4, .NET 8 or later";
+        long wanted = config.rundownKeyword();
+        long classic = EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD;
+        long missing = wanted & ~classic;
+        return new Fallback(
+            new EventPipeSessionConfig(
+                config.bufferSizeMb(),
+                config.providers(),
+                classic,
+                config.requestStackwalk(),
+                false),
+            lacks
+                + "choose the rundown's keywords"
+                + needs
+                + ": the session ends with the classic rundown (0x"
+                + Long.toHexString(classic).toUpperCase(Locale.ROOT)
+                + ") instead of 0x"
+                + Long.toHexString(wanted).toUpperCase(Locale.ROOT)
+                + (missing == 0
+                    ? ""
+                    : ", without 0x" + Long.toHexString(missing).toUpperCase(Locale.ROOT)));
       case COLLECT_TRACING_3:
-        return "turning stacks off needs CollectTracing3, .NET 6 or later";
+        return new Fallback(
+            new EventPipeSessionConfig(
+                config.bufferSizeMb(), config.providers(), config.rundownKeyword(), true, false),
+            lacks
+                + "turn event stacks off"
+                + needs
+                + ": its events carry their stacks, a little more work for it");
+      case COLLECT_TRACING_2:
+        return new Fallback(
+            new EventPipeSessionConfig(
+                config.bufferSizeMb(),
+                config.providers(),
+                EventPipeSessionConfig.DEFAULT_RUNDOWN_KEYWORD,
+                config.requestStackwalk(),
+                false),
+            lacks + "turn the rundown off" + needs + ": the session ends with the classic rundown");
       default:
-        return "turning rundown off needs CollectTracing2, .NET 5 or later";
+        return null;
     }
+  }
+
+  /**
+   * A configuration an older version expresses, and what it gives up, for a message: {@code cannot
+   * turn event stacks off (CollectTracing3, .NET 9): ...}.
+   */
+  record Fallback(EventPipeSessionConfig config, String givesUp) {}
+
+  /** Why a version that cannot be done without is needed, for a message. */
+  static String whyNeeded(IpcCommand version) {
+    return switch (version) {
+      case COLLECT_TRACING_6 ->
+          "cannot block its threads rather than drop events when its buffer is full (that needs"
+              + " CollectTracing6, .NET 11 or later)";
+      default ->
+          "knows no CollectTracing command ("
+              + version.protocolName()
+              + " needs "
+              + since(version)
+              + " or later)";
+    };
   }
 
   static byte[] encode(IpcCommand version, EventPipeSessionConfig config) {

@@ -18,7 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +44,15 @@ public final class DiagnosticsClient {
 
   private final ConnectionSource source;
   private final Duration timeout;
+
+  /** The CollectTracing versions this runtime answered UNKNOWN_COMMAND to. */
+  private final Set<IpcCommand> unknownCommands = ConcurrentHashMap.newKeySet();
+
+  /** The notes already said, so each is said once. */
+  private final Set<String> said = ConcurrentHashMap.newKeySet();
+
+  private volatile Consumer<String> notices = note -> {};
+  private volatile String runtimeVersion;
 
   /**
    * A client.
@@ -247,7 +259,9 @@ public final class DiagnosticsClient {
     for (IpcCommand command : versions) {
       if (command == IpcCommand.GENERATE_CORE_DUMP && !request.fitsVersion1()) {
         throw new DiagnosticsException(
-            "this runtime is too old for --crashreport or verbose dump logging (needs .NET 6+)");
+            runtimeName()
+                + " cannot write a crash report or log verbosely while dumping (that needs"
+                + " GenerateCoreDump2, .NET 6 or later)");
       }
       PayloadWriter w = new PayloadWriter().string(request.path()).u32(request.type().code());
       w.u32(
@@ -267,38 +281,104 @@ public final class DiagnosticsClient {
   }
 
   /**
+   * Where notes about a session go that this runtime could not give exactly as asked (one line
+   * each, said once per client): {@code .NET 8.0.31 cannot turn event stacks off (CollectTracing3,
+   * .NET 9): ...}. By default they are logged at debug level only.
+   */
+  public DiagnosticsClient noticesTo(Consumer<String> sink) {
+    this.notices = sink;
+    return this;
+  }
+
+  /**
+   * The runtime as a message names it: {@code .NET 8.0.31} from its ProcessInfo2/3 (asked once), or
+   * {@code this runtime} when it cannot say.
+   */
+  public String runtimeName() {
+    String version = runtimeVersion();
+    return version.isEmpty() ? "this runtime" : ".NET " + version;
+  }
+
+  /**
+   * The runtime's major version ({@code 8} of {@code 8.0.31}), from its ProcessInfo2/3 (asked
+   * once); 0 when it does not say (ProcessInfo2 came with .NET 5).
+   */
+  public int runtimeMajorVersion() {
+    String version = runtimeVersion();
+    int dot = version.indexOf('.');
+    try {
+      return dot > 0 ? Integer.parseInt(version.substring(0, dot)) : 0;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /** The runtime's version as it gives it, without a build suffix; "" when unknown. */
+  private String runtimeVersion() {
+    String version = runtimeVersion;
+    if (version == null) {
+      try {
+        String given = processInfo().clrProductVersion();
+        version = given == null || given.isBlank() ? "" : cleanVersion(given);
+      } catch (DiagnosticsException e) {
+        log.debug("the runtime's version is unknown: {}", e.getMessage());
+        version = "";
+      }
+      runtimeVersion = version;
+    }
+    return version;
+  }
+
+  /** {@code 8.0.31} of {@code 8.0.31+a1b2c3} (a commit) or {@code 10.0.0-rc.1.2345} as it is. */
+  private static String cleanVersion(String version) {
+    int plus = version.indexOf('+');
+    return plus > 0 ? version.substring(0, plus) : version;
+  }
+
+  /**
    * Starts an EventPipe session with the lowest CollectTracing version that expresses the
-   * configuration, falling back on older versions while they still express it.
+   * configuration. A runtime that answers {@code UNKNOWN_COMMAND} is asked again with what the
+   * version before can express, giving up only what it cannot (turning stacks off, choosing the
+   * rundown's keywords, event-id filters), as the reference tools' fallback does; each thing given
+   * up is said once through {@link #noticesTo}. What is learnt holds for this client's later
+   * sessions, so they go straight to a version the runtime knows.
+   *
+   * @throws RuntimeTooOldException when the runtime knows no version that can do without what it
+   *     lacks (lossless buffering, which only CollectTracing6 expresses)
    */
   public EventPipeSession startEventPipeSession(EventPipeSessionConfig config) {
-    List<IpcCommand> candidates = CollectTracingEncoder.versionsFor(config);
-    if (log.isDebugEnabled()) {
-      log.debug(
-          "starting an EventPipe session ({} MB buffer, rundown keywords 0x{}, stacks {}, lossless"
-              + " {}) with providers {}; versions to try: {}",
-          config.bufferSizeMb(),
-          Long.toHexString(config.rundownKeyword()).toUpperCase(Locale.ROOT),
-          config.requestStackwalk(),
-          config.lossless(),
-          config.providers().stream()
-              .map(
-                  p ->
-                      p.name()
-                          + ":0x"
-                          + Long.toHexString(p.keywords()).toUpperCase(Locale.ROOT)
-                          + ":"
-                          + p.level()
-                          + (p.arguments().isEmpty() ? "" : ":" + p.filterData())
-                          + (p.eventIds().isEmpty() ? "" : " (event ids " + p.eventIds() + ")"))
-              .collect(Collectors.joining(", ")),
-          candidates.stream().map(IpcCommand::protocolName).collect(Collectors.joining(", ")));
-    }
-    ServerErrorException last = null;
-    for (IpcCommand command : candidates) {
+    EventPipeSessionConfig current = config;
+    while (true) {
+      IpcCommand command = CollectTracingEncoder.versionFor(current);
+      if (unknownCommands.contains(command)) {
+        current = fallBack(command, current, null);
+        continue;
+      }
+      if (log.isDebugEnabled()) {
+        log.debug(
+            "starting an EventPipe session with {} ({} MB buffer, rundown keywords 0x{}, stacks {},"
+                + " lossless {}) with providers {}",
+            command.protocolName(),
+            current.bufferSizeMb(),
+            Long.toHexString(current.rundownKeyword()).toUpperCase(Locale.ROOT),
+            current.requestStackwalk(),
+            current.lossless(),
+            current.providers().stream()
+                .map(
+                    p ->
+                        p.name()
+                            + ":0x"
+                            + Long.toHexString(p.keywords()).toUpperCase(Locale.ROOT)
+                            + ":"
+                            + p.level()
+                            + (p.arguments().isEmpty() ? "" : ":" + p.filterData())
+                            + (p.eventIds().isEmpty() ? "" : " (event ids " + p.eventIds() + ")"))
+                .collect(Collectors.joining(", ")));
+      }
       IpcConnection c = source.open(timeout);
       boolean handedOver = false;
       try {
-        IpcFrames.writeRequest(c, command, CollectTracingEncoder.encode(command, config));
+        IpcFrames.writeRequest(c, command, CollectTracingEncoder.encode(command, current));
         c.setDeadline(timeout, "the reply to " + command.describe());
         PayloadReader r = new PayloadReader(IpcFrames.readReply(c, command), 20);
         long sessionId = r.u64("the session id");
@@ -310,20 +390,32 @@ public final class DiagnosticsClient {
         if (!e.isUnknownCommand()) {
           throw e;
         }
-        log.debug("the runtime does not know {}: trying an older version", command.protocolName());
-        last = e;
+        log.debug("the runtime does not know {}", command.protocolName());
+        unknownCommands.add(command);
+        current = fallBack(command, current, e);
       } finally {
         if (!handedOver) {
           c.close();
         }
       }
     }
-    throw new RuntimeTooOldException(
-        "this runtime is too old for the requested session ("
-            + CollectTracingEncoder.whyNewest(config)
-            + "): "
-            + last.getMessage(),
-        last);
+  }
+
+  /** What to ask a runtime that does not know {@code unknown} instead, said once. */
+  private EventPipeSessionConfig fallBack(
+      IpcCommand unknown, EventPipeSessionConfig config, ServerErrorException answer) {
+    CollectTracingEncoder.Fallback fallback = CollectTracingEncoder.fallback(unknown, config);
+    if (fallback == null) {
+      String message = runtimeName() + " " + CollectTracingEncoder.whyNeeded(unknown);
+      throw new RuntimeTooOldException(
+          answer == null ? message : message + ": " + answer.getMessage(), answer);
+    }
+    String note = runtimeName() + " " + fallback.givesUp();
+    if (said.add(note)) {
+      log.debug("{}", note);
+      notices.accept(note);
+    }
+    return fallback.config();
   }
 
   /** Ends an EventPipe session; the runtime then finishes its stream with the rundown. */

@@ -41,60 +41,117 @@ class CollectTracingEncoderTest {
   @Test
   void defaultRundownWithStacksUsesVersion1() {
     EventPipeSessionConfig c = EventPipeSessionConfig.of(256, List.of(WITH_ARGS));
-    assertThat(CollectTracingEncoder.versionsFor(c)).containsExactly(IpcCommand.COLLECT_TRACING);
+    assertThat(CollectTracingEncoder.versionFor(c)).isEqualTo(IpcCommand.COLLECT_TRACING);
   }
 
   @Test
   void rundownOffUsesVersion2() {
-    assertThat(CollectTracingEncoder.versionsFor(config(0, true, false, PLAIN)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_2);
+    assertThat(CollectTracingEncoder.versionFor(config(0, true, false, PLAIN)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_2);
   }
 
   @Test
   void stacksOffUsesVersion3WhateverTheClassicRundown() {
-    assertThat(CollectTracingEncoder.versionsFor(config(DEFAULT_RUNDOWN, false, false, PLAIN)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_3);
-    assertThat(CollectTracingEncoder.versionsFor(config(0, false, false, PLAIN)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_3);
+    assertThat(CollectTracingEncoder.versionFor(config(DEFAULT_RUNDOWN, false, false, PLAIN)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_3);
+    assertThat(CollectTracingEncoder.versionFor(config(0, false, false, PLAIN)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_3);
   }
 
   @Test
   void customRundownKeywordUsesVersion4() {
-    assertThat(CollectTracingEncoder.versionsFor(config(0x1, true, false, PLAIN)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_4);
-    assertThat(CollectTracingEncoder.versionsFor(config(0x1, false, false, PLAIN)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_4);
+    assertThat(CollectTracingEncoder.versionFor(config(0x1, true, false, PLAIN)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_4);
+    assertThat(CollectTracingEncoder.versionFor(config(0x1, false, false, PLAIN)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_4);
   }
 
   @Test
   void eventIdFilterUsesVersion5() {
     EventPipeProvider filtered = new EventPipeProvider("F", 1, 4, Map.of(), List.of(7));
-    assertThat(CollectTracingEncoder.versionsFor(config(0x1, false, false, PLAIN, filtered)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_5);
+    assertThat(CollectTracingEncoder.versionFor(config(0x1, false, false, PLAIN, filtered)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_5);
   }
 
   @Test
   void losslessUsesVersion6() {
     EventPipeProvider filtered = new EventPipeProvider("F", 1, 4, Map.of(), List.of(7));
-    assertThat(CollectTracingEncoder.versionsFor(config(DEFAULT_RUNDOWN, true, true, PLAIN)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_6);
-    assertThat(CollectTracingEncoder.versionsFor(config(0, false, true, filtered)))
-        .containsExactly(IpcCommand.COLLECT_TRACING_6);
+    assertThat(CollectTracingEncoder.versionFor(config(DEFAULT_RUNDOWN, true, true, PLAIN)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_6);
+    assertThat(CollectTracingEncoder.versionFor(config(0, false, true, filtered)))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_6);
   }
 
   @Test
-  void explainsWhyTheNewestVersionIsNeeded() {
+  void eachVersionNamesTheReleaseThatBroughtIt() {
+    assertThat(CollectTracingEncoder.since(IpcCommand.COLLECT_TRACING_6)).isEqualTo(".NET 11");
+    assertThat(CollectTracingEncoder.since(IpcCommand.COLLECT_TRACING_5)).isEqualTo(".NET 10");
+    // 8.0.31 answers UNKNOWN_COMMAND to both; 9.0.20 knows both.
+    assertThat(CollectTracingEncoder.since(IpcCommand.COLLECT_TRACING_4)).isEqualTo(".NET 9");
+    assertThat(CollectTracingEncoder.since(IpcCommand.COLLECT_TRACING_3)).isEqualTo(".NET 9");
+    assertThat(CollectTracingEncoder.since(IpcCommand.COLLECT_TRACING_2)).isEqualTo(".NET 5");
+  }
+
+  @Test
+  void withoutVersion3StacksGoOnAndNothingElseChanges() {
+    CollectTracingEncoder.Fallback f =
+        CollectTracingEncoder.fallback(
+            IpcCommand.COLLECT_TRACING_3, config(0, false, false, WITH_ARGS));
+    assertThat(f.config()).isEqualTo(config(0, true, false, WITH_ARGS));
+    assertThat(CollectTracingEncoder.versionFor(f.config()))
+        .isEqualTo(IpcCommand.COLLECT_TRACING_2);
+    assertThat(f.givesUp())
+        .isEqualTo(
+            "cannot turn event stacks off (CollectTracing3, .NET 9): its events carry their"
+                + " stacks, a little more work for it");
+  }
+
+  @Test
+  void withoutVersion4TheClassicRundownStandsInAndWhatItLacksIsNamed() {
+    CollectTracingEncoder.Fallback loader =
+        CollectTracingEncoder.fallback(
+            IpcCommand.COLLECT_TRACING_4, config(0x8, false, false, PLAIN));
+    assertThat(loader.config()).isEqualTo(config(DEFAULT_RUNDOWN, false, false, PLAIN));
+    assertThat(loader.givesUp())
+        .isEqualTo(
+            "cannot choose the rundown's keywords (CollectTracing4, .NET 9): the session ends with"
+                + " the classic rundown (0x80020139) instead of 0x8");
+    assertThat(
+            CollectTracingEncoder.fallback(
+                    IpcCommand.COLLECT_TRACING_4, config(0x100000008L, true, false, PLAIN))
+                .givesUp())
+        .endsWith("instead of 0x100000008, without 0x100000000");
+  }
+
+  @Test
+  void withoutVersion5TheFiltersGo() {
     EventPipeProvider filtered = new EventPipeProvider("F", 1, 4, Map.of(), List.of(7));
-    assertThat(CollectTracingEncoder.whyNewest(config(0, true, true, PLAIN)))
-        .contains("CollectTracing6", ".NET 11");
-    assertThat(CollectTracingEncoder.whyNewest(config(0, true, false, filtered)))
-        .contains("CollectTracing5", ".NET 10");
-    assertThat(CollectTracingEncoder.whyNewest(config(2, true, false, PLAIN)))
-        .contains("CollectTracing4", ".NET 8");
-    assertThat(CollectTracingEncoder.whyNewest(config(0, false, false, PLAIN)))
-        .contains("CollectTracing3", ".NET 6");
-    assertThat(CollectTracingEncoder.whyNewest(config(0, true, false, PLAIN)))
-        .contains("CollectTracing2", ".NET 5");
+    CollectTracingEncoder.Fallback f =
+        CollectTracingEncoder.fallback(
+            IpcCommand.COLLECT_TRACING_5, config(0, false, false, filtered));
+    assertThat(f.config()).isEqualTo(config(0, false, false, new EventPipeProvider("F", 1, 4)));
+    assertThat(f.givesUp()).startsWith("cannot filter a provider's events by id (CollectTracing5");
+  }
+
+  @Test
+  void withoutVersion2TheClassicRundownIsSent() {
+    CollectTracingEncoder.Fallback f =
+        CollectTracingEncoder.fallback(IpcCommand.COLLECT_TRACING_2, config(0, true, false, PLAIN));
+    assertThat(CollectTracingEncoder.versionFor(f.config())).isEqualTo(IpcCommand.COLLECT_TRACING);
+  }
+
+  @Test
+  void losslessAndVersion1HaveNoStandIn() {
+    assertThat(
+            CollectTracingEncoder.fallback(
+                IpcCommand.COLLECT_TRACING_6, config(0, true, true, PLAIN)))
+        .isNull();
+    assertThat(
+            CollectTracingEncoder.fallback(
+                IpcCommand.COLLECT_TRACING, config(DEFAULT_RUNDOWN, true, false, PLAIN)))
+        .isNull();
+    assertThat(CollectTracingEncoder.whyNeeded(IpcCommand.COLLECT_TRACING_6))
+        .contains("CollectTracing6, .NET 11");
   }
 
   @Test

@@ -53,6 +53,17 @@ public final class ExceptionAssembler implements EventConsumer {
   /** The runtime's managed exception dispatch (.NET 9+), above the throwing method. */
   static final List<String> DISPATCH_NAMESPACES = List.of("System.Runtime.EH.");
 
+  /**
+   * Where a throw is not the user's own: the runtime's dispatch and the framework's libraries. The
+   * throw site is the first frame outside them; the framework's frame beside it.
+   */
+  static final List<String> FRAMEWORK_NAMESPACES =
+      List.of("System.", "Microsoft.", "Internal.", "Interop.");
+
+  private static final List<String> NOT_USER_CODE =
+      java.util.stream.Stream.concat(DISPATCH_NAMESPACES.stream(), FRAMEWORK_NAMESPACES.stream())
+          .toList();
+
   /** In-flight exceptions kept per thread; beyond, the oldest is handed out as uncaught. */
   private static final int MAX_IN_FLIGHT = 64;
 
@@ -206,10 +217,26 @@ public final class ExceptionAssembler implements EventConsumer {
   private void named(Thrown t, String catchingMethod, boolean unhandled) {
     RuntimePayload.ExceptionThrown x = t.payload();
     String type = x.exceptionType();
-    Frame site =
+    Frame fromStack = methods.firstFrameOutside(t.stack(), DISPATCH_NAMESPACES);
+    Frame innermost =
         x.exceptionEip() != 0 && methods.nameOrNull(x.exceptionEip()) != null
             ? methods.frame(x.exceptionEip(), false)
-            : methods.firstFrameOutside(t.stack(), DISPATCH_NAMESPACES);
+            : fromStack;
+    // .NET 8's ExceptionEIP is in the caller of the method that threw (its call's return
+    // address): the stack's innermost method outside the dispatch is the thrower there. .NET 9
+    // and 10 name the same method both ways, and ExceptionEIP the throw's own instruction.
+    if (fromStack != null
+        && innermost != fromStack
+        && !fromStack.name().startsWith("0x")
+        && !fromStack.name().equals(innermost.name())) {
+      innermost = fromStack;
+    }
+    Frame user = methods.firstNamedFrameOutside(t.stack(), NOT_USER_CODE);
+    // The same method, through the exception's own address or the stack: the user's own throw.
+    boolean inFramework =
+        user != null && innermost != null && !user.name().equals(innermost.name());
+    Frame site = inFramework ? user : innermost;
+    Frame thrownIn = inFramework ? innermost : null;
     sink.accept(
         new ExceptionRecord(
             t.time(),
@@ -220,6 +247,7 @@ public final class ExceptionAssembler implements EventConsumer {
             x.exceptionHResult(),
             ExceptionFlag.labels(x.exceptionFlags()),
             site,
+            thrownIn,
             keepStacks ? methods.frames(t.stack()) : List.of(),
             catchingMethod != null,
             catchingMethod == null && unhandled,
@@ -239,7 +267,9 @@ public final class ExceptionAssembler implements EventConsumer {
     for (Map.Entry<SiteKey, Long> e : bySite.entrySet()) {
       String type = e.getKey().type();
       byType.merge(type, e.getValue(), Long::sum);
-      Frame site = methods.firstFrameOutside(e.getKey().stack(), DISPATCH_NAMESPACES);
+      Frame user = methods.firstNamedFrameOutside(e.getKey().stack(), NOT_USER_CODE);
+      Frame site =
+          user != null ? user : methods.firstFrameOutside(e.getKey().stack(), DISPATCH_NAMESPACES);
       sites.merge(new Site(type, site == null ? Frame.of("-") : site), e.getValue(), Long::sum);
     }
     List<ExceptionSummary.SiteCount> bySiteCounts = new ArrayList<>();

@@ -14,9 +14,13 @@ import java.util.List;
  * @param message its message
  * @param hresult its HRESULT
  * @param flags the runtime's ExceptionFlags by name ({@link ExceptionFlag})
- * @param throwSite the method that threw it, with the line of the throw when its PDB is found: the
- *     first named frame outside the runtime's exception dispatch, or a hex address when the method
- *     was not named yet ({@link dev.clrscope.monitor.methods.MethodAddressMap#firstFrameOutside})
+ * @param throwSite where the user's code threw it, with the line of the throw when its PDB is
+ *     found: the first named frame outside the runtime's exception dispatch and the framework
+ *     ({@code System.}, {@code Microsoft.}); when there is none, the first outside the dispatch, or
+ *     a hex address when the method was not named yet
+ * @param thrownIn the framework's frame that threw it on the user's behalf ({@code
+ *     System.Number.ThrowFormatException} under {@code int.Parse}), or {@code null} when the user's
+ *     code threw it itself
  * @param stack the call stack, innermost first, as named when the record was made (hex for frames
  *     not named yet), with lines where known; empty unless stacks were asked for
  * @param caught whether a catch handler on the same thread was entered for it
@@ -34,6 +38,7 @@ public record ExceptionRecord(
     long hresult,
     List<String> flags,
     Frame throwSite,
+    Frame thrownIn,
     List<Frame> stack,
     boolean caught,
     boolean unhandled,

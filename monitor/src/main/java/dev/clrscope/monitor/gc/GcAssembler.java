@@ -100,30 +100,48 @@ public final class GcAssembler implements EventConsumer {
    * @param arguments the runtime provider's arguments (such as {@code Id=N})
    */
   public static SessionRequest sessionRequest(long extraKeywords, Map<String, String> arguments) {
+    return sessionRequest(extraKeywords, arguments, 0);
+  }
+
+  /**
+   * {@link #sessionRequest(long, Map)} for a runtime of major version {@code runtimeMajor} (0 when
+   * unknown). Before .NET 9 nothing in a process loads MetricsEventSource's assembly unless the app
+   * uses it, so there is no heartbeat from it: the runtime's own EventCounters beat instead, once a
+   * second, as dotnet-counters reads .NET 8. (Launched, a .NET 8 app then starts with them on, as
+   * under {@code dotnet-counters -- COMMAND}.)
+   */
+  public static SessionRequest sessionRequest(
+      long extraKeywords, Map<String, String> arguments, int runtimeMajor) {
     int informational = EventLevel.INFORMATIONAL.value();
+    List<EventPipeProvider> providers = new ArrayList<>();
+    providers.add(
+        new EventPipeProvider(
+            RuntimeEvents.RUNTIME_PROVIDER,
+            RuntimeKeyword.GC.mask() | extraKeywords,
+            informational,
+            arguments,
+            List.of()));
+    providers.add(
+        new EventPipeProvider(
+            CounterEventDecoder.METRICS_PROVIDER,
+            CounterPlan.TIME_SERIES_VALUES,
+            informational,
+            Map.of(
+                "SessionId", UUID.randomUUID().toString(),
+                "Metrics", "System.Runtime",
+                "RefreshInterval", "1"),
+            List.of()));
+    if (runtimeMajor > 0 && runtimeMajor < 9) {
+      providers.add(
+          new EventPipeProvider(
+              "System.Runtime",
+              0,
+              informational,
+              Map.of("EventCounterIntervalSec", "1"),
+              List.of()));
+    }
     return SessionRequest.of(
-        new EventPipeSessionConfig(
-            16,
-            List.of(
-                new EventPipeProvider(
-                    RuntimeEvents.RUNTIME_PROVIDER,
-                    RuntimeKeyword.GC.mask() | extraKeywords,
-                    informational,
-                    arguments,
-                    List.of()),
-                new EventPipeProvider(
-                    CounterEventDecoder.METRICS_PROVIDER,
-                    CounterPlan.TIME_SERIES_VALUES,
-                    informational,
-                    Map.of(
-                        "SessionId", UUID.randomUUID().toString(),
-                        "Metrics", "System.Runtime",
-                        "RefreshInterval", "1"),
-                    List.of())),
-            0,
-            false,
-            false),
-        "clrscope-gc-reader");
+        new EventPipeSessionConfig(16, providers, 0, false, false), "clrscope-gc-reader");
   }
 
   /** An assembler that hands each complete GC to {@code sink}. */

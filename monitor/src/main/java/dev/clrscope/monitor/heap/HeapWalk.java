@@ -3,7 +3,6 @@ package dev.clrscope.monitor.heap;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
-import dev.clrscope.ipc.RuntimeTooOldException;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.ipc.session.EventPipeSessionConfig;
@@ -23,6 +22,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -107,9 +107,6 @@ public final class HeapWalk {
   private final String target;
   private final Duration limit;
   private int bufferMb;
-
-  /** Whether the session asks for the modules' rundown; off once the runtime refused it. */
-  private boolean moduleRundown = true;
 
   /**
    * Whether the last walk's session was stopped by the time limit before the walk was whole: the
@@ -244,8 +241,8 @@ public final class HeapWalk {
                                 + " snapshot needs a process that keeps running"
                             : "the runtime did not walk its heap within "
                                 + limitText()
-                                + " of being asked: the target may be too busy or too old"
-                                + " (.NET 5+ is needed); try a longer --duration"));
+                                + " of being asked: the target may be too busy (a heap walk"
+                                + " needs .NET 5 or later); try a longer --duration"));
     if (!builder.isComplete()) {
       // A walk cut off is not a smaller heap: its missing objects would read as freed.
       throw new WalkFailure(
@@ -282,17 +279,9 @@ public final class HeapWalk {
   private Walked walk(HeapSnapshotBuilder builder, WhileEnding whileEnding)
       throws InterruptedException {
     listener.note("Walking the managed heap of " + target + " (one forced full GC) ...");
-    try {
-      return walk(builder, config(bufferMb, moduleRundown), whileEnding);
-    } catch (RuntimeTooOldException e) {
-      if (!moduleRundown) {
-        throw e;
-      }
-      // Before .NET 8 the rundown's keywords cannot be chosen: the walk goes without module names.
-      moduleRundown = false;
-      listener.note("(This runtime cannot send module names alone, before .NET 8: left out.)");
-      return walk(builder, config(bufferMb, false), whileEnding);
-    }
+    // A runtime that cannot choose the rundown's keywords or turn stacks off (.NET 8) gets the
+    // classic rundown with stacks, as dotnet-gcdump asks every runtime: the client says so once.
+    return walk(builder, config(bufferMb), whileEnding);
   }
 
   /**
@@ -301,7 +290,7 @@ public final class HeapWalk {
    * would be walked for every event); at the end, the rundown of the modules alone (Loader), whose
    * files the .gcdump names for each type.
    */
-  private static EventPipeSessionConfig config(int bufferMb, boolean moduleRundown) {
+  private static EventPipeSessionConfig config(int bufferMb) {
     return new EventPipeSessionConfig(
         bufferMb,
         List.of(
@@ -309,7 +298,7 @@ public final class HeapWalk {
                 RuntimeEvents.RUNTIME_PROVIDER,
                 HEAP_SNAPSHOT_KEYWORDS,
                 EventLevel.INFORMATIONAL.value())),
-        moduleRundown ? RuntimeKeyword.LOADER.mask() : 0,
+        RuntimeKeyword.LOADER.mask(),
         false,
         false);
   }
@@ -323,8 +312,10 @@ public final class HeapWalk {
   /**
    * One session: the events read in the order of each block as it comes (the walk's events all come
    * from the thread that walks, in order; waiting for a global order held them until the stream
-   * ended), the graph built as they arrive, and once the walk's GCEnd has come, the session stopped
-   * on another thread (StopTracing, then the modules' rundown) while this one resolves the graph.
+   * ended), the graph built as they arrive on a thread of its own ({@link BuildAhead}: the reader's
+   * thread decodes the stream on one core, the builder's fills the columns on the other), and once
+   * the walk's GCEnd has come, the session stopped on another thread (StopTracing, then the
+   * modules' rundown) while this one resolves the graph.
    */
   private Walked walk(
       HeapSnapshotBuilder builder, EventPipeSessionConfig config, WhileEnding whileEnding)
@@ -334,36 +325,10 @@ public final class HeapWalk {
     HeapTimeline.mark("starting the session");
     boolean[] marked = new boolean[3];
     HeapSnapshot[] graph = new HeapSnapshot[1];
-    SessionResult result =
-        starter.run(
-            SessionRequest.of(config, "clrscope-heap-reader")
-                .withOrdering(SessionRequest.Ordering.LIVE)
-                .withDuration(limit),
-            stop,
-            session -> {
-              HeapTimeline.mark("session started");
-              awaitWalk(builder, session, stop);
-              FutureTask<SessionResult> finishing = new FutureTask<>(session::finish);
-              Thread finisher = new Thread(finishing, "clrscope-heap-stop");
-              finisher.setDaemon(true);
-              finisher.start();
-              try {
-                if (builder.isComplete() && !builder.eventsLost()) {
-                  HeapTimeline.mark("building the graph");
-                  graph[0] = builder.graph().orElse(null);
-                  HeapTimeline.mark("graph built");
-                  if (graph[0] != null) {
-                    whileEnding.graph(graph[0], () -> !finishing.isDone());
-                  }
-                }
-              } finally {
-                // The session is closed after this returns: never while it is still stopping.
-                finisher.join();
-              }
-              SessionResult r = finished(finishing);
-              HeapTimeline.mark("stream ended: " + r.events() + " events, " + r.bytes() + " bytes");
-              return r;
-            },
+    AtomicBoolean whole = new AtomicBoolean();
+    SessionResult result;
+    try (BuildAhead building =
+        new BuildAhead(
             event -> {
               if (!marked[0]) {
                 marked[0] = true;
@@ -380,9 +345,50 @@ public final class HeapWalk {
                   marked[2] = true;
                   HeapTimeline.mark("the walk's GCEnd, written " + lag(event) + " ms before");
                 }
+                // Written after everything the builder took: whoever reads it true sees them.
+                whole.set(true);
                 stop.request("the heap walk is complete");
               }
-            });
+            },
+            stop)) {
+      result =
+          starter.run(
+              SessionRequest.of(config, "clrscope-heap-reader")
+                  .withOrdering(SessionRequest.Ordering.LIVE)
+                  .withDuration(limit),
+              stop,
+              session -> {
+                HeapTimeline.mark("session started");
+                awaitWalk(builder, session, stop);
+                FutureTask<SessionResult> finishing = new FutureTask<>(session::finish);
+                Thread finisher = new Thread(finishing, "clrscope-heap-stop");
+                finisher.setDaemon(true);
+                finisher.start();
+                try {
+                  // The builder's thread asked for the stop once it had built the GCEnd: then the
+                  // graph is whole (what comes after it, the GC's sizes and the modules, it takes
+                  // while this one resolves the graph).
+                  if (whole.get() && !builder.eventsLost()) {
+                    HeapTimeline.mark("building the graph");
+                    graph[0] = builder.graph().orElse(null);
+                    HeapTimeline.mark("graph built");
+                    if (graph[0] != null) {
+                      whileEnding.graph(graph[0], () -> !finishing.isDone());
+                    }
+                  }
+                } finally {
+                  // The session is closed after this returns: never while it is still stopping.
+                  finisher.join();
+                }
+                // Every event read has been built before the result is looked at.
+                building.finish();
+                SessionResult r = finished(finishing);
+                HeapTimeline.mark(
+                    "stream ended: " + r.events() + " events, " + r.bytes() + " bytes");
+                return r;
+              },
+              building::accept);
+    }
     overLimit = stop.stoppedByDuration() && !completeInTime[0];
     return new Walked(result, graph[0]);
   }

@@ -119,6 +119,11 @@ public final class HttpAssembler implements EventConsumer {
     final List<HttpRecord.Redirect> redirects = new ArrayList<>(0);
     String currentUrl;
     Integer lastStatus;
+
+    /** When the request was last sent (a redirect sends it again), until its response begins. */
+    Long sentNanos;
+
+    Long firstByteNanos;
     Long connectionId;
     String failure;
 
@@ -271,7 +276,19 @@ public final class HttpAssembler implements EventConsumer {
         }
       }
       case "RequestContentStart" -> start(e, HttpPhase.REQUEST);
-      case "ResponseHeadersStart" -> start(e, HttpPhase.RESPONSE_HEADERS);
+      case "ResponseHeadersStart" -> {
+        Request r = start(e, HttpPhase.RESPONSE_HEADERS);
+        if (r != null) {
+          // The response's first bytes came: the wait since the request was sent is the server's.
+          if (r.sentNanos != null) {
+            r.add(HttpPhase.SERVER, e.relativeNanos() - r.sentNanos);
+            r.sentNanos = null;
+          }
+          if (r.firstByteNanos == null) {
+            r.firstByteNanos = e.relativeNanos() - r.relativeNanos;
+          }
+        }
+      }
       case "ResponseContentStart" -> start(e, HttpPhase.RESPONSE_CONTENT);
       case "RequestHeadersStop", "RequestContentStop", "ResponseContentStop" -> stop(e);
       case "ResponseHeadersStop" -> {
@@ -320,6 +337,9 @@ public final class HttpAssembler implements EventConsumer {
       return null;
     }
     p.request().add(p.phase(), e.relativeNanos() - p.startNanos());
+    if (p.phase() == HttpPhase.REQUEST) {
+      p.request().sentNanos = e.relativeNanos();
+    }
     stoppedPhases.put(e.activityId(), p.request());
     return p.request();
   }
@@ -344,6 +364,7 @@ public final class HttpAssembler implements EventConsumer {
             r.url,
             status,
             stopNanos - r.relativeNanos,
+            status == null ? null : r.firstByteNanos,
             r.phases,
             version == null ? r.versionAsked : version,
             r.connectionId,

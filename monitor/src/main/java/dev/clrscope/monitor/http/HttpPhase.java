@@ -19,7 +19,12 @@ public enum HttpPhase {
   QUEUE("queueMs"),
   /** Sending the request: RequestHeadersStart/Stop and RequestContentStart/Stop. */
   REQUEST("requestMs"),
-  /** Waiting for and reading the response's headers: ResponseHeadersStart/Stop. */
+  /**
+   * The server's share: from the request sent (its headers', or its content's, stop) to the
+   * response's first bytes (ResponseHeadersStart, which the runtime writes once they came).
+   */
+  SERVER("serverMs"),
+  /** Reading the response's headers: ResponseHeadersStart/Stop. */
   RESPONSE_HEADERS("responseHeadersMs"),
   /** Reading the response's content: ResponseContentStart/Stop. */
   RESPONSE_CONTENT("responseContentMs");

@@ -15,6 +15,8 @@ import java.util.Map;
  * @param url the URL asked for, its query string redacted to {@code ?*} unless asked otherwise
  * @param status the final response's status code, or {@code null} when none came (a failure)
  * @param durationNanos from RequestStart to RequestStop
+ * @param timeToFirstByteNanos from RequestStart to the first response's first bytes
+ *     (ResponseHeadersStart), or {@code null} when no response came
  * @param phases the time of each phase seen, in nanoseconds (a phase not seen is absent: a request
  *     on a pooled connection has no DNS or connect)
  * @param version the HTTP version of the connection it went over ({@code 1.1}, {@code 2.0}), or the
@@ -30,6 +32,7 @@ public record HttpRecord(
     String url,
     Integer status,
     long durationNanos,
+    Long timeToFirstByteNanos,
     Map<HttpPhase, Long> phases,
     String version,
     Long connectionId,
@@ -58,6 +61,37 @@ public record HttpRecord(
   /** The duration in milliseconds. */
   public double durationMillis() {
     return durationNanos / 1e6;
+  }
+
+  /** The time to the first byte in milliseconds, or {@code null} if no response came. */
+  public Double timeToFirstByteMillis() {
+    return timeToFirstByteNanos == null ? null : timeToFirstByteNanos / 1e6;
+  }
+
+  /**
+   * What no phase accounts for, in milliseconds: the duration less the phases that follow one
+   * another (waiting for a connection, or when it was not waited for its DNS, connect and TLS;
+   * sending; the server; the response's headers and content), so that they add up to the duration.
+   * The client's own work between them, and a redirect's hops, are most of it.
+   */
+  public double otherMillis() {
+    long accounted = 0;
+    if (phases.containsKey(HttpPhase.QUEUE)) {
+      accounted += phases.get(HttpPhase.QUEUE);
+    } else {
+      for (HttpPhase p : List.of(HttpPhase.DNS, HttpPhase.CONNECT, HttpPhase.TLS)) {
+        accounted += phases.getOrDefault(p, 0L);
+      }
+    }
+    for (HttpPhase p :
+        List.of(
+            HttpPhase.REQUEST,
+            HttpPhase.SERVER,
+            HttpPhase.RESPONSE_HEADERS,
+            HttpPhase.RESPONSE_CONTENT)) {
+      accounted += phases.getOrDefault(p, 0L);
+    }
+    return Math.max(0, durationNanos - accounted) / 1e6;
   }
 
   /** A phase's time in milliseconds, or {@code null} if it was not seen. */

@@ -8,39 +8,44 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a session saw of HttpClient requests: per host and outcome (status code, or {@code failed}),
- * how many and how long they took.
+ * What a session saw of HttpClient requests: per host, path template ({@link PathTemplate}: the
+ * path with its ids folded to {@code {id}}) and outcome (status code, or {@code failed}), how many
+ * and how long they took, and how long the server took to answer.
  *
  * @param requests how many requests ended while watched
  * @param failed how many of them failed (no response)
  * @param redirects how many redirects they followed
  * @param observedNanos how long the session watched
- * @param byHostAndStatus per host and outcome, by host then outcome
+ * @param byPath per host, path template and outcome, in that order
  */
 public record HttpSummary(
-    long requests, long failed, long redirects, long observedNanos, List<Group> byHostAndStatus) {
+    long requests, long failed, long redirects, long observedNanos, List<Group> byPath) {
 
   /**
-   * The requests to one host with one outcome.
+   * The requests to one path of one host with one outcome.
    *
    * @param host host and port
+   * @param path the path template ({@code /orders/{id}})
    * @param status the status code, or {@code failed}
    * @param count how many
    * @param p50Millis the median duration (nearest rank)
    * @param p95Millis the 95th percentile (nearest rank)
    * @param maxMillis the longest
+   * @param serverP50Millis the median of the server's share, or {@code null} when none was seen
    */
   public record Group(
       String host,
+      String path,
       String status,
       long count,
       double p50Millis,
       double p95Millis,
-      double maxMillis) {}
+      double maxMillis,
+      Double serverP50Millis) {}
 
   /** Copies the list. */
   public HttpSummary {
-    byHostAndStatus = List.copyOf(byHostAndStatus);
+    byPath = List.copyOf(byPath);
   }
 
   /** Requests per second over the time watched, or {@code null} if no time passed. */
@@ -53,10 +58,12 @@ public record HttpSummary(
    * requests (8 bytes each), as the exact percentiles need.
    */
   static final class Accumulator {
-    private record Key(String host, String status) {}
+    private record Key(String host, String path, String status) {}
 
     private final Map<Key, DurationSample> durations =
-        new TreeMap<>(Comparator.comparing(Key::host).thenComparing(Key::status));
+        new TreeMap<>(
+            Comparator.comparing(Key::host).thenComparing(Key::path).thenComparing(Key::status));
+    private final Map<Key, DurationSample> server = new java.util.HashMap<>();
     private long requests;
     private long failed;
     private long redirects;
@@ -67,9 +74,12 @@ public record HttpSummary(
         failed++;
       }
       redirects += r.redirects().size();
-      durations
-          .computeIfAbsent(new Key(r.host(), r.outcome()), k -> new DurationSample())
-          .add(r.durationNanos());
+      Key key = new Key(r.host(), PathTemplate.of(r.url()), r.outcome());
+      durations.computeIfAbsent(key, k -> new DurationSample()).add(r.durationNanos());
+      Long waited = r.phases().get(HttpPhase.SERVER);
+      if (waited != null) {
+        server.computeIfAbsent(key, k -> new DurationSample()).add(waited);
+      }
     }
 
     HttpSummary build(long observedNanos) {
@@ -77,9 +87,17 @@ public record HttpSummary(
       durations.forEach(
           (k, sample) -> {
             DurationSample.Stats s = sample.stats();
+            DurationSample waited = server.get(k);
             groups.add(
                 new Group(
-                    k.host(), k.status(), s.count(), s.p50Millis(), s.p95Millis(), s.maxMillis()));
+                    k.host(),
+                    k.path(),
+                    k.status(),
+                    s.count(),
+                    s.p50Millis(),
+                    s.p95Millis(),
+                    s.maxMillis(),
+                    waited == null ? null : waited.stats().p50Millis()));
           });
       return new HttpSummary(requests, failed, redirects, observedNanos, groups);
     }

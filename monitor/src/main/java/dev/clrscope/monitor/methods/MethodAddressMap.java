@@ -245,6 +245,22 @@ public final class MethodAddressMap implements EventConsumer {
     return firstUnnamed;
   }
 
+  /**
+   * The first frame of {@code stack} (innermost first) that is named and outside {@code namespaces}
+   * (the runtime's and the framework's): where the user's code is; {@code null} when no named frame
+   * is.
+   */
+  public Frame firstNamedFrameOutside(StackTrace stack, List<String> namespaces) {
+    for (int i = 0; i < stack.depth(); i++) {
+      long ip = stack.frame(i);
+      String name = nameOrNull(ip);
+      if (name != null && namespaces.stream().noneMatch(name::startsWith)) {
+        return frame(ip, i > 0);
+      }
+    }
+    return null;
+  }
+
   /** How an unnamed frame prints: {@code 0x} and the address in lower-case hex. */
   public static String hex(long ip) {
     return FrameResolver.hex(ip);

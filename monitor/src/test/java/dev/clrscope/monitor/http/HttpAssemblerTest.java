@@ -64,6 +64,7 @@ class HttpAssemblerTest {
             HttpPhase.CONNECT,
             HttpPhase.QUEUE,
             HttpPhase.REQUEST,
+            HttpPhase.SERVER,
             HttpPhase.RESPONSE_HEADERS,
             HttpPhase.RESPONSE_CONTENT);
     assertThat(first.phaseMillis(HttpPhase.QUEUE)).isEqualTo(15.6968);
@@ -73,7 +74,31 @@ class HttpAssemblerTest {
     // Later ones reuse the pooled connection: no DNS, no connect.
     assertThat(out.get(1).phases())
         .containsOnlyKeys(
-            HttpPhase.REQUEST, HttpPhase.RESPONSE_HEADERS, HttpPhase.RESPONSE_CONTENT);
+            HttpPhase.REQUEST,
+            HttpPhase.SERVER,
+            HttpPhase.RESPONSE_HEADERS,
+            HttpPhase.RESPONSE_CONTENT);
+    // Every answered request: the time to its first byte, within its duration, past its sending;
+    // and the phases that follow one another, with what none accounts for, add up to it.
+    for (HttpRecord r : out.subList(0, 4)) {
+      assertThat(r.timeToFirstByteNanos()).isPositive().isLessThanOrEqualTo(r.durationNanos());
+      double phases = r.otherMillis();
+      for (HttpPhase p :
+          List.of(
+              HttpPhase.QUEUE,
+              HttpPhase.REQUEST,
+              HttpPhase.SERVER,
+              HttpPhase.RESPONSE_HEADERS,
+              HttpPhase.RESPONSE_CONTENT)) {
+        phases += r.phaseMillis(p) == null ? 0 : r.phaseMillis(p);
+      }
+      assertThat(phases).isCloseTo(r.durationMillis(), org.assertj.core.data.Offset.offset(1e-6));
+      if (r.redirects().isEmpty()) {
+        // One response: its first byte came after the request was sent and the server waited.
+        assertThat(r.timeToFirstByteMillis())
+            .isGreaterThanOrEqualTo(r.phaseMillis(HttpPhase.SERVER));
+      }
+    }
 
     assertThat(out.get(3).redirects())
         .containsExactly(new HttpRecord.Redirect(302, ROOT + "redirect", ROOT + "ok?*"));
@@ -81,6 +106,7 @@ class HttpAssemblerTest {
 
     HttpRecord failed = out.get(4);
     assertThat(failed.status()).isNull();
+    assertThat(failed.timeToFirstByteNanos()).isNull();
     assertThat(failed.failure()).isEqualTo("Connection refused (127.0.0.1:36705)");
     assertThat(failed.phases()).containsKey(HttpPhase.CONNECT).doesNotContainKey(HttpPhase.DNS);
 
@@ -88,13 +114,18 @@ class HttpAssemblerTest {
     assertThat(s.requests()).isEqualTo(5);
     assertThat(s.failed()).isEqualTo(1);
     assertThat(s.redirects()).isEqualTo(1);
-    assertThat(s.byHostAndStatus())
-        .extracting(g -> g.host() + " " + g.status() + " " + g.count())
+    assertThat(s.byPath())
+        .extracting(g -> g.host() + " " + g.path() + " " + g.status() + " " + g.count())
         .containsExactly(
-            "127.0.0.1:36705 failed 1", "localhost:39069 200 3", "localhost:39069 404 1");
-    HttpSummary.Group ok = s.byHostAndStatus().get(1);
-    assertThat(ok.maxMillis()).isEqualTo(out.get(1).durationMillis());
-    assertThat(ok.p50Millis()).isEqualTo(out.get(3).durationMillis());
+            "127.0.0.1:36705 /closed failed 1",
+            "localhost:39069 /missing 404 1",
+            "localhost:39069 /ok 200 2",
+            "localhost:39069 /redirect 200 1");
+    HttpSummary.Group ok = s.byPath().get(2);
+    assertThat(ok.maxMillis())
+        .isEqualTo(Math.max(out.get(0).durationMillis(), out.get(1).durationMillis()));
+    assertThat(ok.serverP50Millis()).isPositive();
+    assertThat(s.byPath().get(0).serverP50Millis()).isNull();
   }
 
   @Test

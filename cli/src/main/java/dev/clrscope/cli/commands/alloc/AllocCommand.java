@@ -9,7 +9,9 @@ import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.SymbolServerOption;
+import dev.clrscope.cli.options.TopOption;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.monitor.alloc.AllocationSampler;
 import dev.clrscope.monitor.alloc.AllocationSummary;
 import dev.clrscope.monitor.alloc.StackAllocations;
@@ -28,7 +30,6 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** {@code clrscope alloc}: what a process allocates, by type and by call stack, sampled. */
 @Command(
@@ -48,12 +49,8 @@ public final class AllocCommand extends AttachingCommand {
 
   @Mixin DurationOption durationOption;
 
-  @Option(
-      names = "--top",
-      paramLabel = "N",
-      defaultValue = "5",
-      description = "How many call stacks to show per heap (default: ${DEFAULT-VALUE}).")
-  int top;
+  /** How many call stacks per heap. */
+  @Mixin TopOption top;
 
   @Option(
       names = "--flame",
@@ -71,10 +68,8 @@ public final class AllocCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
-    if (top < 1) {
-      throw new ParameterException(spec.commandLine(), "--top must be 1 or more, not " + top);
-    }
+    sourceLines = lines.sourceLines(symbolServer.server());
+    top.validate();
     // Said before the session, not after minutes of watching.
     if (flame != null) {
       OutputFile.check(flame, "--flame");
@@ -87,7 +82,7 @@ public final class AllocCommand extends AttachingCommand {
   }
 
   @Override
-  protected int readFile(Path file) {
+  protected Result readFile(Path file) {
     ManagedCodeMap methods = new ManagedCodeMap();
     if (sourceLines != null) {
       methods.withLines(sourceLines);
@@ -102,14 +97,11 @@ public final class AllocCommand extends AttachingCommand {
               return trace.feed(methods::accept, sampler);
             });
     TraceFileInput.warnings(read, "analysed").forEach(this::warn);
-    int code = report(sampler, frames[0], file.getFileName().toString());
-    // Said once the frames were named: a library is read when a frame first needs it.
-    frames[0].problems().forEach(this::warn);
-    return code;
+    return report(sampler, frames[0], file.getFileName().toString());
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     MethodAddressMap methods = new MethodAddressMap().withLines(sourceLines);
     AllocationSampler sampler = new AllocationSampler();
     // The target's native modules now, while it is there; named at the end.
@@ -129,15 +121,13 @@ public final class AllocCommand extends AttachingCommand {
     return report(sampler, frames, "process " + attached.pid());
   }
 
-  private int report(AllocationSampler sampler, FrameResolver frames, String name) {
-    AllocationSummary s = sampler.summary(frames, top);
-    frames.problems().forEach(this::warn);
+  private Result report(AllocationSampler sampler, FrameResolver frames, String name) {
+    AllocationSummary s = sampler.summary(frames, top.count());
     if (s.ticks() == 0) {
       warn(
           "no allocation ticks were seen: the process allocated less than about 100 KB, or the"
               + " trace was not recorded with the GC keyword at verbose level");
     }
-    format.renderer(out(), err()).report(AllocOutput.report(s));
     if (flame != null) {
       List<StackSample> samples = new ArrayList<>();
       for (StackAllocations st : sampler.allStacks(frames)) {
@@ -151,6 +141,8 @@ public final class AllocCommand extends AttachingCommand {
       TraceConversion.writeFlame(flame, "allocations of " + name, samples);
       err().println("Flame graph: " + flame);
     }
-    return 0;
+    // Said once the frames were named: a library is read when a frame first needs it.
+    frames.problems().forEach(this::warn);
+    return AllocOutput.report(s);
   }
 }

@@ -1,6 +1,5 @@
 package dev.clrscope.cli.commands.alloc;
 
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
@@ -12,7 +11,6 @@ import dev.clrscope.monitor.alloc.TypeAllocations;
 import dev.clrscope.symbols.Frame;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /** What {@code alloc} returns: the totals, the top types, and the top allocating stacks. */
 final class AllocOutput {
@@ -28,14 +26,12 @@ final class AllocOutput {
               Field.of("summary", "", 0, Unit.TEXT, (AllocationSummary s) -> null)
                   .cell(
                       s ->
-                          String.format(
-                              Locale.ROOT,
-                              "%,d allocation ticks, standing for about %s allocated%s",
-                              s.ticks(),
-                              ByteSize.of(s.estimatedBytes()),
-                              s.ticksWithoutStack() > 0
-                                  ? String.format(
-                                      Locale.ROOT, " (%,d without a stack)", s.ticksWithoutStack())
+                          Unit.count(s.ticks())
+                              + " allocation ticks, standing for about "
+                              + Unit.bytes(s.estimatedBytes())
+                              + " allocated"
+                              + (s.ticksWithoutStack() > 0
+                                  ? " (" + Unit.count(s.ticksWithoutStack()) + " without a stack)"
                                   : ""))
                   .only(Field.Shown.TABLE)));
 
@@ -67,7 +63,8 @@ final class AllocOutput {
                       0,
                       Unit.PERCENT,
                       (TypeRow r) -> Unit.percent(r.t().estimatedBytes(), r.allBytes()))))
-          .withPriority(List.of("type", "estimatedBytes", "estimatedPercent", "ticks", "heap"));
+          .withPriority(List.of("type", "estimatedBytes", "estimatedPercent", "ticks", "heap"))
+          .withKey("type");
 
   /** A row of the stacks table, ranked. */
   private record StackRow(int rank, StackAllocations s, long allBytes) {}
@@ -95,7 +92,8 @@ final class AllocOutput {
                       .only(Field.Shown.TABLE),
                   Field.<StackRow, Frame>nested(
                       "frames", FrameFields.FRAME, (StackRow r) -> r.s().frames())))
-          .withPriority(List.of("rank", "topType", "estimatedBytes", "heap", "ticks"));
+          .withPriority(List.of("rank", "topType", "estimatedBytes", "heap", "ticks"))
+          .withKey("topType");
 
   /** The report of an allocation summary. */
   static Report report(AllocationSummary s) {

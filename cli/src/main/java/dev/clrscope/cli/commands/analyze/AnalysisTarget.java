@@ -2,22 +2,22 @@ package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
  * What analyze reads: a core file, opened once for the whole session, or a live process, paused
  * with ptrace only while commands read it ({@link #pause}) and let go after ({@link #release}),
- * with the pause said on stderr. A live process is never left stopped or traced: {@link ClrProcess}
+ * with the pause said on stderr. A live process is never left stopped or traced: {@link DacSession}
  * releases it on close, on failure and at JVM shutdown.
  */
 abstract class AnalysisTarget implements AutoCloseable {
   /** Opens a core file. */
   static AnalysisTarget core(Path core, DacOptions options) {
     DacHost.reading(0, "core " + core);
-    return new Core(ClrProcess.openCore(core, options));
+    return new Core(DacSession.openCore(core, options));
   }
 
   /** A live process, not paused yet. */
@@ -31,7 +31,7 @@ abstract class AnalysisTarget implements AutoCloseable {
    *
    * @throws Unavailable when a live process cannot be paused and read
    */
-  abstract ClrProcess pause();
+  abstract DacSession pause();
 
   /** A live process that could not be paused and read: what the target says, not a command. */
   static final class Unavailable extends RuntimeException {
@@ -61,14 +61,14 @@ abstract class AnalysisTarget implements AutoCloseable {
   public abstract void close();
 
   private static final class Core extends AnalysisTarget {
-    private final ClrProcess process;
+    private final DacSession process;
 
-    Core(ClrProcess process) {
+    Core(DacSession process) {
       this.process = process;
     }
 
     @Override
-    ClrProcess pause() {
+    DacSession pause() {
       return process;
     }
 
@@ -105,7 +105,7 @@ abstract class AnalysisTarget implements AutoCloseable {
     private final int pid;
     private final DacOptions options;
     // Read by a signal handler's thread too (cancel).
-    private volatile ClrProcess paused;
+    private volatile DacSession paused;
 
     Live(int pid, DacOptions options) {
       this.pid = pid;
@@ -113,10 +113,10 @@ abstract class AnalysisTarget implements AutoCloseable {
     }
 
     @Override
-    ClrProcess pause() {
+    DacSession pause() {
       if (paused == null) {
         try {
-          paused = ClrProcess.attach(pid, options);
+          paused = DacSession.attach(pid, options);
         } catch (dev.clrscope.dac.TargetException e) {
           throw new Unavailable(e);
         }
@@ -129,10 +129,10 @@ abstract class AnalysisTarget implements AutoCloseable {
       if (paused == null) {
         return;
       }
-      ClrProcess p = paused;
+      DacSession p = paused;
       paused = null;
       p.close();
-      err.println("Process " + pid + " was paused for " + Unit.seconds(p.paused()) + ".");
+      err.println("Process " + pid + " was paused for " + Unit.duration(p.paused()) + ".");
     }
 
     @Override
@@ -142,7 +142,7 @@ abstract class AnalysisTarget implements AutoCloseable {
 
     @Override
     void cancel() {
-      ClrProcess p = paused;
+      DacSession p = paused;
       if (p != null) {
         p.cancel();
       }
@@ -161,7 +161,7 @@ abstract class AnalysisTarget implements AutoCloseable {
     @Override
     public void close() {
       if (paused != null) {
-        ClrProcess p = paused;
+        DacSession p = paused;
         paused = null;
         p.close();
       }

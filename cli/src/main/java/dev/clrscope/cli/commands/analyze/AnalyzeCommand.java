@@ -6,10 +6,11 @@ import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.dacprocess.DacHost;
+import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.Numbers;
-import dev.clrscope.cli.options.SymbolServerUrl;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.RuntimeInfo;
@@ -79,22 +80,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
               + " -c exit ends after them.")
   List<String> commands = new ArrayList<>();
 
-  @Option(
-      names = "--dac",
-      paramLabel = "PATH",
-      description =
-          "The DAC to use (libmscordaccore.so of the target's exact runtime build), instead of"
-              + " finding it.")
-  Path dac;
-
-  @Option(
-      names = "--symbol-server",
-      paramLabel = "URL|none",
-      description =
-          "Where to download the DAC when the runtime directory and the cache lack it (default:"
-              + " Microsoft's public symbol server); none to never download. Given, PDBs the"
-              + " machine lacks are downloaded from it too (by default they are not).")
-  String symbolServer;
+  @Mixin DacSourceOptions dacSource;
 
   @Mixin LineOptions lines;
 
@@ -111,7 +97,20 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
   }
 
   @Override
-  public Integer call() {
+  protected Result run() {
+    return Result.exit(session());
+  }
+
+  /**
+   * The SOS name of the prompt's command {@code word} names ({@code dumpheap}, {@code clrstack}),
+   * or {@code null}: for the hint when someone types it as clrscope's own command.
+   */
+  public static String promptCommand(String word) {
+    SosCommand c = CommandTable.standard().find(word);
+    return c == null || c instanceof Exit || c instanceof Help ? null : c.name();
+  }
+
+  private int session() {
     int chosen = (core != null ? 1 : 0) + (pid != null ? 1 : 0) + (name != null ? 1 : 0);
     if (chosen != 1) {
       throw new ParameterException(
@@ -120,10 +119,9 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
               ? "give a core file, -p PID or -n NAME"
               : "give one of a core file, -p PID and -n NAME");
     }
-    DacOptions options = dacOptions();
+    DacOptions options = dacSource.dacOptions(this::warn);
     // PDBs are downloaded only from a server given here: the default one is the DAC's.
-    SourceLines sourceLines =
-        lines.sourceLines(symbolServer == null ? null : options.symbolServer());
+    SourceLines sourceLines = lines.sourceLines(dacSource.pdbServer());
     AnalysisTarget target = open(options);
     try (target) {
       AnalyzeShell shell = new AnalyzeShell(target, format.format(), sourceLines, out(), err());
@@ -156,21 +154,6 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
       }
       return ExitCode.OK;
     }
-  }
-
-  private DacOptions dacOptions() {
-    DacOptions options = DacOptions.defaults();
-    if (dac != null) {
-      options = options.withDac(dac);
-    }
-    if (symbolServer != null) {
-      if (symbolServer.equalsIgnoreCase("none")) {
-        options = options.withSymbolServer(null);
-      } else {
-        options = options.withSymbolServer(SymbolServerUrl.parse(spec, symbolServer, " or none"));
-      }
-    }
-    return options;
   }
 
   private AnalysisTarget open(DacOptions options) {
@@ -208,12 +191,12 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
           continue;
         }
         if (AnalyzeShell.isExit(p)) {
-          return new Batch(ExitCode.OK, true);
+          return whole(shell, new Batch(ExitCode.OK, true));
         }
         running = p.command().name();
         shell.run(p, width);
       }
-      return new Batch(ExitCode.OK, false);
+      return whole(shell, new Batch(ExitCode.OK, false));
     } catch (SosUsageException e) {
       err().println(spec.qualifiedName() + ": " + e.getMessage());
       return new Batch(ExitCode.USAGE, true);
@@ -226,6 +209,25 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
     } finally {
       shell.target().release(err());
     }
+  }
+
+  /**
+   * {@code done}, unless a command met a heap it could not read whole: then the run ends with exit
+   * 1 and one line, after every result was printed, so a script never takes part of a heap for the
+   * whole.
+   */
+  private Batch whole(AnalyzeShell shell, Batch done) {
+    if (shell.heapNotWhole() == null) {
+      return done;
+    }
+    err().println(spec.qualifiedName() + ": " + notWholeLine(shell));
+    return new Batch(ExitCode.TARGET_ERROR, true);
+  }
+
+  private static String notWholeLine(AnalyzeShell shell) {
+    return "the heap was not read whole: "
+        + shell.heapNotWhole()
+        + "; the results count only what could be read (the core may be damaged or cut short)";
   }
 
   /** Commands from stdin's lines (stdin is not a terminal), each as at the prompt. */
@@ -241,6 +243,10 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
       if (exitRequested) {
         break;
       }
+    }
+    if (shell.heapNotWhole() != null) {
+      err().println(spec.qualifiedName() + ": " + notWholeLine(shell));
+      code = ExitCode.TARGET_ERROR;
     }
     return code;
   }

@@ -2,9 +2,12 @@ package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
+import dev.clrscope.dac.ClrRuntime;
 import dev.clrscope.dac.ClrThread;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.FrameLocation;
+import dev.clrscope.dac.HeapProblems;
 import dev.clrscope.dac.StackFrame;
 import dev.clrscope.symbols.SourceLine;
 import dev.clrscope.symbols.SourceLines;
@@ -20,7 +23,7 @@ import java.util.List;
 final class AnalyzeContext {
   private final CommandTable commands;
   private final Session session;
-  private ClrProcess process;
+  private DacSession target;
   private Renderer renderer;
   private PrintStream err;
 
@@ -35,10 +38,12 @@ final class AnalyzeContext {
     /** How many of the lines' problems were said already. */
     int problemsSaid;
 
-    /** The exact heap graph, and the process (one pause of a live one) it was read from. */
-    dev.clrscope.heapwalk.HeapSnapshot graph;
-
-    ClrProcess graphOf;
+    /**
+     * What the last command that met a heap not read whole said of it ({@link
+     * HeapProblems#summary}), or null when every heap was read whole: with {@code -c} or stdin, the
+     * run then ends with exit 1.
+     */
+    String heapNotWhole;
 
     Session(SourceLines lines) {
       this.lines = lines;
@@ -50,29 +55,45 @@ final class AnalyzeContext {
     this.session = session;
   }
 
-  /** Sets what the next command works with. */
-  void use(ClrProcess p, Renderer r, PrintStream e) {
-    process = p;
+  /** Sets what the next command works with: a session on the target, or null for none. */
+  void use(DacSession t, Renderer r, PrintStream e) {
+    target = t;
     renderer = r;
     err = e;
   }
 
-  /** The target's runtime. */
-  ClrProcess process() {
-    return process;
+  /** The target's runtime: threads, stacks, modules, types, exceptions, statics. */
+  ClrRuntime runtime() {
+    return target.runtime();
+  }
+
+  /** The target's GC heap: segments, the walk, objects, roots, the exact graph. */
+  ClrHeap heap() {
+    return target.heap();
   }
 
   /**
-   * The target's exact heap graph (retained sizes, dominators, reachability): read once for a core,
-   * again for each pause of a live process, whose heap moved meanwhile.
+   * The target's exact heap graph (retained sizes, dominators, reachability): the heap view's
+   * snapshot, read once for a core, again for each pause of a live process, whose heap moved
+   * meanwhile.
    */
   dev.clrscope.heapwalk.HeapSnapshot heapGraph() {
-    if (session.graphOf != process) {
-      session.graph = null;
-      session.graph = process.heapSnapshot();
-      session.graphOf = process;
+    dev.clrscope.heapwalk.HeapSnapshot graph = target.heap().snapshot();
+    dev.clrscope.heapwalk.WalkProblems problems = graph.walkProblems();
+    if (problems.heapNotWhole()) {
+      problems.details().forEach(d -> note("warning: " + d));
+      heapNotWhole(HeapProblems.of(problems));
     }
-    return session.graph;
+    return graph;
+  }
+
+  /**
+   * Says on stderr that what the command shows is of part of the heap only, and remembers it for
+   * the run's exit status.
+   */
+  void heapNotWhole(HeapProblems problems) {
+    note("warning: the heap was not read whole: " + problems.summary());
+    session.heapNotWhole = problems.summary();
   }
 
   /** Whether the object at an address is live: in the heap's graph and reached from a root. */
@@ -108,7 +129,7 @@ final class AnalyzeContext {
 
   /**
    * The source lines of a stack's frames, in order (null where none): all but the innermost frame
-   * hold return addresses ({@link ClrProcess#frameLocations}); what kept lines from a module is
+   * hold return addresses ({@link ClrRuntime#frameLocations}); what kept lines from a module is
    * said once a session, on stderr.
    *
    * @param innermostExact whether the first frame's IP is where its thread is (a thread's walk)
@@ -120,7 +141,7 @@ final class AnalyzeContext {
       frames.forEach(f -> lines.add(null));
       return lines;
     }
-    for (FrameLocation where : process.frameLocations(frames, innermostExact)) {
+    for (FrameLocation where : target.runtime().frameLocations(frames, innermostExact)) {
       lines.add(where == null ? null : where.line(session.lines));
     }
     sayLineProblems();
@@ -163,8 +184,8 @@ final class AnalyzeContext {
    * is the pid), else the first the runtime lists; null when the runtime has no thread.
    */
   ClrThread currentThread() {
-    List<ClrThread> threads = process.threads();
-    int wanted = session.currentThread != 0 ? session.currentThread : process.pid();
+    List<ClrThread> threads = target.runtime().threads();
+    int wanted = session.currentThread != 0 ? session.currentThread : target.pid();
     for (ClrThread t : threads) {
       if (t.osId() == wanted) {
         return t;

@@ -1,16 +1,12 @@
 package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.dacprocess.DacHost;
-import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Terminal;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.symbols.SourceLines;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -25,8 +21,6 @@ final class AnalyzeShell {
   private final PrintStream err;
   private final CommandTable commands = CommandTable.standard();
   private final AnalyzeContext context;
-  private final OneLineJson json;
-  private final PrintStream jsonOut;
   private int shown;
 
   /**
@@ -43,13 +37,6 @@ final class AnalyzeShell {
     this.out = out;
     this.err = err;
     this.context = new AnalyzeContext(commands, new AnalyzeContext.Session(lines));
-    if (format == OutputFormat.json) {
-      json = new OneLineJson(out);
-      jsonOut = new PrintStream(json, false, StandardCharsets.UTF_8);
-    } else {
-      json = null;
-      jsonOut = null;
-    }
   }
 
   CommandTable commands() {
@@ -58,6 +45,13 @@ final class AnalyzeShell {
 
   AnalysisTarget target() {
     return target;
+  }
+
+  /**
+   * What a command said of a heap it could not read whole, or null when every heap was read whole.
+   */
+  String heapNotWhole() {
+    return context.session().heapNotWhole;
   }
 
   /** The command a line names (first word), checked; its words parsed. */
@@ -94,36 +88,17 @@ final class AnalyzeShell {
    * @param width the terminal's width for a table, 0 for none
    */
   void run(Parsed p, int width) {
-    ClrProcess process = p.command().readsTarget(p.args()) ? target.pause() : null;
-    Renderer renderer =
-        switch (format) {
-          case json -> Renderer.of(OutputFormat.json, jsonOut, err, 0);
-          case table -> Renderer.of(OutputFormat.table, out, err, width);
-          default -> FormatOption.renderer(format, out, err);
-        };
-    if (format == OutputFormat.table && shown > 0) {
-      out.println();
-    }
-    context.use(process, renderer, err);
+    DacSession session = p.command().readsTarget(p.args()) ? target.pause() : null;
+    Renderer renderer = Renderer.ofSession(format, out, err, width, shown == 0);
+    context.use(session, renderer, err);
     try {
       p.command().run(context, p.args());
     } finally {
-      endOutput();
+      out.flush();
+      // All of the command's output is written: the front shows it now.
+      DacHost.commandDone();
     }
     shown++;
-  }
-
-  private void endOutput() {
-    if (json != null) {
-      jsonOut.flush();
-      try {
-        json.endLine();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    out.flush();
-    DacHost.commandDone();
   }
 
   /** The width a table fits on stdout when it is not an interactive prompt. */

@@ -5,7 +5,7 @@ import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrThread;
 import dev.clrscope.dac.StackFrame;
 import dev.clrscope.symbols.SourceLine;
@@ -100,10 +100,10 @@ final class ClrStack extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     List<ThreadStack> stacks = new ArrayList<>();
     if (args.has("-all")) {
-      for (ClrThread t : p.threads()) {
+      for (ClrThread t : p.runtime().threads()) {
         if (t.osId() != 0 && !t.isDead()) {
           stacks.add(stack(context, t));
         }
@@ -121,7 +121,7 @@ final class ClrStack extends SosCommand {
 
   /** A thread's frames with their lines: the innermost is where the thread is. */
   private static ThreadStack stack(AnalyzeContext context, ClrThread t) {
-    List<StackFrame> frames = context.process().stack(t.osId());
+    List<StackFrame> frames = context.runtime().stack(t.osId());
     return new ThreadStack(t, Located.of(frames, context.lines(frames, true)));
   }
 }

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.commands.heap.SharedOwnershipNote;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
@@ -54,15 +55,28 @@ final class DominatorsCommand extends SosCommand {
     HeapSnapshot graph = context.heapGraph();
     long reachable = graph.reachableSize();
     List<Retainer> rows = graph.biggestRetainers(1, 0, top);
-    context.show(
+    Report.Builder report =
         Report.builder()
             .rows("dominators", null, schema(reachable), rows)
             .note(
-                String.format(
-                    Locale.ROOT,
-                    "Of %,d bytes reachable from roots (%,d objects reachable from none).",
-                    reachable,
-                    graph.unreachableCount()))
-            .build());
+                "Of "
+                    + Unit.count(reachable)
+                    + " bytes reachable from roots ("
+                    + Unit.count(graph.unreachableCount())
+                    + " objects reachable from none).");
+    String shared =
+        SharedOwnershipNote.of(
+            graph,
+            rows,
+            type ->
+                "`retained -type "
+                    + type
+                    + "` shows what they retain, `paths` of one of them (`dumpheap -type "
+                    + type
+                    + "`) where they are held from.");
+    if (shared != null) {
+      report.note(shared);
+    }
+    context.show(report.build());
   }
 }

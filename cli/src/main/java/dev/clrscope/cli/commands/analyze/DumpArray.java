@@ -4,8 +4,8 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
@@ -63,7 +63,7 @@ final class DumpArray extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     ClrObject array = p.object(args.address(0));
     ClrType t = array.type();
     if (!t.isArray()) {

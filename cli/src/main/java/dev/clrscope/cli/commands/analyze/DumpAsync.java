@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.analysis.AsyncStateMachines;
 import dev.clrscope.dac.analysis.Awaiters;
 import java.util.ArrayList;
@@ -74,7 +74,7 @@ final class DumpAsync extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     String type = args.value("-type");
     long address = args.addressOption("-addr", 0);
     List<Row> shown = new ArrayList<>();

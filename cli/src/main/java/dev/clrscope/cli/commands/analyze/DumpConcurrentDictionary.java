@@ -4,8 +4,8 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.analysis.ConcurrentCollections;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,7 @@ final class DumpConcurrentDictionary extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     List<Entry> entries = new ArrayList<>();
     ClrObject dictionary =
         DumpConcurrentQueue.ofType(

@@ -4,8 +4,8 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.Value;
@@ -41,7 +41,7 @@ final class DumpConcurrentQueue extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     List<Item> items = new ArrayList<>();
     ClrObject queue = ofType(p, args.address(0), "System.Collections.Concurrent.ConcurrentQueue<");
     for (Value v : ConcurrentCollections.queueItems(p, queue)) {
@@ -59,7 +59,7 @@ final class DumpConcurrentQueue extends SosCommand {
    *
    * @throws TargetException when it is no object or of another type
    */
-  static ClrObject ofType(ClrProcess p, long address, String prefix) {
+  static ClrObject ofType(ClrHeap p, long address, String prefix) {
     ClrObject o = p.object(address);
     if (!o.type().name().startsWith(prefix)) {
       throw new TargetException(
@@ -73,7 +73,7 @@ final class DumpConcurrentQueue extends SosCommand {
     return o;
   }
 
-  static Item item(ClrProcess p, int index, Value v) {
+  static Item item(ClrHeap p, int index, Value v) {
     ClrType t = ValueText.typeOf(p, v);
     return new Item(
         index,

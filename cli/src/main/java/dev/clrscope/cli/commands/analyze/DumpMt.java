@@ -5,7 +5,7 @@ import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.ClrField;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrType;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,8 +88,8 @@ final class DumpMt extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
-    ClrType t = p.type(args.address(0));
+    ClrHeap p = context.heap();
+    ClrType t = p.runtime().type(args.address(0));
     List<DumpObj.FieldRow> fields = new ArrayList<>();
     for (ClrField f : t.fields()) {
       fields.add(

@@ -5,9 +5,9 @@ import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.ClrField;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrModule;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.ElementType;
@@ -91,12 +91,12 @@ final class DumpObj extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     ClrObject o = p.object(args.address(0));
     context.show(report(p, o));
   }
 
-  static Report report(ClrProcess p, ClrObject o) {
+  static Report report(ClrHeap p, ClrObject o) {
     ClrType t = o.type();
     String string = t.isString() ? ValueText.cut(o.asString()) : null;
     Long length = t.isArray() ? o.length() : null;
@@ -107,7 +107,7 @@ final class DumpObj extends SosCommand {
   }
 
   /** Every instance field of an object with its value, then the type's statics. */
-  static List<FieldRow> fields(ClrProcess p, ClrObject o) {
+  static List<FieldRow> fields(ClrHeap p, ClrObject o) {
     List<FieldRow> rows = new ArrayList<>();
     for (ClrValue.FieldValue f : o.fieldValues()) {
       rows.add(
@@ -126,7 +126,7 @@ final class DumpObj extends SosCommand {
   static final int OBJECT_HEADER = 8;
 
   /** The static and thread-static fields a type declares, statics with their values. */
-  static List<FieldRow> statics(ClrProcess p, ClrType t) {
+  static List<FieldRow> statics(ClrHeap p, ClrType t) {
     List<FieldRow> rows = new ArrayList<>();
     for (ClrField f : t.staticFields()) {
       if (f.kind() == ClrField.Kind.THREAD_STATIC) {
@@ -135,7 +135,7 @@ final class DumpObj extends SosCommand {
       }
       Value value;
       try {
-        value = p.staticValue(t, f);
+        value = p.runtime().staticValue(t, f);
       } catch (TargetException e) {
         value = null;
       }
@@ -147,8 +147,8 @@ final class DumpObj extends SosCommand {
   }
 
   /** The file of the module that defines {@code t}, or null. */
-  static String moduleFile(ClrProcess p, ClrType t) {
-    for (ClrModule m : p.modules()) {
+  static String moduleFile(ClrHeap p, ClrType t) {
+    for (ClrModule m : p.runtime().modules()) {
       if (m.address() == t.module()) {
         return m.name();
       }

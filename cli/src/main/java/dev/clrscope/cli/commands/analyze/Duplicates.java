@@ -7,7 +7,6 @@ import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.analysis.HeapContents;
 import dev.clrscope.dac.analysis.HeapContents.Duplicate;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -52,18 +51,18 @@ final class Duplicates extends SosCommand {
   void run(AnalyzeContext context, SosArgs args) {
     int min = args.countOption("-min", 2, 2);
     int top = args.countOption("-top", 1, DEFAULT_TOP);
-    List<Duplicate> all = HeapContents.duplicateStrings(context.process(), context.live(), min);
+    List<Duplicate> all = HeapContents.duplicateStrings(context.heap(), context.live(), min);
     long wasted = all.stream().mapToLong(Duplicate::wastedBytes).sum();
     context.show(
         Report.builder()
             .rows("duplicates", null, ROW, all.stream().limit(top).toList())
             .note(
-                String.format(
-                    Locale.ROOT,
-                    "%,d values held %,d times or more; %,d bytes in the copies.",
-                    all.size(),
-                    min,
-                    wasted))
+                Unit.count(all.size())
+                    + " values held "
+                    + Unit.count(min)
+                    + " times or more; "
+                    + Unit.count(wasted)
+                    + " bytes in the copies.")
             .build());
   }
 }

@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.GcHeap;
 import dev.clrscope.dac.Generation;
 import dev.clrscope.dac.HeapSegment;
@@ -97,7 +97,7 @@ final class EeHeap extends SosCommand {
     if (args.has("-loader")) {
       throw args.usage("only the GC heap is shown (eeheap -gc); the loader heaps are not read");
     }
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     List<HeapSegment> segments = new ArrayList<>();
     List<GenerationRow> generations = new ArrayList<>();
     long allocated = 0;
@@ -116,7 +116,7 @@ final class EeHeap extends SosCommand {
     }
     context.show(
         Report.builder()
-            .values(GC, new Gc(p.runtime(), allocated, committed))
+            .values(GC, new Gc(p.runtime().info(), allocated, committed))
             .rows("generations", null, GENERATIONS, generations)
             .rows("segments", null, SEGMENTS, segments)
             .primary()

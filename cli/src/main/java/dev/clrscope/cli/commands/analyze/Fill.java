@@ -81,7 +81,7 @@ final class Fill extends SosCommand {
   @Override
   void run(AnalyzeContext context, SosArgs args) {
     int top = args.countOption("-top", 1, DEFAULT_TOP);
-    List<HeapContents.Fill> all = HeapContents.fill(context.process(), context.live());
+    List<HeapContents.Fill> all = HeapContents.fill(context.heap(), context.live());
     Map<String, List<HeapContents.Fill>> byType = new LinkedHashMap<>();
     for (HeapContents.Fill f : all) {
       byType.computeIfAbsent(f.type(), k -> new ArrayList<>()).add(f);
@@ -110,12 +110,10 @@ final class Fill extends SosCommand {
         Report.builder()
             .rows("types", null, ROW, rows.stream().limit(top).toList())
             .note(
-                String.format(
-                    Locale.ROOT,
-                    "%,d bytes in unused slots of %,d types (a list's array counts under the list"
-                        + " and again as an array).",
-                    wasted,
-                    rows.size()))
+                Unit.count(wasted)
+                    + " bytes in unused slots of "
+                    + Unit.count(rows.size())
+                    + " types (a list's array counts under the list and again as an array).")
             .build());
   }
 }

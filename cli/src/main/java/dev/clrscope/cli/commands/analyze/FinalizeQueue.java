@@ -4,8 +4,8 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.FinalizerEntry;
 import dev.clrscope.dac.TargetException;
@@ -64,12 +64,12 @@ final class FinalizeQueue extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     TypeTally tally = new TypeTally();
     List<Ready> ready = new ArrayList<>();
     long registered = 0;
     long readyCount = 0;
-    for (FinalizerEntry e : p.finalizerQueue()) {
+    for (FinalizerEntry e : p.runtime().finalizerQueue()) {
       ClrObject o;
       try {
         o = p.object(e.object());

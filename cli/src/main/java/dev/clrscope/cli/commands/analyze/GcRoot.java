@@ -5,7 +5,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.RootKind;
 import dev.clrscope.dac.RootPath;
 import dev.clrscope.dac.TargetException;
@@ -37,7 +37,7 @@ final class GcRoot extends SosCommand {
   /** A path from a root. */
   record Path(RootPath path, List<Step> steps) {
     /** The path's objects with their types, read from {@code p}. */
-    static Path of(ClrProcess p, RootPath path) {
+    static Path of(ClrHeap p, RootPath path) {
       List<Step> steps = new ArrayList<>();
       for (long a : path.objects()) {
         steps.add(new Step(a, typeName(p, a)));
@@ -98,8 +98,11 @@ final class GcRoot extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     long address = args.address(0);
+    // The paths are searched on the session's graph: read (once) here, so that a graph of part of
+    // the heap is said.
+    context.heapGraph();
     boolean noStacks = args.has("-nostacks");
     int shown = args.has("-all") ? Integer.MAX_VALUE : DEFAULT_PATHS;
     // Without stacks, every path is asked for: the first ones may all start on a stack.
@@ -125,7 +128,7 @@ final class GcRoot extends SosCommand {
   }
 
   /** The type of the object at {@code address}, or null when it is 0 or no object. */
-  static String typeNameOrNull(ClrProcess p, long address) {
+  static String typeNameOrNull(ClrHeap p, long address) {
     if (address == 0) {
       return null;
     }
@@ -136,7 +139,7 @@ final class GcRoot extends SosCommand {
     }
   }
 
-  static String typeName(ClrProcess p, long address) {
+  static String typeName(ClrHeap p, long address) {
     String t = typeNameOrNull(p, address);
     return t == null ? "?" : t;
   }

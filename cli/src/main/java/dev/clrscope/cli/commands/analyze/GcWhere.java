@@ -4,8 +4,8 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.HeapSegment;
 import dev.clrscope.dac.TargetException;
 import java.util.List;
@@ -68,7 +68,7 @@ final class GcWhere extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     long address = args.address(0);
     HeapSegment s = p.segmentOf(address);
     if (s == null) {

@@ -5,11 +5,12 @@ import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.Generation;
 import dev.clrscope.dac.HeapObject;
 import dev.clrscope.dac.HeapProblem;
+import dev.clrscope.dac.HeapProblems;
 import dev.clrscope.dac.HeapStatistics;
 import dev.clrscope.dac.WalkSummary;
 import java.util.ArrayList;
@@ -114,10 +115,13 @@ final class HeapListing {
                   Field.of("type", "CLASS NAME", 0, Unit.TEXT, (TypeRow r) -> r.type().name())))
           .withPriority(List.of("type", "count", "totalSize"));
 
-  /** The totals under the statistics. */
-  record Totals(long objects, long bytes) {
+  /**
+   * The totals under the statistics, and what the walk could not read (JSON only: stderr says it to
+   * a person).
+   */
+  record Totals(long objects, long bytes, HeapProblems problems) {
     String line() {
-      return String.format(java.util.Locale.ROOT, "Total %,d objects, %,d bytes", objects, bytes);
+      return "Total " + Unit.count(objects) + " objects, " + Unit.count(bytes) + " bytes";
     }
   }
 
@@ -127,6 +131,21 @@ final class HeapListing {
           List.of(
               Field.data("objects", Unit.COUNT, Totals::objects),
               Field.data("bytes", Unit.COUNT, Totals::bytes),
+              Field.<Totals>data(
+                      "problems",
+                      Unit.WORDS,
+                      t ->
+                          t.problems().isEmpty()
+                              ? null
+                              : t.problems().first().stream().map(HeapProblem::describe).toList())
+                  .optional(),
+              Field.<Totals>data("problemCounts", Unit.TEXT, t -> t.problems().countsByName())
+                  .optional(),
+              Field.<Totals>data(
+                      "bytesNotWalked",
+                      Unit.COUNT,
+                      t -> t.problems().isEmpty() ? null : t.problems().bytesNotWalked())
+                  .optional(),
               Field.of("total", "", 0, Unit.TEXT, (Totals t) -> null)
                   .cell(Totals::line)
                   .only(Field.Shown.TABLE)));
@@ -148,7 +167,7 @@ final class HeapListing {
 
   /** Walks the heap and draws what {@code filter} keeps in {@code shape}. */
   static void show(AnalyzeContext context, Filter filter, Shape shape) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     if (shape == Shape.STATISTICS && filter.everything()) {
       // The model's own per-type count: the fastest walk there is.
       HeapStatistics stats = p.statistics();
@@ -160,7 +179,7 @@ final class HeapListing {
         objects += s.count();
         bytes += s.totalSize();
       }
-      context.show(statistics(rows, new Totals(objects, bytes)));
+      context.show(statistics(rows, new Totals(objects, bytes, stats.walk().problems())));
       warnAbout(context, stats.walk());
       return;
     }
@@ -182,7 +201,7 @@ final class HeapListing {
       sink.start();
     }
     WalkSummary walk =
-        p.walkHeap(
+        p.walk(
             s -> filter.generation() == null || mayHold(s, filter.generation()),
             o -> {
               if (!filter.keeps(o)) {
@@ -206,7 +225,10 @@ final class HeapListing {
         Comparator.comparingLong(TypeRow::totalSize)
             .thenComparingLong(TypeRow::count)
             .thenComparing(r -> r.type().name()));
-    Report summary = shape == Shape.ADDRESSES ? null : statistics(rows, new Totals(objects, bytes));
+    Report summary =
+        shape == Shape.ADDRESSES
+            ? null
+            : statistics(rows, new Totals(objects, bytes, walk.problems()));
     if (sink == null) {
       context.show(summary);
     } else {
@@ -228,11 +250,11 @@ final class HeapListing {
   }
 
   private static void strings(AnalyzeContext context, Filter filter) {
-    ClrProcess p = context.process();
-    ClrType string = p.stringType();
+    ClrHeap p = context.heap();
+    ClrType string = p.runtime().stringType();
     Map<String, long[]> byValue = new HashMap<>();
     WalkSummary walk =
-        p.walkHeap(
+        p.walk(
             o -> {
               if (o.type() != string || !filter.keeps(o)) {
                 return;
@@ -260,27 +282,29 @@ final class HeapListing {
         Report.builder()
             .rows("strings", null, STRINGS, rows)
             .primary()
-            .values(TOTALS, new Totals(objects, bytes))
+            .values(TOTALS, new Totals(objects, bytes, walk.problems()))
             .build());
     warnAbout(context, walk);
   }
 
-  /** Says on stderr where the walk could not go on, so a partial answer is never taken as whole. */
+  /**
+   * Says on stderr where the walk could not go on and what it left, so a partial answer is never
+   * taken as whole.
+   */
   static void warnAbout(AnalyzeContext context, WalkSummary walk) {
-    if (walk.complete()) {
+    HeapProblems problems = walk.problems();
+    if (problems.isEmpty()) {
       return;
     }
-    for (HeapProblem problem : walk.problems()) {
+    for (HeapProblem problem : problems.first()) {
+      context.note("warning: " + problem.describe());
+    }
+    if (problems.count() > problems.first().size()) {
       context.note(
-          "warning: the rest of segment 0x"
-              + Long.toHexString(problem.segment().address())
-              + " was skipped at 0x"
-              + Long.toHexString(problem.address())
-              + ": "
-              + problem.reason());
+          "warning: and "
+              + (problems.count() - problems.first().size())
+              + " more segments were cut short");
     }
-    if (walk.skippedProblems() > 0) {
-      context.note("warning: and " + walk.skippedProblems() + " more segments were cut short");
-    }
+    context.heapNotWhole(problems);
   }
 }

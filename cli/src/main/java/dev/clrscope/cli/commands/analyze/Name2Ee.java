@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.TargetException;
 import java.util.List;
@@ -46,10 +46,10 @@ final class Name2Ee extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     String module = args.positional().size() == 2 ? args.positional(0) : "*";
     String name = args.positional(args.positional().size() - 1);
-    ClrType t = p.typeByName(name);
+    ClrType t = p.runtime().typeByName(name);
     String file = t == null ? null : DumpObj.moduleFile(p, t);
     if (t == null || !inModule(file, module)) {
       throw new TargetException(

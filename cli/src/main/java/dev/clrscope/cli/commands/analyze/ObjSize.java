@@ -4,10 +4,9 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import java.util.List;
-import java.util.Locale;
 
 /** {@code objsize ADDR}: an object and everything it reaches, counted once each. */
 final class ObjSize extends SosCommand {
@@ -22,16 +21,20 @@ final class ObjSize extends SosCommand {
   }
 
   /** The answer. */
-  record Size(ClrObject object, ClrProcess.ObjectSize size) {
+  record Size(ClrObject object, ClrHeap.ObjectSize size) {
     String line() {
-      return String.format(
-          Locale.ROOT,
-          "sizeof(0x%x) = %,d (0x%x) bytes (%s), %,d objects",
-          object.address(),
-          size.bytes(),
-          size.bytes(),
-          object.type().name(),
-          size.objects());
+      // SOS's line: the size in decimal and in hex.
+      return "sizeof("
+          + Unit.address(object.address())
+          + ") = "
+          + Unit.count(size.bytes())
+          + " ("
+          + Unit.address(size.bytes())
+          + ") bytes ("
+          + object.type().name()
+          + "), "
+          + Unit.count(size.objects())
+          + " objects";
     }
   }
 
@@ -49,7 +52,7 @@ final class ObjSize extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     ClrObject o = p.object(args.address(0));
     context.show(Report.record(SIZE, new Size(o, p.objectSize(o.address()))));
   }

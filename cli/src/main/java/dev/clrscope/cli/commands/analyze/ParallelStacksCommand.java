@@ -35,7 +35,8 @@ final class ParallelStacksCommand extends SosCommand {
                           n ->
                               n.line() == null
                                   ? n.frame()
-                                  : n.frame() + " (" + n.line().text() + ")"),
+                                  : n.frame() + " (" + n.line().text() + ")")
+                      .cutAtStart(),
                   Field.of(
                           "endingHere",
                           "ENDS HERE (OS THREAD IDS)",
@@ -44,7 +45,8 @@ final class ParallelStacksCommand extends SosCommand {
                           ParallelStacks.Node::endingHere)
                       .only(Field.Shown.TABLE),
                   Field.data("threads", Unit.WORDS, ParallelStacks.Node::threads)))
-          .withPriority(List.of("frame", "threadCount"));
+          .withPriority(List.of("frame", "threadCount"))
+          .withKey("frame");
 
   /** The node's fields, its line's ({@code file}, {@code line}) after its frame's. */
   @SafeVarargs
@@ -61,7 +63,7 @@ final class ParallelStacksCommand extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    List<ParallelStacks.Node> roots = ParallelStacks.of(context.process(), context.sourceLines());
+    List<ParallelStacks.Node> roots = ParallelStacks.of(context.runtime(), context.sourceLines());
     context.sayLineProblems();
     context.show(
         Report.builder()

@@ -1,7 +1,7 @@
 package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.render.Report;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.RootPath;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +30,9 @@ final class Paths extends SosCommand {
   @Override
   void run(AnalyzeContext context, SosArgs args) {
     int max = args.countOption("-max", 1, DEFAULT_MAX);
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     long address = args.address(0);
+    context.heapGraph();
     List<GcRoot.Path> rows = new ArrayList<>();
     for (RootPath rp : p.rootPaths(address, max, args.has("-weak"))) {
       rows.add(GcRoot.Path.of(p, rp));

@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrThread;
 import dev.clrscope.dac.ExceptionInfo;
 import dev.clrscope.dac.StackFrame;
@@ -54,13 +54,13 @@ final class PrintException extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     ExceptionInfo e;
     if (args.positional(0) != null) {
-      e = p.exception(args.address(0));
+      e = p.runtime().exception(args.address(0));
     } else {
       ClrThread t = context.currentThread();
-      e = t == null ? null : p.currentException(t);
+      e = t == null ? null : p.runtime().currentException(t);
       if (e == null) {
         context.note(
             "The current thread"

@@ -2,7 +2,7 @@ package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.dacprocess.DacHost;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import java.io.PrintStream;
 
@@ -51,12 +51,12 @@ final class Prompt {
   private void greet() {
     AnalysisTarget target = shell.target();
     try {
-      ClrProcess p = target.pause();
+      DacSession p = target.pause();
       err.println(
           "Reading "
               + target.describe()
               + " ("
-              + AnalyzeCommand.describeRuntime(p.runtime())
+              + AnalyzeCommand.describeRuntime(p.runtime().info())
               + ")"
               + (target.isLive()
                   ? ": each command pauses it while it reads, then lets it go."

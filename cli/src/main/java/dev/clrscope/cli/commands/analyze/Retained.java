@@ -9,7 +9,6 @@ import dev.clrscope.dac.ClrObject;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.TypeStatistics;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -31,14 +30,12 @@ final class Retained extends SosCommand {
   /** The answer for one object. */
   record One(long address, String type, long size, long retained, boolean reachable) {
     String line() {
-      return reachable
-          ? String.format(
-              Locale.ROOT, "0x%x (%s, %,d bytes) retains %,d bytes", address, type, size, retained)
-          : String.format(
-              Locale.ROOT,
-              "0x%x (%s) is reachable from no root: garbage the GC has not collected yet",
-              address,
-              type);
+      return Unit.address(address)
+          + " ("
+          + type
+          + (reachable
+              ? ", " + Unit.count(size) + " bytes) retains " + Unit.count(retained) + " bytes"
+              : ") is reachable from no root: garbage the GC has not collected yet");
     }
   }
 
@@ -78,12 +75,12 @@ final class Retained extends SosCommand {
               .build());
       return;
     }
-    ClrObject o = context.process().object(args.address(0));
+    ClrObject o = context.heap().object(args.address(0));
     int i = graph.indexOf(o.address());
     if (i < 0) {
       throw new dev.clrscope.dac.TargetException(
           dev.clrscope.dac.TargetException.Problem.NOT_AN_OBJECT,
-          "0x" + Long.toHexString(o.address()) + " is not in the heap's graph");
+          Unit.address(o.address()) + " is not in the heap's graph");
     }
     One one =
         new One(

@@ -30,7 +30,7 @@ final class SetThread extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    List<ClrThread> threads = context.process().threads();
+    List<ClrThread> threads = context.runtime().threads();
     String index = args.positional(0);
     if (args.value("-t") != null && index != null) {
       throw args.usage("give -t OSID or INDEX, not both");

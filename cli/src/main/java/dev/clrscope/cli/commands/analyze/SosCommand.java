@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * One command of analyze's prompt, named and used as SOS names it (dotnet-dump's users type what
- * they know). A command reads the target through {@link AnalyzeContext#process()} and hands what it
- * found to the context's renderer as a report or a stream of records; it never prints data.
+ * they know). A command reads the target through {@link AnalyzeContext#runtime()} and {@link
+ * AnalyzeContext#heap()} and hands what it found to the context's renderer as a report or a stream
+ * of records; it never prints data.
  */
 abstract class SosCommand {
   private final String name;

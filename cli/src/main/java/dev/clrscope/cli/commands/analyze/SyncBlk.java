@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.SyncBlock;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,9 +61,9 @@ final class SyncBlk extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     List<Row> rows = new ArrayList<>();
-    for (SyncBlock b : p.syncBlocks()) {
+    for (SyncBlock b : p.runtime().syncBlocks()) {
       if (b.isOwned() || args.has("-all")) {
         rows.add(new Row(b, GcRoot.typeName(p, b.object())));
       }

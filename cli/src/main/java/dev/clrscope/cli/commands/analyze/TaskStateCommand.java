@@ -57,7 +57,7 @@ final class TaskStateCommand extends SosCommand {
       return;
     }
     long address = args.address(0);
-    ClrObject task = context.process().object(address);
+    ClrObject task = context.heap().object(address);
     if (task.type().field("m_stateFlags") == null) {
       throw new TargetException(
           TargetException.Problem.NOT_AN_OBJECT,

@@ -46,7 +46,7 @@ final class ThreadPoolQueue extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    List<ThreadPoolQueues.WorkItem> items = ThreadPoolQueues.all(context.process());
+    List<ThreadPoolQueues.WorkItem> items = ThreadPoolQueues.all(context.heap());
     Map<String, Integer> counts = new LinkedHashMap<>();
     long local = 0;
     for (ThreadPoolQueues.WorkItem w : items) {

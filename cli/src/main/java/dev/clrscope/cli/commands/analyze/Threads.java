@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrThread;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,8 +88,8 @@ final class Threads extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
-    List<ClrThread> threads = p.threads();
+    ClrHeap p = context.heap();
+    List<ClrThread> threads = p.runtime().threads();
     ClrThread current = context.currentThread();
     List<Row> rows = new ArrayList<>();
     int unstarted = 0;

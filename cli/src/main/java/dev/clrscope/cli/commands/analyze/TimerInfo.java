@@ -4,7 +4,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.analysis.Timers;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -86,7 +86,7 @@ final class TimerInfo extends SosCommand {
 
   @Override
   void run(AnalyzeContext context, SosArgs args) {
-    ClrProcess p = context.process();
+    ClrHeap p = context.heap();
     List<Row> rows = new ArrayList<>();
     Map<String, Integer> counts = new LinkedHashMap<>();
     for (Timers.TimerInfo t : Timers.all(p)) {

@@ -1,7 +1,8 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.render.Unit;
+import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.Value;
@@ -24,15 +25,15 @@ final class ValueText {
         case BOOLEAN -> p.asBoolean();
         case CHAR -> String.valueOf(p.asChar());
         case R4, R8 -> p.asDouble();
-        case I, U, PTR, FNPTR -> "0x" + Long.toHexString(p.asLong());
+        case I, U, PTR, FNPTR -> Unit.address(p.asLong());
         case U8 -> p.asLong() < 0 ? Long.toUnsignedString(p.asLong()) : p.asLong();
         default -> p.asLong();
       };
     }
     if (v instanceof Value.Reference r) {
-      return r.isNull() ? null : "0x" + Long.toHexString(r.address());
+      return r.isNull() ? null : Unit.address(r.address());
     }
-    return "0x" + Long.toHexString(((Value.Embedded) v).value().address());
+    return Unit.address(((Value.Embedded) v).value().address());
   }
 
   /** The value as a table shows it: pointer-sized integers in hexadecimal, as SOS shows them. */
@@ -40,7 +41,7 @@ final class ValueText {
     if (v instanceof Value.Primitive p) {
       switch (p.type()) {
         case I, U, PTR, FNPTR:
-          return "0x" + Long.toHexString(p.asLong());
+          return Unit.address(p.asLong());
         default:
           break;
       }
@@ -52,7 +53,7 @@ final class ValueText {
    * The text of the string a reference holds, cut to {@link #SHOWN} characters; null when it holds
    * no string (or nothing that reads as an object).
    */
-  static String stringOf(ClrProcess p, Value v) {
+  static String stringOf(ClrHeap p, Value v) {
     if (!(v instanceof Value.Reference r) || r.isNull()) {
       return null;
     }
@@ -65,7 +66,7 @@ final class ValueText {
   }
 
   /** The type of the object a reference holds, or null. */
-  static ClrType typeOf(ClrProcess p, Value v) {
+  static ClrType typeOf(ClrHeap p, Value v) {
     if (!(v instanceof Value.Reference r) || r.isNull()) {
       return null;
     }
@@ -78,7 +79,7 @@ final class ValueText {
 
   /** {@code 0x...} for an address, null for 0: an address a table shows beside other text. */
   static String hex(long address) {
-    return address == 0 ? null : "0x" + Long.toHexString(address);
+    return address == 0 ? null : Unit.address(address);
   }
 
   /** {@code text} cut to {@link #SHOWN} characters, marked when cut. */

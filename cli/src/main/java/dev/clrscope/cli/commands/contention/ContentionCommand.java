@@ -7,9 +7,8 @@ import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.SymbolServerOption;
-import dev.clrscope.cli.render.MonitorOutput;
-import dev.clrscope.monitor.contention.BlockedRecord;
-import dev.clrscope.monitor.contention.BlockedSummary;
+import dev.clrscope.cli.render.Records;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.monitor.contention.ContentionAssembler;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
@@ -59,7 +58,7 @@ public final class ContentionCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
   }
 
   @Override
@@ -69,43 +68,46 @@ public final class ContentionCommand extends AttachingCommand {
 
   /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
-  protected int readFile(Path file) {
-    // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
-    MethodAddressMap methods =
-        new MethodAddressMap(ProcessMaps.forTrace(file)).withLines(sourceLines);
-    MonitorOutput<BlockedRecord, BlockedSummary> output =
-        ContentionOutput.output(format.renderer(out(), err()), stacks);
-    ContentionAssembler assembler =
-        new ContentionAssembler(methods, minDuration, stacks, output::write).namesAtEnd();
-    int code =
-        analyseSavedTrace(file, assembler, span -> output.summary(assembler.summary(span), null));
-    methods.problems().forEach(this::warn);
-    return code;
+  protected Result readFile(Path file) {
+    return Records.of(
+        ContentionOutput.stream(stacks),
+        sink -> {
+          // One pass: the rows are held until the trace's rundown, at its end, has named their
+          // frames.
+          MethodAddressMap methods =
+              new MethodAddressMap(ProcessMaps.forTrace(file)).withLines(sourceLines);
+          ContentionAssembler assembler =
+              new ContentionAssembler(methods, minDuration, stacks, sink::write).namesAtEnd();
+          long span = analyseSavedTrace(file, assembler);
+          methods.problems().forEach(this::warn);
+          return ContentionOutput.summaryReport(assembler.summary(span), null);
+        });
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    MonitorOutput<BlockedRecord, BlockedSummary> output =
-        ContentionOutput.output(format.renderer(out(), err()), stacks);
-    MethodAddressMap methods =
-        new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())).withLines(sourceLines);
-    ContentionAssembler assembler =
-        new ContentionAssembler(methods, minDuration, stacks, output::write);
-    SessionResult result =
-        watchMonitor(
-            attached,
-            namedFromTheStart(
-                ContentionAssembler.sessionRequest(true, sourceLines != null)
-                    .withDuration(durationOption.duration()),
-                methods,
-                attached),
-            "the locks and waits",
-            output::header,
-            "some waits are missing",
-            assembler);
-    BlockedSummary s = assembler.summary(result.observedNanos());
-    output.summary(s, result.stopReason());
-    methods.problems().forEach(this::warn);
-    return 0;
+  protected Result run(AttachedTarget attached) {
+    return Records.of(
+        ContentionOutput.stream(stacks),
+        sink -> {
+          MethodAddressMap methods =
+              new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())).withLines(sourceLines);
+          ContentionAssembler assembler =
+              new ContentionAssembler(methods, minDuration, stacks, sink::write);
+          SessionResult result =
+              watchMonitor(
+                  attached,
+                  namedFromTheStart(
+                      ContentionAssembler.sessionRequest(true, sourceLines != null)
+                          .withDuration(durationOption.duration()),
+                      methods,
+                      attached),
+                  "the locks and waits",
+                  sink::start,
+                  "some waits are missing",
+                  assembler);
+          methods.problems().forEach(this::warn);
+          return ContentionOutput.summaryReport(
+              assembler.summary(result.observedNanos()), result.stopReason());
+        });
   }
 }

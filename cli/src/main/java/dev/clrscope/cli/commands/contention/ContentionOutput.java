@@ -2,7 +2,6 @@ package dev.clrscope.cli.commands.contention;
 
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -35,17 +34,13 @@ final class ContentionOutput {
     }
     f.addAll(FrameFields.frameFields("method", "METHOD", 0, BlockedRecord::method));
     // No "kind" member of the schema's own: the record's kind (lock, wait) is one of its fields.
-    return new RecordSchema<>(null, f);
+    return new RecordSchema<>(null, f).withKey("method");
   }
 
-  /** The output: records as they come in {@code renderer}'s format, then the summary. */
-  static MonitorOutput<BlockedRecord, BlockedSummary> output(Renderer renderer, boolean stacks) {
+  /** The records as they come: with {@code stacks}, each one's frames under it in a table. */
+  static Renderer.Stream<BlockedRecord> stream(boolean stacks) {
     Renderer.Stream<BlockedRecord> stream = Renderer.Stream.live(schema(stacks));
-    return new MonitorOutput<>(
-        renderer,
-        stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream,
-        ContentionOutput::summaryReport,
-        BlockedSummary::observedNanos);
+    return stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream;
   }
 
   private static final RecordSchema<Watched> SUMMARY =
@@ -81,9 +76,12 @@ final class ContentionOutput {
 
   private static final RecordSchema<BlockedSummary.Group> BY_STACK =
       new RecordSchema<BlockedSummary.Group>(null, groupFields(true))
-          .withPriority(List.of("kind", "count", "totalMs", "methodText", "maxMs"));
+          .withPriority(List.of("kind", "count", "totalMs", "methodText", "maxMs"))
+          .withKey("methodText");
 
-  static Report summaryReport(BlockedSummary s, Watched watched) {
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(BlockedSummary s, String stoppedBecause) {
+    Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, watched);
     if (s.byKind().isEmpty()) {
       r.note("No thread was blocked.");

@@ -3,6 +3,7 @@ package dev.clrscope.cli.commands.counters;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
@@ -11,6 +12,7 @@ import dev.clrscope.monitor.counters.SessionProblem;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import picocli.CommandLine.Mixin;
 
 /**
@@ -28,24 +30,16 @@ abstract class CounterSessionCommand extends AttachingCommand {
     return target;
   }
 
-  /** Prepares the output before the session starts (and fails early on a bad output path). */
-  protected abstract void begin(CounterPlan plan, AttachedTarget attached);
-
-  /** Takes one update, on the reader thread. */
-  protected abstract void accept(CounterUpdate update);
-
-  /**
-   * Runs on the main thread while the session does (the reader thread hands out the updates) until
-   * {@code stop} is asked for; may ask it itself (the q key). By default it only waits.
-   */
-  protected void whileRunning(StopSwitch stop) throws InterruptedException {}
-
-  /** Ends the output once the stream has been read to its end. */
-  protected abstract void end(String stopReason);
-
   /** Whether Enter on a terminal stops the command (monitor uses its own keys). */
   protected boolean stopOnEnter() {
     return true;
+  }
+
+  /** What runs on the main thread while the session does, until it is asked to stop. */
+  @FunctionalInterface
+  protected interface WhileRunning {
+    /** Runs until {@code stop} is asked for; may ask it itself (the q key). */
+    void run(StopSwitch stop) throws InterruptedException;
   }
 
   @Override
@@ -54,7 +48,7 @@ abstract class CounterSessionCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected final Result run(AttachedTarget attached) {
     CounterPlan plan =
         CounterPlan.of(
             options.requests(),
@@ -62,7 +56,24 @@ abstract class CounterSessionCommand extends AttachingCommand {
             options.maxHistograms,
             options.maxTimeSeries,
             runtimeMajor(attached));
-    begin(plan, attached);
+    return records(plan, attached);
+  }
+
+  /**
+   * The command's records, made ready before the session starts (a bad output path fails early);
+   * their work runs the session through {@link #watchCounters}.
+   */
+  protected abstract Result records(CounterPlan plan, AttachedTarget attached);
+
+  /**
+   * Runs the session to its end: the updates go to {@code updates} on the reader thread, {@code
+   * body} runs on this one meanwhile; returns why it stopped ({@code null}: the stream ended).
+   */
+  protected final String watchCounters(
+      CounterPlan plan,
+      AttachedTarget attached,
+      Consumer<CounterUpdate> updates,
+      WhileRunning body) {
     StopSwitch stop = new StopSwitch();
     AtomicReference<SessionProblem> refusal = new AtomicReference<>();
     SessionResult result =
@@ -72,13 +83,13 @@ abstract class CounterSessionCommand extends AttachingCommand {
             stop,
             stopOnEnter(),
             session -> {
-              whileRunning(session.stopSwitch());
+              body.run(session.stopSwitch());
               return session.finish();
             },
             new CounterFeed(
                 plan,
                 update -> {
-                  accept(update);
+                  updates.accept(update);
                   if (update instanceof SessionProblem p
                       && p.refusesSession()
                       && refusal.compareAndSet(null, p)) {
@@ -86,12 +97,11 @@ abstract class CounterSessionCommand extends AttachingCommand {
                   }
                 }));
     warnAboutStream(result, "some values are missing");
-    end(result.stopReason());
     if (refusal.get() != null) {
       throw new CommandFailure(
           "the target refused the metrics session: " + refusal.get().message());
     }
-    return 0;
+    return result.stopReason();
   }
 
   /** The target's .NET major version from ProcessInfo, or 0 when it cannot be told. */

@@ -7,6 +7,7 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.counters.CounterFeed;
 import dev.clrscope.monitor.counters.CounterPlan;
@@ -87,25 +88,23 @@ public final class ListCountersCommand extends AttachingCommand {
   }
 
   @Override
-  protected int runWithoutTarget() {
+  protected Result run() {
     List<Listed> rows = new ArrayList<>();
     for (WellKnownCounters.Provider p : WellKnownCounters.providers()) {
       for (Instrument i : p.instruments()) {
         rows.add(new Listed(i, p.since()));
       }
     }
-    format.renderer(out(), err()).report(Report.table(SCHEMA, rows));
-    return 0;
+    return Report.table(SCHEMA, rows);
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     List<Listed> rows = new ArrayList<>();
     for (Instrument i : discover(attached)) {
       rows.add(new Listed(i, null));
     }
-    format.renderer(out(), err()).report(Report.table(SCHEMA, rows));
-    return 0;
+    return Report.table(SCHEMA, rows);
   }
 
   /** An instrument as listed, with the runtime version that brought it, if known. */
@@ -150,7 +149,8 @@ public final class ListCountersCommand extends AttachingCommand {
                           l.instrument().description().isEmpty()
                               ? null
                               : l.instrument().description())))
-          .withPriority(List.of("name", "provider", "type", "unit", "description", "source"));
+          .withPriority(List.of("name", "provider", "type", "unit", "description", "source"))
+          .withKey("name");
 
   private List<Instrument> discover(AttachedTarget attached) {
     Set<String> sources = new LinkedHashSet<>(KNOWN_EVENT_SOURCES);
@@ -159,12 +159,7 @@ public final class ListCountersCommand extends AttachingCommand {
     // Keyed on provider, source and name: each instrument once, in the order heard.
     Map<String, Instrument> found = new LinkedHashMap<>();
     err()
-        .println(
-            "Listening to "
-                + attached.describe()
-                + " for "
-                + duration.toMillis() / 1000.0
-                + " s...");
+        .println("Listening to " + attached.describe() + " for " + Unit.duration(duration) + "...");
     SessionResult result =
         watch(
             attached,

@@ -1,20 +1,26 @@
 package dev.clrscope.cli.commands.counters;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TargetSpec;
-import dev.clrscope.cli.render.Terminal;
-import dev.clrscope.cli.render.TextRenderer;
+import dev.clrscope.cli.render.LiveView;
+import dev.clrscope.cli.render.Records;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.counters.CounterBoard;
 import dev.clrscope.monitor.counters.CounterPlan;
-import dev.clrscope.monitor.counters.CounterUpdate;
 import dev.clrscope.monitor.counters.Measurement;
 import dev.clrscope.monitor.counters.SessionProblem;
 import dev.clrscope.monitor.session.StopSwitch;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code clrscope counters monitor}: the latest values, live. */
@@ -22,13 +28,15 @@ import picocli.CommandLine.Option;
     name = "monitor",
     mixinStandardHelpOptions = true,
     description = {
-      "Show counter values live. On a terminal the table is redrawn in place (keys: p pause, r"
-          + " resume, q quit); otherwise each interval is printed as a plain timestamped block."
-          + " Instruments that have not reported yet show as waiting for their first value; those"
-          + " never heard of are named at exit."
+      "Show counter values live. On a terminal the table is redrawn in place, fitted to the"
+          + " terminal's width and height (keys: p pause, r resume, q quit); otherwise each"
+          + " interval is printed as a plain block stamped with its local time. Instruments that"
+          + " have not reported yet show as waiting for their first value; those never heard of"
+          + " are named at exit. --format json, jsonl or csv writes every measurement instead,"
+          + " as `counters collect --layout full` does."
     })
 public final class MonitorCommand extends CounterSessionCommand {
-  private static final String CSI = "\u001b[";
+  @Mixin StreamFormatOption format;
 
   @Option(
       names = {"--show-deltas", "--showDeltas"},
@@ -42,63 +50,123 @@ public final class MonitorCommand extends CounterSessionCommand {
               + " does with this option); exact digits otherwise.")
   boolean abbreviate;
 
-  private CounterBoard board;
-  private boolean terminal;
-  private AttachedTarget attached;
-  private final AtomicLong version = new AtomicLong();
-  private final AtomicLong measured = new AtomicLong();
-  private volatile long lastChangeNanos;
-  private volatile boolean paused;
-  private volatile String problem;
-  private long printedMeasured;
-  private int columns;
-
   @Override
   protected boolean stopOnEnter() {
     return false;
   }
 
-  @Override
-  protected void begin(CounterPlan plan, AttachedTarget attached) {
-    this.attached = attached;
-    board = new CounterBoard(plan);
-    terminal = TerminalKeys.isTerminal(1);
-    // The board is redrawn in place: a line that wrapped would push it down the screen.
-    columns = terminal ? Terminal.stdoutColumns() : 0;
-    err()
-        .println(
-            "Monitoring counters of "
+  /** The board a table shows: the latest value of every series, redrawn as values come. */
+  private final class Board implements LiveView {
+    final CounterBoard values;
+    final AttachedTarget attached;
+    final AtomicLong version = new AtomicLong();
+    final AtomicLong measured = new AtomicLong();
+    volatile long lastChangeNanos;
+    volatile boolean paused;
+    volatile String problem;
+    volatile boolean inPlace;
+
+    Board(CounterPlan plan, AttachedTarget attached) {
+      this.values = new CounterBoard(plan);
+      this.attached = attached;
+    }
+
+    @Override
+    public void start(boolean redrawnInPlace) {
+      inPlace = redrawnInPlace;
+    }
+
+    @Override
+    public List<String> frame(int width) {
+      List<CounterBoard.Row> rows = values.rows();
+      Instant newest = BoardLines.newest(rows);
+      List<String> lines = new ArrayList<>();
+      if (inPlace) {
+        lines.add("Press p to pause, r to resume, q to quit.");
+        lines.add(
+            "    "
                 + attached.describe()
-                + " every "
-                + CounterText.exact(options.refreshSeconds)
-                + " s; "
-                + (terminal ? "p pause, r resume, q or Ctrl+C quit." : "Ctrl+C to stop."));
-    if (terminal) {
-      // Hide the cursor and start from a clean screen; the view is redrawn from the top.
-      out().print(CSI + "?25l" + CSI + "2J" + CSI + "H");
-      out().flush();
+                + "  "
+                + (paused ? "Status: Paused" : "Status: Running")
+                + (newest == null ? "" : "  " + Unit.time(newest)));
+        lines.add("");
+      } else {
+        lines.add(newest == null ? "-" : Unit.time(newest));
+      }
+      lines.addAll(
+          BoardLines.render(
+              rows, options.refreshSeconds, showDeltas, abbreviate, inPlace ? width : 0));
+      String p = problem;
+      if (inPlace && p != null) {
+        lines.add("");
+        lines.add("! " + p);
+      }
+      return lines;
     }
   }
 
   @Override
-  protected void accept(CounterUpdate update) {
-    if (board.accept(update)) {
-      if (update instanceof Measurement) {
-        measured.incrementAndGet();
-      }
-      if (update instanceof SessionProblem p) {
-        problem = p.message();
-        if (!terminal) {
-          warn(p.message());
-        }
-      }
-      lastChangeNanos = System.nanoTime();
-      version.incrementAndGet();
-    }
+  protected Result records(CounterPlan plan, AttachedTarget attached) {
+    Board board = new Board(plan, attached);
+    Map<String, Object> about = new LinkedHashMap<>();
+    about.put("target", attached.describe());
+    about.put("pid", attached.pid() > 0 ? attached.pid() : null);
+    about.put("counters", options.counters);
+    about.put("refreshIntervalSeconds", options.refreshSeconds);
+    return Records.of(
+        CounterRecords.full(about).withView(board),
+        sink -> {
+          sink.start();
+          err()
+              .println(
+                  "Monitoring counters of "
+                      + attached.describe()
+                      + " every "
+                      + CounterText.exact(options.refreshSeconds)
+                      + " s; "
+                      + (board.inPlace
+                          ? "p pause, r resume, q or Ctrl+C quit."
+                          : "Ctrl+C to stop."));
+          long[] drawnMeasured = {0};
+          String why =
+              watchCounters(
+                  plan,
+                  attached,
+                  update -> {
+                    if (!board.values.accept(update)) {
+                      return;
+                    }
+                    if (update instanceof Measurement m) {
+                      board.measured.incrementAndGet();
+                      sink.write(m);
+                    }
+                    if (update instanceof SessionProblem p) {
+                      board.problem = p.message();
+                      if (!board.inPlace) {
+                        warn(p.message());
+                      }
+                    }
+                    board.lastChangeNanos = System.nanoTime();
+                    board.version.incrementAndGet();
+                  },
+                  stop -> whileRunning(stop, board, sink, drawnMeasured));
+          if (board.inPlace || board.measured.get() > drawnMeasured[0]) {
+            sink.redraw();
+          }
+          List<String> notes = board.values.neverSeen();
+          notes.forEach(this::warn);
+          err().println("Stopped (" + (why == null ? "the stream ended" : why) + ").");
+          return CounterRecords.summary(why, notes);
+        });
   }
 
-  @Override
-  protected void whileRunning(StopSwitch stop) throws InterruptedException {
+  /**
+   * Redraws the board once an interval's values stopped coming for a moment (in place on a
+   * terminal, else a block for each interval that brought values), and reads the keys.
+   */
+  private void whileRunning(
+      StopSwitch stop, Board board, Records.Sink<Measurement> sink, long[] drawnMeasured)
+      throws InterruptedException {
     boolean launched = target.spec() instanceof TargetSpec.Launch;
     // A launched child shares stdin: the keys are its own then.
     TerminalKeys keys =
@@ -108,10 +176,10 @@ public final class MonitorCommand extends CounterSessionCommand {
                 System.in,
                 c -> {
                   switch (Character.toLowerCase((char) c)) {
-                    case 'p' -> paused = true;
+                    case 'p' -> board.paused = true;
                     case 'r' -> {
-                      paused = false;
-                      version.incrementAndGet();
+                      board.paused = false;
+                      board.version.incrementAndGet();
                     }
                     case 'q' -> stop.request("q pressed");
                     default -> {
@@ -123,24 +191,24 @@ public final class MonitorCommand extends CounterSessionCommand {
       long drawn = -1;
       boolean shownPaused = false;
       while (!stop.awaitStop(Duration.ofMillis(50))) {
-        if (paused) {
-          if (terminal && !shownPaused) {
-            draw(true);
+        if (board.paused) {
+          if (board.inPlace && !shownPaused) {
+            sink.redraw();
             shownPaused = true;
           }
           continue;
         }
         shownPaused = false;
-        long v = version.get();
+        long v = board.version.get();
         // Values of one interval arrive together: draw once they stopped coming for a moment.
-        if (v == drawn || System.nanoTime() - lastChangeNanos < 150_000_000L) {
+        if (v == drawn || System.nanoTime() - board.lastChangeNanos < 150_000_000L) {
           continue;
         }
-        if (terminal) {
-          draw(false);
-        } else if (measured.get() > printedMeasured) {
-          printedMeasured = measured.get();
-          printBlock();
+        if (board.inPlace) {
+          sink.redraw();
+        } else if (board.measured.get() > drawnMeasured[0]) {
+          drawnMeasured[0] = board.measured.get();
+          sink.redraw();
         }
         drawn = v;
       }
@@ -149,63 +217,5 @@ public final class MonitorCommand extends CounterSessionCommand {
         keys.close();
       }
     }
-  }
-
-  @Override
-  protected void end(String stopReason) {
-    if (terminal) {
-      draw(false);
-      out().print(CSI + "?25h");
-      out().flush();
-    } else if (measured.get() > printedMeasured) {
-      printBlock();
-    }
-    List<String> notes = board.neverSeen();
-    notes.forEach(this::warn);
-    err().println("Stopped (" + (stopReason == null ? "the stream ended" : stopReason) + ").");
-  }
-
-  private void draw(boolean pausedNow) {
-    List<CounterBoard.Row> rows = board.rows();
-    StringBuilder sb = new StringBuilder(CSI + "H");
-    Instant newest = LiveView.newest(rows);
-    line(sb, "Press p to pause, r to resume, q to quit.");
-    line(
-        sb,
-        "    "
-            + attached.describe()
-            + "  "
-            + (pausedNow ? "Status: Paused" : "Status: Running")
-            + (newest == null ? "" : "  " + newest));
-    line(sb, "");
-    for (String l :
-        LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate, columns)) {
-      line(sb, l);
-    }
-    String p = problem;
-    if (p != null) {
-      line(sb, "");
-      line(sb, "! " + p);
-    }
-    sb.append(CSI).append('J');
-    out().print(sb);
-    out().flush();
-  }
-
-  private void line(StringBuilder sb, String text) {
-    sb.append(TextRenderer.cut(text, columns)).append(CSI).append('K').append('\n');
-  }
-
-  private void printBlock() {
-    List<CounterBoard.Row> rows = board.rows();
-    Instant newest = LiveView.newest(rows);
-    StringBuilder sb = new StringBuilder();
-    sb.append(newest == null ? "-" : newest.toString()).append('\n');
-    for (String l : LiveView.render(rows, options.refreshSeconds, showDeltas, abbreviate, 0)) {
-      sb.append(l).append('\n');
-    }
-    sb.append('\n');
-    out().print(sb);
-    out().flush();
   }
 }

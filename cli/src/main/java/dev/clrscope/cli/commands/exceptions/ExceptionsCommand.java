@@ -7,10 +7,10 @@ import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TypeRegex;
-import dev.clrscope.cli.render.MonitorOutput;
+import dev.clrscope.cli.render.Records;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.monitor.exceptions.ExceptionAssembler;
 import dev.clrscope.monitor.exceptions.ExceptionRecord;
-import dev.clrscope.monitor.exceptions.ExceptionSummary;
 import dev.clrscope.monitor.methods.MethodAddressMap;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.symbols.ProcessMaps;
@@ -58,7 +58,7 @@ public final class ExceptionsCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
     typePattern = type == null ? null : TypeRegex.compile(spec, type);
   }
 
@@ -68,48 +68,51 @@ public final class ExceptionsCommand extends AttachingCommand {
   }
 
   private ExceptionAssembler assembler(
-      MethodAddressMap methods, MonitorOutput<ExceptionRecord, ExceptionSummary> output) {
+      MethodAddressMap methods, Records.Sink<ExceptionRecord> sink) {
     return new ExceptionAssembler(
-        methods, t -> typePattern == null || typePattern.test(t), stacks, output::write);
+        methods, t -> typePattern == null || typePattern.test(t), stacks, sink::write);
   }
 
   /** A saved trace: every row named as the summary is, from the whole trace. */
   @Override
-  protected int readFile(Path file) {
-    // One pass: the rows are held until the trace's rundown, at its end, has named their frames.
-    MethodAddressMap methods =
-        new MethodAddressMap(ProcessMaps.forTrace(file)).withLines(sourceLines);
-    MonitorOutput<ExceptionRecord, ExceptionSummary> output =
-        ExceptionsOutput.output(format.renderer(out(), err()), stacks);
-    ExceptionAssembler assembler = assembler(methods, output).namesAtEnd();
-    int code =
-        analyseSavedTrace(file, assembler, span -> output.summary(assembler.summary(span), null));
-    methods.problems().forEach(this::warn);
-    return code;
+  protected Result readFile(Path file) {
+    return Records.of(
+        ExceptionsOutput.stream(stacks),
+        sink -> {
+          // One pass: the rows are held until the trace's rundown, at its end, has named their
+          // frames.
+          MethodAddressMap methods =
+              new MethodAddressMap(ProcessMaps.forTrace(file)).withLines(sourceLines);
+          ExceptionAssembler assembler = assembler(methods, sink).namesAtEnd();
+          long span = analyseSavedTrace(file, assembler);
+          methods.problems().forEach(this::warn);
+          return ExceptionsOutput.summaryReport(assembler.summary(span), null);
+        });
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    MonitorOutput<ExceptionRecord, ExceptionSummary> output =
-        ExceptionsOutput.output(format.renderer(out(), err()), stacks);
-    MethodAddressMap methods =
-        new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())).withLines(sourceLines);
-    ExceptionAssembler assembler = assembler(methods, output);
-    SessionResult result =
-        watchMonitor(
-            attached,
-            namedFromTheStart(
-                ExceptionAssembler.sessionRequest(true, sourceLines != null)
-                    .withDuration(durationOption.duration()),
-                methods,
-                attached),
-            "the exceptions",
-            output::header,
-            "some exceptions are missing",
-            assembler);
-    ExceptionSummary s = assembler.summary(result.observedNanos());
-    output.summary(s, result.stopReason());
-    methods.problems().forEach(this::warn);
-    return 0;
+  protected Result run(AttachedTarget attached) {
+    return Records.of(
+        ExceptionsOutput.stream(stacks),
+        sink -> {
+          MethodAddressMap methods =
+              new MethodAddressMap(ProcessMaps.ofProcess(attached.pid())).withLines(sourceLines);
+          ExceptionAssembler assembler = assembler(methods, sink);
+          SessionResult result =
+              watchMonitor(
+                  attached,
+                  namedFromTheStart(
+                      ExceptionAssembler.sessionRequest(true, sourceLines != null)
+                          .withDuration(durationOption.duration()),
+                      methods,
+                      attached),
+                  "the exceptions",
+                  sink::start,
+                  "some exceptions are missing",
+                  assembler);
+          methods.problems().forEach(this::warn);
+          return ExceptionsOutput.summaryReport(
+              assembler.summary(result.observedNanos()), result.stopReason());
+        });
   }
 }

@@ -2,7 +2,6 @@ package dev.clrscope.cli.commands.exceptions;
 
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -30,6 +29,17 @@ final class ExceptionsOutput {
     f.add(Field.of("threadId", "THREAD", 7, Unit.ID, ExceptionRecord::threadId));
     f.add(Field.of("type", "TYPE", 32, Unit.TEXT, ExceptionRecord::type));
     f.addAll(FrameFields.frameFields("throwSite", "THROW SITE", 40, ExceptionRecord::throwSite));
+    // The framework's frame that threw on the user's behalf, beside the user's.
+    f.add(
+        Field.<ExceptionRecord>of(
+                "thrownIn",
+                "THROWN IN",
+                40,
+                Unit.TEXT,
+                r -> r.thrownIn() == null ? null : r.thrownIn().name())
+            .cell(r -> r.thrownIn() == null ? "-" : r.thrownIn().text())
+            .cutAtStart()
+            .optional());
     f.add(Field.of("handling", "HANDLING", 9, Unit.TEXT, ExceptionRecord::handling));
     f.add(
         Field.<ExceptionRecord>data("catchingMethod", Unit.TEXT, ExceptionRecord::catchingMethod));
@@ -43,18 +53,17 @@ final class ExceptionsOutput {
       f.addAll(FrameFields.stackFields("stack", ExceptionRecord::stack));
     }
     f.add(Field.of("message", "MESSAGE", 0, Unit.TEXT, ExceptionRecord::message));
-    return new RecordSchema<>("exception", f);
+    // What a narrow terminal keeps: what was thrown and where, then why; the time and thread last.
+    return new RecordSchema<>("exception", f)
+        .withKey("type")
+        .withPriority(
+            List.of("type", "throwSite", "message", "time", "handling", "threadId", "thrownIn"));
   }
 
-  /** The output: records as they come in {@code renderer}'s format, then the summary. */
-  static MonitorOutput<ExceptionRecord, ExceptionSummary> output(
-      Renderer renderer, boolean stacks) {
+  /** The records as they come: with {@code stacks}, each one's frames under it in a table. */
+  static Renderer.Stream<ExceptionRecord> stream(boolean stacks) {
     Renderer.Stream<ExceptionRecord> stream = Renderer.Stream.live(schema(stacks));
-    return new MonitorOutput<>(
-        renderer,
-        stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream,
-        ExceptionsOutput::summaryReport,
-        ExceptionSummary::observedNanos);
+    return stacks ? stream.withDetails(r -> FrameFields.atFrames(r.stack())) : stream;
   }
 
   private static final RecordSchema<Summarized<ExceptionSummary>> SUMMARY =
@@ -86,7 +95,9 @@ final class ExceptionsOutput {
           null,
           List.of(
               Field.of("type", "TYPE", 0, Unit.TEXT, Map.Entry::getKey),
-              Field.of("count", "COUNT", 0, Unit.COUNT, Map.Entry::getValue)));
+              Field.of("count", "COUNT", 0, Unit.COUNT, Map.Entry::getValue)),
+          List.of(),
+          "type");
 
   private static final RecordSchema<ExceptionSummary.SiteCount> BY_SITE = bySite();
 
@@ -97,10 +108,12 @@ final class ExceptionsOutput {
     f.addAll(
         FrameFields.frameFields(
             "throwSite", "THROW SITE", 0, ExceptionSummary.SiteCount::throwSite));
-    return new RecordSchema<>(null, f);
+    return new RecordSchema<>(null, f).withKey("throwSite");
   }
 
-  static Report summaryReport(ExceptionSummary s, Watched watched) {
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(ExceptionSummary s, String stoppedBecause) {
+    Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     return r.mapRows("byType", "By type", BY_TYPE, List.copyOf(s.byType().entrySet()))
         .rows("byThrowSite", "By throw site", BY_SITE, s.byThrowSite())

@@ -5,12 +5,11 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
-import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.RuntimeKeyword;
 import dev.clrscope.monitor.gc.GcAssembler;
@@ -81,7 +80,7 @@ public final class FullGcCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     long id = csn != null ? csn : 1 + new SecureRandom().nextInt(Integer.MAX_VALUE - 1);
     if (id <= 0 || id > 0xFFFF_FFFFL) {
       throw new ParameterException(
@@ -96,7 +95,7 @@ public final class FullGcCommand extends AttachingCommand {
     boolean[] watchedToTheEnd = new boolean[1];
     watch(
         attached,
-        GcAssembler.sessionRequest(0, Map.of()),
+        GcAssembler.sessionRequest(0, Map.of(), attached.client().runtimeMajorVersion()),
         watchStop,
         false,
         watcher -> {
@@ -110,7 +109,8 @@ public final class FullGcCommand extends AttachingCommand {
                   attached.client(),
                   GcAssembler.sessionRequest(
                           RuntimeKeyword.MANAGED_HEAP_COLLECT.mask(),
-                          Map.of("Id", Long.toString(id)))
+                          Map.of("Id", Long.toString(id)),
+                          attached.client().runtimeMajorVersion())
                       .withDuration(wait),
                   inducingStop,
                   new GcAssembler(
@@ -147,8 +147,8 @@ public final class FullGcCommand extends AttachingCommand {
         }
       }
     }
-    report(new Induced(ours[0], id, watchedToTheEnd[0], second.isEmpty() ? null : second.get(0)));
-    return 0;
+    return report(
+        new Induced(ours[0], id, watchedToTheEnd[0], second.isEmpty() ? null : second.get(0)));
   }
 
   private CommandFailure noGc(AttachedTarget attached, SessionResult induced, StopSwitch user) {
@@ -171,7 +171,9 @@ public final class FullGcCommand extends AttachingCommand {
             + (induced.failure() != null
                 ? " (the trace stream broke off: " + induced.failure().getMessage() + ")"
                 : "")
-            + ": the target may be too busy or too old (.NET 5+ is needed); try a longer"
+            + " ("
+            + attached.client().runtimeName()
+            + "): the target may be too busy (GCHeapCollect needs .NET 5 or later); try a longer"
             + " --wait");
   }
 
@@ -274,8 +276,7 @@ public final class FullGcCommand extends AttachingCommand {
     return cell == null ? f : f.cell(cell);
   }
 
-  private void report(Induced report) {
-    format.renderer(out(), err()).report(Report.record(REPORT, report));
+  private Report report(Induced report) {
     GcRecord gc = report.gc();
     if (!report.clientSequenceNumberMatched() && gc.clientSequenceNumber() != 0) {
       warn(
@@ -285,13 +286,11 @@ public final class FullGcCommand extends AttachingCommand {
               + report.requested()
               + " asked for: another tool may have induced it");
     }
-    if (format.format() != OutputFormat.table) {
-      err().println("Second GC when the session closed: " + report.secondText());
-    }
+    return Report.record(REPORT, report);
   }
 
   private static String bytes(Long v) {
-    return v == null ? "-" : Unit.COUNT.text(v) + " (" + ByteSize.of(v) + ")";
+    return v == null ? "-" : Unit.COUNT.text(v) + " (" + Unit.bytes(v) + ")";
   }
 
   /**

@@ -1,9 +1,7 @@
 package dev.clrscope.cli.commands.gc;
 
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -158,26 +156,23 @@ public final class GcOutput {
     return terminalColumns > 0 ? all.fittingTable(terminalColumns) : all;
   }
 
-  /** The output of every field: see {@link #output(Renderer, boolean, RecordSchema, boolean)}. */
-  public static MonitorOutput<GcRecord, GcSummary> output(Renderer renderer, boolean perHeap) {
-    return output(renderer, perHeap, schema(perHeap), true);
-  }
-
   /**
-   * The output of these fields (see {@link #schema(boolean, String, int)}): a row per GC, with each
-   * heap's history under it in a table with {@code perHeap}, then the summary.
+   * The records of these fields (see {@link #schema(boolean, String, int)}): a row per GC, with
+   * each heap's history under it in a table with {@code perHeap}.
    *
    * @param fitted a table may leave out columns to fit the terminal (not when the user chose them)
    */
-  static MonitorOutput<GcRecord, GcSummary> output(
-      Renderer renderer, boolean perHeap, RecordSchema<GcRecord> fields, boolean fitted) {
+  static Renderer.Stream<GcRecord> stream(
+      boolean perHeap, RecordSchema<GcRecord> fields, boolean fitted) {
     Renderer.Stream<GcRecord> live = Renderer.Stream.live(fields).allColumnsWith("--columns all");
     Renderer.Stream<GcRecord> stream = fitted ? live : live.unfitted();
-    return new MonitorOutput<>(
-        renderer,
-        perHeap ? stream.withDetails(GcOutput::heapLines) : stream,
-        (s, watched) -> Report.record(SUMMARY, new Summarized<>(s, watched)),
-        GcSummary::observedNanos);
+    return perHeap ? stream.withDetails(GcOutput::heapLines) : stream;
+  }
+
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(GcSummary s, String stoppedBecause) {
+    return Report.record(
+        SUMMARY, new Summarized<>(s, new Watched(s.observedNanos(), stoppedBecause)));
   }
 
   /** Short names, so all six fit the column: Conc, Compact, Promote, Demote, Cards, Elev. */
@@ -216,11 +211,11 @@ public final class GcOutput {
                 row,
                 h.heapIndex(),
                 HeapHistory.GENERATION_NAMES.get(g),
-                ByteSize.of(h.budget().get(g)),
-                ByteSize.of(h.sizeBefore().get(g)),
-                ByteSize.of(h.sizeAfter().get(g)),
-                ByteSize.of(h.survived().get(g)),
-                ByteSize.of(h.fragmentationAfter().get(g))));
+                Unit.bytes(h.budget().get(g)),
+                Unit.bytes(h.sizeBefore().get(g)),
+                Unit.bytes(h.sizeAfter().get(g)),
+                Unit.bytes(h.survived().get(g)),
+                Unit.bytes(h.fragmentationAfter().get(g))));
       }
       lines.add(
           "heap "
@@ -384,11 +379,11 @@ public final class GcOutput {
   private static String allocated(GcSummary s) {
     return s.allocatedBytes() == null
         ? "- (needs two GCs)"
-        : ByteSize.of(s.allocatedBytes())
+        : Unit.bytes(s.allocatedBytes())
             + " between the first and last GC"
             + (s.allocationBytesPerSecond() == null
                 ? ""
-                : ", " + ByteSize.of(Math.round(s.allocationBytesPerSecond())) + "/s");
+                : ", " + Unit.bytes(Math.round(s.allocationBytesPerSecond())) + "/s");
   }
 
   private static String counts(Map<String, Long> m) {

@@ -5,8 +5,11 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Records;
+import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.monitor.gc.GcAssembler;
 import dev.clrscope.monitor.gc.GcRecord;
 import dev.clrscope.monitor.gc.GcSummary;
@@ -79,29 +82,41 @@ public final class GcStatsCommand extends AttachingCommand {
 
   /** What one run of gcstats gathers: the rows as they come, the summary and the chart. */
   private final class Watch {
-    final MonitorOutput<GcRecord, GcSummary> output =
-        GcOutput.output(format.renderer(out(), err()), perHeap, fields(), columns == null);
     final GcSummary.Accumulator summary = new GcSummary.Accumulator();
     final GcChart.Series series = chart == null ? null : new GcChart.Series();
-    final GcAssembler assembler =
-        new GcAssembler(
-            r -> {
-              summary.add(r);
-              if (series != null) {
-                series.add(r);
-              }
-              output.write(r);
-            });
+    final GcAssembler assembler;
 
-    void end(long observedNanos, String stopReason, String source) {
+    Watch(Records.Sink<GcRecord> sink) {
+      assembler =
+          new GcAssembler(
+              r -> {
+                summary.add(r);
+                if (series != null) {
+                  series.add(r);
+                }
+                sink.write(r);
+              });
+    }
+
+    /** The summary, once the chart (if asked for) is written. */
+    Report end(long observedNanos, String stopReason, String source) {
       GcSummary s =
           summary.build(observedNanos, assembler.pausedNanos(), assembler.unfinishedGcs());
-      output.summary(s, stopReason);
       if (series != null) {
-        GcChart.write(chart, series, source);
-        err().println("Chart written to " + chart.toAbsolutePath());
+        if (s.gcs() == 0) {
+          // An empty chart says nothing; saying so does.
+          warn("no GC was seen, so no chart was written (" + chart + ")");
+        } else {
+          GcChart.write(chart, series, source);
+          err().println("Chart written to " + chart.toAbsolutePath());
+        }
       }
+      return GcOutput.summaryReport(s, stopReason);
     }
+  }
+
+  private Renderer.Stream<GcRecord> stream() {
+    return GcOutput.stream(perHeap, fields(), columns == null);
   }
 
   @Override
@@ -111,31 +126,39 @@ public final class GcStatsCommand extends AttachingCommand {
 
   /** A saved trace recorded with the GC keyword (such as `trace collect --profile gc-verbose`). */
   @Override
-  protected int readFile(Path file) {
-    Watch w = new Watch();
-    return analyseSavedTrace(
-        file, w.assembler, span -> w.end(span, null, file.getFileName().toString()));
+  protected Result readFile(Path file) {
+    return Records.of(
+        stream(),
+        sink -> {
+          Watch w = new Watch(sink);
+          long span = analyseSavedTrace(file, w.assembler);
+          return w.end(span, null, file.getFileName().toString());
+        });
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    Watch w = new Watch();
-    SessionResult result =
-        watch(
-            attached,
-            GcAssembler.sessionRequest(0, Map.of()).withDuration(durationOption.duration()),
-            new StopSwitch(),
-            true,
-            session -> {
-              // A launched child (or a runtime on a suspending port) starts only now, so its
-              // first GC is already watched.
-              announceWatching("the GCs", attached, durationOption.duration());
-              w.output.header();
-              return session.finish();
-            },
-            w.assembler);
-    warnAboutStream(result, "some GCs may be incomplete");
-    w.end(result.observedNanos(), result.stopReason(), attached.describe());
-    return 0;
+  protected Result run(AttachedTarget attached) {
+    return Records.of(
+        stream(),
+        sink -> {
+          Watch w = new Watch(sink);
+          SessionResult result =
+              watch(
+                  attached,
+                  GcAssembler.sessionRequest(0, Map.of(), attached.client().runtimeMajorVersion())
+                      .withDuration(durationOption.duration()),
+                  new StopSwitch(),
+                  true,
+                  session -> {
+                    // A launched child (or a runtime on a suspending port) starts only now, so its
+                    // first GC is already watched.
+                    announceWatching("the GCs", attached, durationOption.duration());
+                    sink.start();
+                    return session.finish();
+                  },
+                  w.assembler);
+          warnAboutStream(result, "some GCs may be incomplete");
+          return w.end(result.observedNanos(), result.stopReason(), attached.describe());
+        });
   }
 }

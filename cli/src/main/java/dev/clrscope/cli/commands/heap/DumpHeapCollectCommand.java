@@ -2,6 +2,9 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
@@ -48,12 +51,12 @@ public final class DumpHeapCollectCommand extends HeapCommand {
   }
 
   @Override
-  protected int show(HeapSnapshot snapshot, String source) {
+  protected Result show(HeapSnapshot snapshot, String source) {
     throw new UnsupportedOperationException("collect writes a live snapshot");
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     HeapSnapshot snapshot = snapshot(attached);
     Path file =
         output != null
@@ -66,15 +69,12 @@ public final class DumpHeapCollectCommand extends HeapCommand {
     write(snapshot, attached, file);
     err()
         .println(
-            String.format(
-                java.util.Locale.ROOT,
-                "%s %,d objects, %,d bytes",
-                source(snapshot, attached),
-                snapshot.objectCount(),
-                snapshot.totalSize()));
-    out().println(file.toAbsolutePath());
-    out().flush();
+            source(snapshot, attached)
+                + " "
+                + Unit.count(snapshot.objectCount())
+                + " objects, "
+                + Unit.bytes(snapshot.totalSize()));
     HeapTimeline.mark("done");
-    return 0;
+    return Report.path(file.toAbsolutePath());
   }
 }

@@ -3,6 +3,8 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapTimeline;
 import java.nio.file.Path;
@@ -86,9 +88,9 @@ public final class DumpHeapCommand extends HeapCommand {
   }
 
   @Override
-  protected int show(HeapSnapshot snapshot, String source) {
-    report.print(snapshot, source, out(), err());
-    HeapTimeline.mark("report printed");
-    return 0;
+  protected Result show(HeapSnapshot snapshot, String source) {
+    Report r = report.report(snapshot, source);
+    HeapTimeline.mark("report made");
+    return r;
   }
 }

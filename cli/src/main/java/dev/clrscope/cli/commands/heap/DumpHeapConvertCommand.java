@@ -2,12 +2,16 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.DacCommand;
+import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.output.OutputFile;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.monitor.heap.HeapWalk;
 import java.nio.file.Path;
-import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -38,15 +42,17 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand implements 
       description = "The .gcdump to write.")
   Path output;
 
+  @Mixin DacSourceOptions dacSource;
+
   @Override
   public boolean readsThroughDac() {
     return DacCommand.isCore(input);
   }
 
   @Override
-  public Integer call() {
+  protected Result run() {
     OutputFile.check(output, "-o");
-    HeapSnapshot snapshot = HeapFile.read(input);
+    HeapSnapshot snapshot = HeapFile.read(input, dacSource.dacOptions(this::warn));
     OutputFile.write(
         output,
         out -> {
@@ -56,15 +62,16 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand implements 
         });
     err()
         .println(
-            String.format(
-                Locale.ROOT,
-                "%s: %,d objects, %,d bytes (%,d of them, %,d bytes, reachable from no root)",
-                input.getFileName(),
-                snapshot.objectCount(),
-                snapshot.totalSize(),
-                snapshot.unreachableCount(),
-                snapshot.totalSize() - snapshot.reachableSize()));
-    out().println(output.toAbsolutePath());
-    return 0;
+            input.getFileName()
+                + ": "
+                + Unit.count(snapshot.objectCount())
+                + " objects, "
+                + Unit.bytes(snapshot.totalSize())
+                + " ("
+                + Unit.count(snapshot.unreachableCount())
+                + " of them, "
+                + Unit.bytes(snapshot.totalSize() - snapshot.reachableSize())
+                + ", reachable from no root)");
+    return HeapFile.requireWhole(snapshot, err(), Report.path(output.toAbsolutePath()));
   }
 }

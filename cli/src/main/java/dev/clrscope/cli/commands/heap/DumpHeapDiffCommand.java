@@ -4,6 +4,7 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.TypeDiff;
@@ -49,11 +50,13 @@ public final class DumpHeapDiffCommand extends HeapCommand {
           null,
           List.of(
               Field.of("countDelta", "+COUNT", 0, Unit.COUNT, TypeDiff::countDelta),
-              Field.of("sizeDelta", "+SIZE", 0, Unit.COUNT, TypeDiff::sizeDelta),
-              Field.of("retainedDelta", "+RETAINED", 0, Unit.COUNT, TypeDiff::retainedDelta),
+              Field.of("sizeDelta", "+SIZE", 0, Unit.BYTES, TypeDiff::sizeDelta),
+              Field.of("retainedDelta", "+RETAINED", 0, Unit.BYTES, TypeDiff::retainedDelta),
               Field.of("countAfter", "COUNT", 0, Unit.COUNT, TypeDiff::countAfter),
-              Field.of("sizeAfter", "SIZE", 0, Unit.COUNT, TypeDiff::sizeAfter),
-              Field.of("type", "TYPE", 0, Unit.TEXT, TypeDiff::type)));
+              Field.of("sizeAfter", "SIZE", 0, Unit.BYTES, TypeDiff::sizeAfter),
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeDiff::type)),
+          List.of(),
+          "type");
 
   @Override
   protected boolean needsTarget() {
@@ -72,17 +75,23 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   /** FILE is the later snapshot, as {@code --after} is. */
   @Override
-  protected int readFile(Path file) {
+  protected Result readFile(Path file) {
     if (after != null) {
       throw new ParameterException(spec.commandLine(), "give the later file once: FILE or --after");
     }
-    return show(HeapFile.read(file), file.getFileName().toString());
+    return show(HeapFile.read(file, dacOptions()), file.getFileName().toString());
   }
 
   @Override
-  protected int show(HeapSnapshot later, String source) {
-    print(HeapFile.read(before), later, source);
-    return 0;
+  protected Result show(HeapSnapshot later, String source) {
+    // A live walk's source says a GC walked it: the later side is the heap at that GC.
+    String name =
+        source.endsWith(" walked")
+            ? "the heap at " + source.substring(0, source.length() - " walked".length())
+            : source;
+    HeapSnapshot earlier = HeapFile.read(before, dacOptions());
+    // The later side is checked where it was read (HeapCommand, run()).
+    return HeapFile.requireWhole(earlier, err(), report(earlier, later, name));
   }
 
   @Override
@@ -96,27 +105,48 @@ public final class DumpHeapDiffCommand extends HeapCommand {
   }
 
   @Override
-  protected int runWithoutTarget() {
-    return show(HeapFile.read(after), after.getFileName().toString());
+  protected Result run() {
+    HeapSnapshot later = HeapFile.read(after, dacOptions());
+    return HeapFile.requireWhole(later, err(), show(later, after.getFileName().toString()));
   }
 
-  private void print(HeapSnapshot earlier, HeapSnapshot later, String laterName) {
+  private Report report(HeapSnapshot earlier, HeapSnapshot later, String laterName) {
     List<TypeDiff> rows =
         TypeDiff.between(earlier, later).stream()
             .filter(d -> selection.matches(d.type()))
             .limit(selection.limit())
             .toList();
-    err()
-        .println(
-            String.format(
-                java.util.Locale.ROOT,
-                "%s against %s: %+,d objects, %+,d bytes",
-                laterName,
-                before.getFileName(),
-                (long) later.objectCount() - earlier.objectCount(),
-                later.totalSize() - earlier.totalSize()));
-    format
-        .renderer(out(), err())
-        .report(Report.builder().rows("types", null, SCHEMA, rows).build());
+    Head head =
+        new Head(
+            laterName,
+            before.getFileName().toString(),
+            (long) later.objectCount() - earlier.objectCount(),
+            later.totalSize() - earlier.totalSize());
+    return Report.builder().values(HEAD, head).rows("types", null, SCHEMA, rows).primary().build();
   }
+
+  /** The two snapshots compared, and how the whole heap grew. */
+  private record Head(String after, String before, long objectsDelta, long sizeDelta) {
+    String line() {
+      return after
+          + " against "
+          + before
+          + ": "
+          + (objectsDelta > 0 ? "+" : "")
+          + Unit.count(objectsDelta)
+          + " objects, "
+          + (sizeDelta > 0 ? "+" : "")
+          + Unit.bytes(sizeDelta);
+    }
+  }
+
+  private static final RecordSchema<Head> HEAD =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("summary", "", 0, Unit.TEXT, Head::line).only(Field.Shown.TABLE),
+              Field.data("after", Unit.TEXT, Head::after),
+              Field.data("before", Unit.TEXT, Head::before),
+              Field.data("objectsDelta", Unit.COUNT, Head::objectsDelta),
+              Field.data("sizeDelta", Unit.BYTES, Head::sizeDelta)));
 }

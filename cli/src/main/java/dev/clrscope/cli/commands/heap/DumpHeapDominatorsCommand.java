@@ -2,17 +2,18 @@ package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshot.Retainer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -98,31 +99,53 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   }
 
   @Override
-  protected int runWithoutTarget() {
+  protected Result run() {
     return readFile(file);
   }
 
+  /** What the tree is of: the objects and bytes the roots reach, and the tree's floor. */
+  private record Head(String source, long objects, long reachable, double minPercent) {
+    String line() {
+      return source
+          + " "
+          + Unit.count(objects)
+          + " objects, "
+          + Unit.bytes(reachable)
+          + " reachable from roots; the biggest retainers, each retaining "
+          + Numbers.plain(minPercent)
+          + "% or more";
+    }
+  }
+
+  private static final RecordSchema<Head> HEAD =
+      new RecordSchema<>(
+          null, List.of(Field.of("summary", "", 0, Unit.TEXT, Head::line).only(Field.Shown.TABLE)));
+
   @Override
-  protected int show(HeapSnapshot s, String source) {
+  protected Result show(HeapSnapshot s, String source) {
     List<Retainer> top = s.biggestRetainers(depth, minPercent / 100, width);
     // Percentages of what the roots reach: garbage not yet collected is no one's.
     long total = s.reachableSize();
-    err()
-        .println(
-            String.format(
-                Locale.ROOT,
-                "%s %,d objects, %,d bytes reachable from roots; the biggest retainers, each"
-                    + " retaining %s%% or more",
-                source,
-                s.objectCount() - s.unreachableCount(),
-                total,
-                Numbers.plain(minPercent)));
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder()
-                .tree(null, null, retainerSchema(total), top, Retainer::children, "type")
-                .build());
+    Report.Builder report =
+        Report.builder()
+            .values(
+                HEAD, new Head(source, s.objectCount() - s.unreachableCount(), total, minPercent))
+            .tree(null, null, retainerSchema(total), top, Retainer::children, "type")
+            .primary();
+    String note =
+        SharedOwnershipNote.of(
+            s,
+            top,
+            type ->
+                "`dump-heap report --type '"
+                    + TypeRegex.literal(type)
+                    + "'` shows what they retain, `dump-heap roots --type '"
+                    + TypeRegex.literal(type)
+                    + "'` where they are held from (in a core, analyze's `retained -type` and"
+                    + " `paths`).");
+    if (note != null) {
+      report.note(note);
+    }
     if (flame != null) {
       Map<String, Long> folded = s.dominatorFlame(64);
       OutputFile.write(
@@ -138,7 +161,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
           });
       err().println("Wrote " + flame + " (" + folded.size() + " stacks)");
     }
-    return 0;
+    return report.build();
   }
 
   /** A retainer's fields; its share is of {@code total}, the whole heap. */
@@ -146,7 +169,7 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
     return new RecordSchema<Retainer>(
             null,
             List.of(
-                Field.of("retained", "RETAINED", 0, Unit.COUNT, Retainer::retained),
+                Field.of("retained", "RETAINED", 0, Unit.BYTES, Retainer::retained),
                 Field.of(
                         "retainedPercent",
                         "%",
@@ -154,8 +177,9 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
                         Unit.PERCENT,
                         (Retainer r) -> Unit.percent(r.retained(), total))
                     .only(Field.Shown.TABLE),
-                Field.of("size", "SIZE", 0, Unit.COUNT, Retainer::size),
+                Field.of("size", "SIZE", 0, Unit.BYTES, Retainer::size),
                 Field.of("type", "TYPE", 0, Unit.TEXT, Retainer::type)))
-        .withPriority(List.of("retained", "type", "retainedPercent", "size"));
+        .withPriority(List.of("retained", "type", "retainedPercent", "size"))
+        .withKey("type");
   }
 }

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.heap;
 
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -26,8 +27,7 @@ public final class DumpHeapReportCommand extends HeapCommand {
   }
 
   @Override
-  protected int show(HeapSnapshot snapshot, String source) {
-    report.print(snapshot, source, out(), err());
-    return 0;
+  protected Result show(HeapSnapshot snapshot, String source) {
+    return report.report(snapshot, source);
   }
 }

@@ -1,10 +1,12 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.options.FormatOption;
+import dev.clrscope.cli.options.TopOption;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshot.PathStep;
@@ -13,7 +15,6 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /**
  * {@code clrscope dump-heap roots}: why objects are alive, as the shortest path from a GC root (a
@@ -31,19 +32,19 @@ import picocli.CommandLine.ParameterException;
 public final class DumpHeapRootsCommand extends HeapCommand {
   @Mixin FormatOption format;
 
+  /** How many paths. */
+  @Mixin TopOption top;
+
+  /** The name this option had: {@code --top} now, as in every command. */
+  @Option(names = "--max", hidden = true, paramLabel = "N")
+  Integer max;
+
   @Option(
       names = "--type",
       paramLabel = "REGEX",
       required = true,
       description = "The objects to explain: types whose name contains a match of REGEX.")
   String typeFilter;
-
-  @Option(
-      names = "--max",
-      paramLabel = "N",
-      defaultValue = "5",
-      description = "At most N paths, nearest objects first (default: ${DEFAULT-VALUE}).")
-  int max = 5;
 
   private TypeRegex typePattern;
 
@@ -57,7 +58,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
       List<String> lines = new ArrayList<>();
       for (PathStep s : steps) {
         lines.add(
-            "-> " + s.type() + " 0x" + Long.toHexString(s.address()) + " (" + s.size() + " B)");
+            "-> " + s.type() + " " + Unit.address(s.address()) + " (" + Unit.bytes(s.size()) + ")");
       }
       return lines;
     }
@@ -69,7 +70,7 @@ public final class DumpHeapRootsCommand extends HeapCommand {
           List.of(
               Field.of("type", "TYPE", 0, Unit.TEXT, PathStep::type),
               Field.of("address", "ADDRESS", 0, Unit.ADDRESS, PathStep::address),
-              Field.of("size", "SIZE", 0, Unit.COUNT, PathStep::size)));
+              Field.of("size", "SIZE", 0, Unit.BYTES, PathStep::size)));
 
   private static final RecordSchema<RootPath> PATH =
       new RecordSchema<>(
@@ -91,21 +92,24 @@ public final class DumpHeapRootsCommand extends HeapCommand {
 
   /** A step of a root path in CSV's one-cell form: {@code Type@0xADDRESS}. */
   public static String stepText(String type, long address) {
-    return type + "@0x" + Long.toHexString(address);
+    return type + "@" + Unit.address(address);
   }
 
   @Override
   protected void validate() {
     super.validate();
-    if (max <= 0) {
-      throw new ParameterException(spec.commandLine(), "--max takes 1 or more, got " + max);
+    if (max != null) {
+      TopOption.check(spec, "--max", max);
+    } else {
+      top.validate();
     }
     typePattern = typePattern(typeFilter);
   }
 
   @Override
-  protected int show(HeapSnapshot snapshot, String source) {
-    List<List<PathStep>> paths = snapshot.pathsTo(typePattern, max);
+  protected Result show(HeapSnapshot snapshot, String source) {
+    List<List<PathStep>> paths =
+        snapshot.pathsTo(typePattern, max != null ? TopOption.count(max) : top.count());
     err()
         .println(
             paths.isEmpty()
@@ -115,9 +119,6 @@ public final class DumpHeapRootsCommand extends HeapCommand {
     for (List<PathStep> path : paths) {
       rows.add(new RootPath(path.get(0).root(), path.subList(1, path.size())));
     }
-    format
-        .renderer(out(), err())
-        .report(Report.builder().rows(null, null, PATH, rows, RootPath::lines).build());
-    return 0;
+    return Report.builder().rows(null, null, PATH, rows, RootPath::lines).build();
   }
 }

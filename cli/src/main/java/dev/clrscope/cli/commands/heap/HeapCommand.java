@@ -6,15 +6,16 @@ import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.options.BufferSizeOption;
+import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.TypeRegex;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.ByteSize;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.dac.ClrProcess;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.heapwalk.GcDumpWriter;
 import dev.clrscope.heapwalk.HeapSnapshot;
@@ -46,6 +47,8 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
 
   @Mixin BufferSizeOption bufferSize;
 
+  @Mixin DacSourceOptions dacSource;
+
   @Option(
       names = "--exact",
       description =
@@ -64,6 +67,8 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   protected void validate() {
     HeapTimeline.mark("options parsed");
     bufferSize.megabytes();
+    // A --symbol-server that cannot be used is a usage error whatever the target.
+    dacOptions();
     if (exact && !target.isChosen()) {
       throw new picocli.CommandLine.ParameterException(
           spec.commandLine(),
@@ -113,16 +118,25 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
 
   /** A heap file given instead of a target: {@link #show} what it holds. */
   @Override
-  protected int readFile(Path file) {
-    return show(HeapFile.read(file), file.getFileName() + " holds");
+  protected Result readFile(Path file) {
+    HeapSnapshot s = HeapFile.read(file, dacOptions());
+    return HeapFile.requireWhole(s, err(), show(s, file.getFileName() + " holds"));
+  }
+
+  /**
+   * How the DAC is found for a core or {@code --exact}: {@code --dac}, {@code --symbol-server} and
+   * the download options, as {@code analyze} takes them; what is passed over is said on stderr.
+   */
+  protected DacOptions dacOptions() {
+    return dacSource.dacOptions(this::warn);
   }
 
   /** A snapshot of the live target: {@link #show} what it holds. */
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     HeapSnapshot s = snapshot(attached);
     written(s, attached);
-    return show(s, source(s, attached));
+    return HeapFile.requireWhole(s, err(), show(s, source(s, attached)));
   }
 
   /** Where a live snapshot came from, as its first line says: {@code GC 12 walked}. */
@@ -139,7 +153,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
    * @param source where it came from, as a summary line starts ({@code GC 4 walked}, {@code
    *     file.gcdump holds})
    */
-  protected abstract int show(HeapSnapshot snapshot, String source);
+  protected abstract Result show(HeapSnapshot snapshot, String source);
 
   /** {@code --type}'s regular expression, or a usage error that says what is wrong with it. */
   protected TypeRegex typePattern(String regex) {
@@ -162,11 +176,10 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     long resident = residentBytes(pid);
     return resident <= 0
         ? ""
-        : String.format(
-            java.util.Locale.ROOT,
-            "The process holds %,d bytes resident (VmRSS): the GC heap is part of it, beside"
-                + " code, native allocations and thread stacks.",
-            resident);
+        : "The process holds "
+            + Unit.bytes(resident)
+            + " resident (VmRSS): the GC heap is part of it, beside code, native allocations and"
+            + " thread stacks.";
   }
 
   /** The process's resident memory from {@code /proc/PID/status}, or 0 when it cannot be read. */
@@ -203,8 +216,8 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     HeapSnapshot snapshot;
     java.time.Duration paused;
     DacHost.reading((int) pid, "process " + pid);
-    try (ClrProcess process = ClrProcess.attach((int) pid, DacOptions.defaults())) {
-      snapshot = process.heapSnapshot();
+    try (DacSession process = DacSession.attach((int) pid, dacOptions())) {
+      snapshot = process.heap().snapshot();
       process.close();
       paused = process.paused();
     } catch (TargetException e) {
@@ -215,7 +228,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
             "Process "
                 + pid
                 + " was paused for "
-                + Unit.seconds(paused)
+                + Unit.duration(paused)
                 + " while its heap was read through the DAC.");
     return snapshot;
   }
@@ -265,12 +278,13 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
                     err(),
                     ProgressLine.stderrIsTerminal(),
                     () ->
-                        String.format(
-                            java.util.Locale.ROOT,
-                            "Walking: %,d objects, %,d references, %s received",
-                            builder.objectsSoFar(),
-                            builder.referencesSoFar(),
-                            ByteSize.of(session.bytesRead())));
+                        "Walking: "
+                            + Unit.count(builder.objectsSoFar())
+                            + " objects, "
+                            + Unit.count(builder.referencesSoFar())
+                            + " references, "
+                            + Unit.bytes(session.bytesRead())
+                            + " received");
               }
 
               @Override

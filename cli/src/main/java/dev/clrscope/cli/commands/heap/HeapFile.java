@@ -3,12 +3,16 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.output.IoErrors;
-import dev.clrscope.dac.ClrProcess;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.dac.DacOptions;
+import dev.clrscope.dac.DacSession;
+import dev.clrscope.dac.HeapProblems;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.heapwalk.GcDumpFormatException;
 import dev.clrscope.heapwalk.GcDumpReader;
 import dev.clrscope.heapwalk.HeapSnapshot;
+import dev.clrscope.heapwalk.WalkProblems;
 import dev.clrscope.nettrace.InputFile;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,8 +41,12 @@ final class HeapFile {
 
   private static final byte[] ELF = {0x7f, 'E', 'L', 'F'};
 
-  /** Reads a heap file; a missing, unreadable or unknown file is a target error naming it. */
-  static HeapSnapshot read(Path file) {
+  /**
+   * Reads a heap file; a missing, unreadable or unknown file is a target error naming it.
+   *
+   * @param dac how the DAC of a core is found
+   */
+  static HeapSnapshot read(Path file, DacOptions dac) {
     byte[] head;
     try (InputStream in = InputFile.newInputStream(file)) {
       head = in.readNBytes(GCDUMP.length);
@@ -51,7 +59,7 @@ final class HeapFile {
       throw new CommandFailure("could not read " + file + ": " + IoErrors.reason(e), e);
     }
     if (startsWith(head, ELF)) {
-      return readCore(file);
+      return readCore(file, dac);
     }
     if (!startsWith(head, GCDUMP)) {
       throw new CommandFailure(
@@ -72,18 +80,44 @@ final class HeapFile {
    * The exact graph of a core dump, read through the runtime's DAC (found as {@code analyze} finds
    * it): every object, reference and root, garbage not yet collected apart.
    */
-  private static HeapSnapshot readCore(Path file) {
-    if (!ClrProcess.looksLikeCore(file)) {
+  private static HeapSnapshot readCore(Path file, DacOptions dac) {
+    if (!DacSession.looksLikeCore(file)) {
       throw new CommandFailure(
           file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
     }
     DacHost.reading(0, "core " + file);
-    try (ClrProcess process = ClrProcess.openCore(file, DacOptions.defaults())) {
-      return process.heapSnapshot();
+    try (DacSession process = DacSession.openCore(file, dac)) {
+      return process.heap().snapshot();
     } catch (TargetException e) {
       // The DAC's messages name the file already.
       throw new CommandFailure(e.getMessage(), e);
     }
+  }
+
+  /**
+   * Says on {@code err} where an exact walk (a core's, a paused process's, through the DAC) could
+   * not go on, and ends the command with exit 1: a smaller heap must never pass for the whole one,
+   * for a person (the warnings) or for a script (the status). What was shown or written stands: it
+   * is what could be read, and JSON's {@code problems}, {@code problemCounts} and {@code
+   * bytesNotWalked} say the same.
+   */
+  static Result requireWhole(HeapSnapshot snapshot, java.io.PrintStream err, Result shown) {
+    WalkProblems problems = snapshot.walkProblems();
+    if (!problems.heapNotWhole()) {
+      return shown;
+    }
+    for (String detail : problems.details()) {
+      err.println("warning: " + detail);
+    }
+    String failure =
+        "the heap was not read whole: "
+            + HeapProblems.of(problems).summary()
+            + "; what is shown counts only what could be read (the core may be damaged or cut"
+            + " short)";
+    if (shown instanceof Report r) {
+      return r.failingAfterDrawn(failure);
+    }
+    throw new CommandFailure(failure);
   }
 
   private static boolean startsWith(byte[] head, byte[] prefix) {

@@ -7,7 +7,6 @@ import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.TypeStatistics;
-import java.io.PrintStream;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -50,9 +49,11 @@ public final class HeapReportOptions {
           null,
           List.of(
               Field.of("count", "COUNT", 0, Unit.COUNT, TypeStatistics::count),
-              Field.of("totalSize", "TOTAL SIZE", 0, Unit.COUNT, TypeStatistics::totalSize),
-              Field.of("retainedSize", "RETAINED", 0, Unit.COUNT, TypeStatistics::retainedSize),
-              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
+              Field.of("totalSize", "TOTAL SIZE", 0, Unit.BYTES, TypeStatistics::totalSize),
+              Field.of("retainedSize", "RETAINED", 0, Unit.BYTES, TypeStatistics::retainedSize),
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)),
+          List.of(),
+          "type");
 
   /** A row of the objects no root reaches: they retain nothing. */
   static final RecordSchema<TypeStatistics> UNREACHABLE =
@@ -60,8 +61,10 @@ public final class HeapReportOptions {
           null,
           List.of(
               Field.of("count", "COUNT", 0, Unit.COUNT, TypeStatistics::count),
-              Field.of("totalSize", "TOTAL SIZE", 0, Unit.COUNT, TypeStatistics::totalSize),
-              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)));
+              Field.of("totalSize", "TOTAL SIZE", 0, Unit.BYTES, TypeStatistics::totalSize),
+              Field.of("type", "TYPE", 0, Unit.TEXT, TypeStatistics::type)),
+          List.of(),
+          "type");
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
@@ -76,10 +79,10 @@ public final class HeapReportOptions {
   }
 
   /**
-   * Prints the report: the types on {@code out}, a summary line on {@code err} that starts with
-   * {@code source} ({@code GC 4 walked}, {@code file.gcdump holds}).
+   * The report: what the snapshot holds as a whole ({@code source} first: {@code GC 4 walked},
+   * {@code file.gcdump holds}), then its types, then the types no root reaches.
    */
-  void print(HeapSnapshot snapshot, String source, PrintStream out, PrintStream err) {
+  Report report(HeapSnapshot snapshot, String source) {
     List<TypeStatistics> rows = snapshot.typeStatistics();
     List<TypeStatistics> shown =
         rows.stream()
@@ -96,54 +99,16 @@ public final class HeapReportOptions {
                     .thenComparing(TypeStatistics::type))
             .limit(selection.limit())
             .toList();
-    err.println(
-        String.format(
-            Locale.ROOT,
-            "%s %,d objects of %,d types, %,d bytes, %,d references, %,d roots%s%s",
-            source,
-            snapshot.objectCount(),
-            rows.size(),
-            snapshot.totalSize(),
-            snapshot.referenceCount(),
-            snapshot.rootCount(),
-            snapshot.unreachableCount() > 0
-                ? String.format(
-                    Locale.ROOT,
-                    "; %,d objects not reachable from those roots (their sizes are retained"
-                        + " by none)",
-                    snapshot.unreachableCount())
-                : "",
-            shown.size() < rows.size() ? "; showing " + shown.size() + " types" : ""));
-    snapshot
-        .generationSizes()
-        .ifPresent(
-            g -> {
-              long gc = 0;
-              for (long x : g) {
-                gc += x;
-              }
-              err.println(
-                  String.format(
-                      Locale.ROOT,
-                      "The GC's own count after that GC: %,d bytes (gen0 %,d, gen1 %,d, gen2 %,d,"
-                          + " LOH %,d, POH %,d); the walk's objects come to %,d: the rest is free"
-                          + " space between objects, and frozen objects (string literals) count"
-                          + " in the walk but in no generation.",
-                      gc,
-                      g[0],
-                      g[1],
-                      g[2],
-                      g[3],
-                      g[4],
-                      snapshot.totalSize()));
-            });
     List<TypeStatistics> unreachable =
         snapshot.unreachableTypeStatistics().stream()
             .filter(r -> selection.matches(r.type()))
             .limit(selection.limit())
             .toList();
     Report.Builder report =
-        Report.builder().values(HEAD, snapshot).rows("types", null, SCHEMA, shown).primary();
+        Report.builder()
+            .values(HEAD, new Head(snapshot, source, rows.size(), shown.size()))
+            .rows("types", null, SCHEMA, shown)
+            .primary();
     if (!unreachable.isEmpty()) {
       report.rows(
           "unreachable",
@@ -151,26 +116,103 @@ public final class HeapReportOptions {
           UNREACHABLE,
           unreachable);
     }
-    format.renderer(out, err).report(report.build());
+    return report.build();
   }
 
-  /** What the report says of the whole snapshot (JSON only: stderr says it to a person). */
-  private static final RecordSchema<HeapSnapshot> HEAD =
+  /**
+   * What a snapshot holds as a whole.
+   *
+   * @param source where it came from, as the first line starts
+   * @param types how many types it has
+   * @param shown how many of them the report shows
+   */
+  record Head(HeapSnapshot s, String source, int types, int shown) {
+    /** The first line: the whole heap, and how many types are shown. */
+    String line() {
+      HeapSnapshot s = s();
+      return source
+          + " "
+          + Unit.count(s.objectCount())
+          + " objects of "
+          + Unit.count(types)
+          + " types, "
+          + Unit.bytes(s.totalSize())
+          + ", "
+          + Unit.count(s.referenceCount())
+          + " references, "
+          + Unit.count(s.rootCount())
+          + " roots"
+          + (s.unreachableCount() > 0
+              ? "; "
+                  + Unit.count(s.unreachableCount())
+                  + " objects not reachable from those roots (their sizes are retained by none)"
+              : "")
+          + (shown < types ? "; showing " + shown + " types" : "");
+    }
+
+    /** The GC's own count of its generations, beside the walk's, or null when it is not known. */
+    String generations() {
+      return s.generationSizes()
+          .map(
+              g ->
+                  "The GC's own count after that GC: "
+                      + Unit.bytes(g[0] + g[1] + g[2] + g[3] + g[4])
+                      + " (gen0 "
+                      + Unit.bytes(g[0])
+                      + ", gen1 "
+                      + Unit.bytes(g[1])
+                      + ", gen2 "
+                      + Unit.bytes(g[2])
+                      + ", LOH "
+                      + Unit.bytes(g[3])
+                      + ", POH "
+                      + Unit.bytes(g[4])
+                      + "); the walk's objects come to "
+                      + Unit.bytes(s.totalSize())
+                      + ": the rest is free space between objects, and frozen objects (string"
+                      + " literals) count in the walk but in no generation.")
+          .orElse(null);
+    }
+  }
+
+  /** What the report says of the whole snapshot: two lines for a person, members in JSON. */
+  private static final RecordSchema<Head> HEAD =
       new RecordSchema<>(
           null,
           List.of(
-              Field.<HeapSnapshot>data("gc", Unit.ID, s -> s.gcNumber() >= 0 ? s.gcNumber() : null)
+              Field.of("summary", "", 0, Unit.TEXT, Head::line).only(Field.Shown.TABLE),
+              Field.of("gcCount", "", 0, Unit.TEXT, Head::generations)
+                  .only(Field.Shown.TABLE)
                   .optional(),
-              Field.data("objects", Unit.COUNT, HeapSnapshot::objectCount),
-              Field.data("totalSize", Unit.COUNT, HeapSnapshot::totalSize),
-              Field.data("unreachableObjects", Unit.COUNT, HeapSnapshot::unreachableCount),
-              Field.data("unreachableSize", Unit.COUNT, s -> s.totalSize() - s.reachableSize()),
-              Field.data("problems", Unit.WORDS, HeapSnapshot::problems),
-              Field.<HeapSnapshot>data(
+              Field.<Head>data("gc", Unit.ID, h -> h.s().gcNumber() >= 0 ? h.s().gcNumber() : null)
+                  .optional(),
+              Field.data("objects", Unit.COUNT, (Head h) -> h.s().objectCount()),
+              Field.data("totalSize", Unit.BYTES, (Head h) -> h.s().totalSize()),
+              Field.data("unreachableObjects", Unit.COUNT, (Head h) -> h.s().unreachableCount()),
+              Field.data(
+                  "unreachableSize",
+                  Unit.BYTES,
+                  (Head h) -> h.s().totalSize() - h.s().reachableSize()),
+              Field.data("problems", Unit.WORDS, (Head h) -> h.s().problems()),
+              Field.<Head>data(
+                      "problemCounts",
+                      Unit.TEXT,
+                      h -> dev.clrscope.dac.HeapProblems.of(h.s().walkProblems()).countsByName())
+                  .optional(),
+              Field.<Head>data(
+                      "bytesNotWalked",
+                      Unit.BYTES,
+                      h ->
+                          h.s().walkProblems().heapNotWhole()
+                              ? h.s().walkProblems().bytesNotWalked()
+                              : null)
+                  .optional(),
+              Field.<Head>data(
                       "gcGenerationSizes",
                       Unit.TEXT,
-                      s ->
-                          s.generationSizes()
+                      h ->
+                          h.s()
+                              .generationSizes()
                               .map(
                                   g ->
                                       Map.of(

@@ -1,9 +1,10 @@
 package dev.clrscope.cli.commands.heap;
 
+import dev.clrscope.cli.options.TopOption;
 import dev.clrscope.cli.options.TypeRegex;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** Which types a heap report shows: {@code --type REGEX} and the first {@code --top N}. */
@@ -11,12 +12,7 @@ public final class TypeSelection {
   @Spec(Spec.Target.MIXEE)
   CommandSpec mixee;
 
-  @Option(
-      names = "--top",
-      paramLabel = "N",
-      defaultValue = "30",
-      description = "Show the first N types (default: ${DEFAULT-VALUE}; 0 for all).")
-  int top = 30;
+  @Mixin TopOption top;
 
   @Option(
       names = "--type",
@@ -28,9 +24,7 @@ public final class TypeSelection {
 
   /** Checks the options: a usage error names the one that is wrong. */
   void validate() {
-    if (top < 0) {
-      throw new ParameterException(mixee.commandLine(), "--top takes 0 or more, got " + top);
-    }
+    top.validate();
     if (typeFilter != null) {
       typePattern = TypeRegex.compile(mixee, typeFilter);
     }
@@ -43,6 +37,6 @@ public final class TypeSelection {
 
   /** How many rows at most. */
   long limit() {
-    return top == 0 ? Long.MAX_VALUE : top;
+    return top.count();
   }
 }

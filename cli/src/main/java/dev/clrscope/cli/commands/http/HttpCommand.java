@@ -4,10 +4,9 @@ import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
 import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.StreamFormatOption;
-import dev.clrscope.cli.render.MonitorOutput;
+import dev.clrscope.cli.render.Records;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.monitor.http.HttpAssembler;
-import dev.clrscope.monitor.http.HttpRecord;
-import dev.clrscope.monitor.http.HttpSummary;
 import dev.clrscope.monitor.session.SessionResult;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -20,11 +19,13 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Watch the HTTP requests a process makes with HttpClient: one row per request as it ends"
-          + " (URL with its query redacted, status, duration and its phases: DNS, connect, TLS,"
-          + " waiting for a connection, sending, response headers and content; HTTP version,"
-          + " redirects followed, failures with their reason), and a summary when it stops"
-          + " (Ctrl+C, Enter, --duration, or the target exiting): per host and status the count,"
-          + " p50, p95 and max. Give FILE.nettrace instead of a target to read a saved trace"
+          + " (URL with its query redacted, status, duration, time to first byte and the phases:"
+          + " DNS, connect, TLS, waiting for a connection, sending, the server's share, response"
+          + " headers and content, which add up to the duration; HTTP version, redirects"
+          + " followed, failures with their reason), and a summary when it stops (Ctrl+C, Enter,"
+          + " --duration, or the target exiting): per host, path (ids folded to {id}) and status"
+          + " the count, p50, p95, max and the server's median. Give FILE.nettrace instead of a"
+          + " target to read a saved trace"
           + " (recorded with the System.Net.* providers and TplEventSource:0x80)."
     })
 public final class HttpCommand extends AttachingCommand {
@@ -46,28 +47,32 @@ public final class HttpCommand extends AttachingCommand {
   }
 
   @Override
-  protected int readFile(Path file) {
-    MonitorOutput<HttpRecord, HttpSummary> output =
-        HttpOutput.output(format.renderer(out(), err()));
-    HttpAssembler assembler = new HttpAssembler(showQuery, output::write);
-    return analyseSavedTrace(
-        file, assembler, span -> output.summary(assembler.summary(span), null));
+  protected Result readFile(Path file) {
+    return Records.of(
+        HttpOutput.stream(),
+        sink -> {
+          HttpAssembler assembler = new HttpAssembler(showQuery, sink::write);
+          long span = analyseSavedTrace(file, assembler);
+          return HttpOutput.summaryReport(assembler.summary(span), null);
+        });
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
-    MonitorOutput<HttpRecord, HttpSummary> output =
-        HttpOutput.output(format.renderer(out(), err()));
-    HttpAssembler assembler = new HttpAssembler(showQuery, output::write);
-    SessionResult result =
-        watchMonitor(
-            attached,
-            HttpAssembler.sessionRequest().withDuration(durationOption.duration()),
-            "the HTTP requests",
-            output::header,
-            "some requests are missing",
-            assembler);
-    output.summary(assembler.summary(result.observedNanos()), result.stopReason());
-    return 0;
+  protected Result run(AttachedTarget attached) {
+    return Records.of(
+        HttpOutput.stream(),
+        sink -> {
+          HttpAssembler assembler = new HttpAssembler(showQuery, sink::write);
+          SessionResult result =
+              watchMonitor(
+                  attached,
+                  HttpAssembler.sessionRequest().withDuration(durationOption.duration()),
+                  "the HTTP requests",
+                  sink::start,
+                  "some requests are missing",
+                  assembler);
+          return HttpOutput.summaryReport(
+              assembler.summary(result.observedNanos()), result.stopReason());
+        });
   }
 }

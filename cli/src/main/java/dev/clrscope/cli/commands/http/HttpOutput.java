@@ -1,7 +1,6 @@
 package dev.clrscope.cli.commands.http;
 
 import dev.clrscope.cli.render.Field;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -31,6 +30,9 @@ final class HttpOutput {
     f.add(
         Field.of("status", "STATUS", 6, Unit.COUNT, HttpRecord::status).cell(HttpRecord::outcome));
     f.add(Field.of("durationMs", "DURATION_MS", 11, Unit.MILLIS, HttpRecord::durationMillis));
+    f.add(
+        Field.of(
+            "timeToFirstByteMs", "TTFB_MS", 7, Unit.MILLIS, HttpRecord::timeToFirstByteMillis));
     for (HttpPhase p : HttpPhase.values()) {
       Field<HttpRecord> phase =
           Field.of(p.key(), heading(p), 0, Unit.MILLIS, r -> r.phaseMillis(p));
@@ -39,10 +41,12 @@ final class HttpOutput {
           p == HttpPhase.DNS
                   || p == HttpPhase.CONNECT
                   || p == HttpPhase.TLS
-                  || p == HttpPhase.RESPONSE_HEADERS
+                  || p == HttpPhase.SERVER
               ? phase
               : phase.only(Field.Shown.DATA));
     }
+    // With the phases that follow one another (queue, request, server, response), the duration.
+    f.add(Field.<HttpRecord>data("otherMs", Unit.MILLIS, HttpRecord::otherMillis));
     f.add(Field.of("version", "HTTP", 4, Unit.TEXT, HttpRecord::version));
     f.add(Field.<HttpRecord>data("host", Unit.TEXT, HttpRecord::host));
     f.add(Field.<HttpRecord>data("connectionId", Unit.ID, HttpRecord::connectionId));
@@ -54,7 +58,22 @@ final class HttpOutput {
             .only(Field.Shown.CSV));
     f.add(Field.<HttpRecord>data("failure", Unit.TEXT, HttpRecord::failure));
     f.add(Field.of("url", "URL", 0, Unit.TEXT, HttpRecord::url).cell(HttpOutput::urlCell));
-    return new RecordSchema<>("request", f);
+    // What a narrow terminal keeps: the URL, how it ended and how long it took, the server's
+    // share; a new connection's phases (on a pooled connection, none) last.
+    return new RecordSchema<>("request", f)
+        .withKey("url")
+        .withPriority(
+            List.of(
+                "url",
+                "status",
+                "durationMs",
+                "timeToFirstByteMs",
+                "serverMs",
+                "time",
+                "version",
+                "connectMs",
+                "dnsMs",
+                "tlsMs"));
   }
 
   /** The phase's table heading. */
@@ -65,6 +84,7 @@ final class HttpOutput {
       case TLS -> "TLS_MS";
       case QUEUE -> "QUEUE_MS";
       case REQUEST -> "SEND_MS";
+      case SERVER -> "SERVER_MS";
       case RESPONSE_HEADERS -> "HEADERS_MS";
       case RESPONSE_CONTENT -> "CONTENT_MS";
     };
@@ -96,13 +116,9 @@ final class HttpOutput {
     return s.toString();
   }
 
-  /** The output: records as they come in {@code renderer}'s format, then the summary. */
-  static MonitorOutput<HttpRecord, HttpSummary> output(Renderer renderer) {
-    return new MonitorOutput<>(
-        renderer,
-        Renderer.Stream.live(SCHEMA),
-        HttpOutput::summaryReport,
-        HttpSummary::observedNanos);
+  /** The records as they come. */
+  static Renderer.Stream<HttpRecord> stream() {
+    return Renderer.Stream.live(SCHEMA);
   }
 
   private static final RecordSchema<Summarized<HttpSummary>> SUMMARY =
@@ -128,26 +144,34 @@ final class HttpOutput {
                   Field.data(
                       "redirects", Unit.COUNT, (Summarized<HttpSummary> x) -> x.s().redirects()))));
 
-  private static final RecordSchema<HttpSummary.Group> BY_HOST_AND_STATUS =
+  private static final RecordSchema<HttpSummary.Group> BY_PATH =
       new RecordSchema<>(
           null,
           List.of(
-              Field.of("host", "HOST", 0, Unit.TEXT, HttpSummary.Group::host)
-                  .only(Field.Shown.DATA),
+              Field.of("host", "HOST", 0, Unit.TEXT, HttpSummary.Group::host),
+              Field.of("path", "PATH", 0, Unit.TEXT, HttpSummary.Group::path),
               Field.of("status", "STATUS", 0, Unit.TEXT, HttpSummary.Group::status),
               Field.of("count", "COUNT", 0, Unit.COUNT, HttpSummary.Group::count),
               Field.of("p50Ms", "P50_MS", 0, Unit.MILLIS, HttpSummary.Group::p50Millis),
               Field.of("p95Ms", "P95_MS", 0, Unit.MILLIS, HttpSummary.Group::p95Millis),
               Field.of("maxMs", "MAX_MS", 0, Unit.MILLIS, HttpSummary.Group::maxMillis),
-              Field.of("hostText", "HOST", 0, Unit.TEXT, HttpSummary.Group::host)
-                  .only(Field.Shown.TABLE)));
+              Field.of(
+                  "serverP50Ms",
+                  "SERVER_P50_MS",
+                  0,
+                  Unit.MILLIS,
+                  HttpSummary.Group::serverP50Millis)),
+          List.of("path", "status", "count", "p50Ms", "serverP50Ms", "maxMs", "p95Ms", "host"),
+          "path");
 
-  static Report summaryReport(HttpSummary s, Watched watched) {
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(HttpSummary s, String stoppedBecause) {
+    Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     if (s.requests() == 0) {
       r.note("No HTTP request ended.");
     }
-    return r.rows("byHostAndStatus", null, BY_HOST_AND_STATUS, s.byHostAndStatus()).build();
+    return r.rows("byPath", "By host and path", BY_PATH, s.byPath()).build();
   }
 
   private static String requests(Summarized<HttpSummary> x) {

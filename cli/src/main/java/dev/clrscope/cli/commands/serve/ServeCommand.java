@@ -7,6 +7,7 @@ import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.ProcessSelectionOptions;
 import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.ipc.launch.RunDirectory;
@@ -106,7 +107,18 @@ public final class ServeCommand extends ClrscopeSubcommand implements OptionDefa
   @Mixin CounterOptions counters;
 
   @Override
-  public Integer call() throws IOException, InterruptedException {
+  protected Result run() {
+    try {
+      return serve();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new dev.clrscope.cli.CommandFailure("interrupted", e);
+    }
+  }
+
+  private Result serve() throws IOException, InterruptedException {
     counters.validate();
     ProcessSelection selection = targets.selection();
     if (!(discoverySeconds >= 0.1) || discoverySeconds > 3600) {
@@ -187,7 +199,7 @@ public final class ServeCommand extends ClrscopeSubcommand implements OptionDefa
     } finally {
       removeIfEmpty(keep ? null : dir);
     }
-    return 0;
+    return Result.done();
   }
 
   private synchronized void say(String line) {

@@ -10,6 +10,7 @@ import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.session.EventLevel;
 import dev.clrscope.ipc.session.EventPipeProvider;
@@ -84,13 +85,23 @@ public final class StackCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
     if (duration.isNegative() || duration.isZero()) {
       throw new ParameterException(spec.commandLine(), "--duration must be positive");
     }
   }
 
-  /** The first sample of each thread, in the order threads were first sampled. */
+  /**
+   * The first sample of each thread, in the order threads were first sampled, and whether the
+   * thread was outside managed code then.
+   *
+   * <p>.NET 9 (9.0.20) says the first sample it ever takes of a thread is of managed code (type 2)
+   * even when the thread waits in native code, and every later one, at the same address, External
+   * (type 1): a thread blocked in {@code Thread.Sleep} showed 2 then 1, 1, 1... in one session, and
+   * 1 from the first sample in every later session; .NET 8 and 10 say 1 from the first. So a later
+   * External sample of the thread at the same innermost address marks it external too: a thread
+   * that ran managed code would have moved on or stayed of type 2.
+   */
   private static final class FirstSamples implements EventConsumer {
     final Map<Long, StackTrace> stacks = new LinkedHashMap<>();
     final Map<Long, Boolean> external = new LinkedHashMap<>();
@@ -99,12 +110,18 @@ public final class StackCommand extends AttachingCommand {
     public void accept(TraceEvent e) {
       if (e.eventId() != RuntimeEvent.SampleProfiler.THREAD_SAMPLE
           || !RuntimeEvents.SAMPLE_PROFILER_PROVIDER.equals(e.providerName())
-          || e.stack().depth() == 0
-          || stacks.containsKey(e.threadId())) {
+          || e.stack().depth() == 0) {
         return;
       }
-      stacks.put(e.threadId(), e.stack());
-      external.put(e.threadId(), type(e) == EXTERNAL);
+      StackTrace first = stacks.get(e.threadId());
+      if (first == null) {
+        stacks.put(e.threadId(), e.stack());
+        external.put(e.threadId(), type(e) == EXTERNAL);
+      } else if (!external.get(e.threadId())
+          && type(e) == EXTERNAL
+          && e.stack().frame(0) == first.frame(0)) {
+        external.put(e.threadId(), true);
+      }
     }
 
     private static long type(TraceEvent e) {
@@ -133,12 +150,7 @@ public final class StackCommand extends AttachingCommand {
       new RecordSchema<>(
           null,
           List.of(
-              Field.of("thread", "THREAD", 0, Unit.ID, ThreadStack::thread)
-                  .cell(
-                      s ->
-                          "Thread (0x"
-                              + Long.toHexString(s.thread()).toUpperCase(java.util.Locale.ROOT)
-                              + ")"),
+              Field.of("thread", "THREAD", 0, Unit.ID, ThreadStack::thread),
               Field.of("frameCount", "FRAMES", 0, Unit.COUNT, (ThreadStack s) -> s.frames().size()),
               Field.<ThreadStack>data(
                       "frames", Unit.TEXT, s -> String.join(" | ", FrameFields.texts(s.frames())))
@@ -146,7 +158,7 @@ public final class StackCommand extends AttachingCommand {
               Field.nested("frames", FRAME, ThreadStack::frames)));
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     MethodAddressMap methods =
         new MethodAddressMap(
                 attached.pid() > 0 ? ProcessMaps.ofProcess(attached.pid()) : ProcessMaps.empty())
@@ -202,16 +214,12 @@ public final class StackCommand extends AttachingCommand {
     if (stacks.isEmpty()) {
       warn(
           "no thread was sampled in "
-              + duration.toMillis()
-              + " ms: the process may have no managed thread running");
+              + Unit.duration(duration)
+              + ": the process may have no managed thread running");
     }
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder()
-                .rows(null, null, STACKS, stacks, s -> FrameFields.texts(s.frames()))
-                .build());
     methods.problems().forEach(this::warn);
-    return 0;
+    return Report.builder()
+        .rows(null, null, STACKS, stacks, s -> FrameFields.texts(s.frames()))
+        .build();
   }
 }

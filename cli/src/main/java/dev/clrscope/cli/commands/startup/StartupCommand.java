@@ -6,11 +6,11 @@ import dev.clrscope.cli.options.DurationOption;
 import dev.clrscope.cli.options.OptionDefaults;
 import dev.clrscope.cli.options.StreamFormatOption;
 import dev.clrscope.cli.options.TargetSpec;
-import dev.clrscope.cli.render.MonitorOutput;
+import dev.clrscope.cli.options.TopOption;
+import dev.clrscope.cli.render.Records;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.startup.StartupAssembler;
-import dev.clrscope.monitor.startup.StartupRecord;
-import dev.clrscope.monitor.startup.StartupSummary;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Command;
@@ -48,17 +48,12 @@ public final class StartupCommand extends AttachingCommand implements OptionDefa
           "A row for every method compiled and every type loaded too (there are thousands).")
   boolean all;
 
-  @Option(
-      names = "--top",
-      paramLabel = "N",
-      description = "How many of the slowest items of each kind the summary lists (default: 10).")
-  int top = 10;
+  /** How many of the slowest items of each kind the summary lists. */
+  @Mixin TopOption top;
 
   @Override
   protected void validate() {
-    if (top < 0 || top > 1000) {
-      throw new ParameterException(spec.commandLine(), "--top takes 0 to 1000, got " + top);
-    }
+    top.validate();
     if (target.isChosen() && target.inputFile() == null) {
       TargetSpec chosen = target.spec();
       if (chosen instanceof TargetSpec.ByPid || chosen instanceof TargetSpec.ByName) {
@@ -76,30 +71,34 @@ public final class StartupCommand extends AttachingCommand implements OptionDefa
   }
 
   @Override
-  protected int readFile(Path file) {
-    MonitorOutput<StartupRecord, StartupSummary> output =
-        StartupOutput.output(format.renderer(out(), err()));
-    StartupAssembler assembler = new StartupAssembler(all, top, output::write);
-    return analyseSavedTrace(
-        file, assembler, span -> output.summary(assembler.summary(span), null));
+  protected Result readFile(Path file) {
+    return Records.of(
+        StartupOutput.stream(),
+        sink -> {
+          StartupAssembler assembler = new StartupAssembler(all, top.count(), sink::write);
+          long span = analyseSavedTrace(file, assembler);
+          return StartupOutput.summaryReport(assembler.summary(span), null);
+        });
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     Duration window = durationOption.duration();
-    MonitorOutput<StartupRecord, StartupSummary> output =
-        StartupOutput.output(format.renderer(out(), err()));
-    StartupAssembler assembler = new StartupAssembler(all, top, output::write);
-    SessionResult result =
-        watchMonitor(
-            attached,
-            StartupAssembler.sessionRequest().withDuration(window),
-            "the start",
-            output::header,
-            "some items are missing",
-            assembler);
-    output.summary(
-        assembler.summary(result.observedNanos(), attached.launchClock()), result.stopReason());
-    return 0;
+    return Records.of(
+        StartupOutput.stream(),
+        sink -> {
+          StartupAssembler assembler = new StartupAssembler(all, top.count(), sink::write);
+          SessionResult result =
+              watchMonitor(
+                  attached,
+                  StartupAssembler.sessionRequest().withDuration(window),
+                  "the start",
+                  sink::start,
+                  "some items are missing",
+                  assembler);
+          return StartupOutput.summaryReport(
+              assembler.summary(result.observedNanos(), attached.launchClock()),
+              result.stopReason());
+        });
   }
 }

@@ -1,7 +1,6 @@
 package dev.clrscope.cli.commands.startup;
 
 import dev.clrscope.cli.render.Field;
-import dev.clrscope.cli.render.MonitorOutput;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
@@ -32,16 +31,12 @@ final class StartupOutput {
     f.add(Field.of("name", "NAME", 40, Unit.TEXT, StartupRecord::name));
     f.add(Field.of("detail", "DETAIL", 0, Unit.TEXT, StartupRecord::detail));
     // The item's own kind (assembly, jit, type, gc, main) is the "kind" member.
-    return new RecordSchema<>(null, f);
+    return new RecordSchema<>(null, f).withKey("name");
   }
 
-  /** The output: records as they come in {@code renderer}'s format, then the summary. */
-  static MonitorOutput<StartupRecord, StartupSummary> output(Renderer renderer) {
-    return new MonitorOutput<>(
-        renderer,
-        Renderer.Stream.live(SCHEMA),
-        StartupOutput::summaryReport,
-        StartupSummary::observedNanos);
+  /** The records as they come. */
+  static Renderer.Stream<StartupRecord> stream() {
+    return Renderer.Stream.live(SCHEMA);
   }
 
   private static final RecordSchema<StartupSummary.Launch> LAUNCH =
@@ -119,7 +114,9 @@ final class StartupOutput {
                   (StartupSummary.Category c) -> c.totalNanos() / 1e6),
               Field.nested("slowest", SLOW_ITEM, StartupSummary.Category::slowest)));
 
-  static Report summaryReport(StartupSummary s, Watched watched) {
+  /** The summary, its first line how long it watched and why it stopped ({@code null}: a file). */
+  static Report summaryReport(StartupSummary s, String stoppedBecause) {
+    Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, new Summarized<>(s, watched));
     r.rows("byKind", null, BY_KIND, s.categories());
     for (StartupSummary.Category c : s.categories()) {

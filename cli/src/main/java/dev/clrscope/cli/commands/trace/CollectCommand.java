@@ -10,8 +10,12 @@ import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.SymbolServerOption;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
-import dev.clrscope.cli.render.ByteSize;
+import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.ProgressLine;
+import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.DiagnosticsException;
 import dev.clrscope.ipc.client.ProcessInfo;
 import dev.clrscope.ipc.session.EventPipeProvider;
@@ -200,7 +204,7 @@ public final class CollectCommand extends AttachingCommand {
 
   @Override
   protected void validate() {
-    sourceLines = lines.sourceLines(symbolServer.url());
+    sourceLines = lines.sourceLines(symbolServer.server());
     try {
       if (noRundown && rundown != null) {
         throw new IllegalArgumentException("--rundown and --no-rundown exclude each other");
@@ -226,7 +230,7 @@ public final class CollectCommand extends AttachingCommand {
   }
 
   @Override
-  protected int run(AttachedTarget attached) {
+  protected Result run(AttachedTarget attached) {
     ConversionFormat conversion = conversionFormat();
     TargetSpec targetSpec = target.spec();
     Path file = (output != null ? output : defaultOutput(attached, targetSpec)).toAbsolutePath();
@@ -289,15 +293,24 @@ public final class CollectCommand extends AttachingCommand {
     }
     finish(file, result);
     maps.writeBeside(file);
-    out().println(file);
+    Path converted = null;
     if (conversion != null) {
-      Path converted = TraceFileNames.convertedName(file, conversion);
+      converted = TraceFileNames.convertedName(file, conversion);
       TraceConversion.convert(file, converted, conversion, false, sourceLines, err());
-      out().println(converted);
     }
-    out().flush();
-    return 0;
+    return Report.record(WRITTEN, new Written(file, converted));
   }
+
+  /** The files a run wrote: the trace, and what it was converted to. */
+  private record Written(Path trace, Path converted) {}
+
+  /** A line each on stdout, for a script. */
+  private static final RecordSchema<Written> WRITTEN =
+      new RecordSchema<>(
+          null,
+          List.of(
+              Field.of("path", "", 0, Unit.TEXT, Written::trace),
+              Field.of("convertedPath", "", 0, Unit.TEXT, Written::converted).optional()));
 
   private static void deleteIfEmpty(Path file) {
     try {
@@ -336,11 +349,12 @@ public final class CollectCommand extends AttachingCommand {
             ProgressLine.stderrIsTerminal(),
             () ->
                 (stop.isStopRequested() ? "Stopping: rundown " : "Recording ")
-                    + ProgressLine.elapsed(session.observedNanos() / 1_000_000)
+                    + Unit.duration(session.observedNanos())
                     + "  "
-                    + ByteSize.of(session.bytesRead())
+                    + Unit.bytes(session.bytesRead())
                     + "  "
-                    + String.format(Locale.ROOT, "%,d events", session.eventsRead()))) {
+                    + Unit.count(session.eventsRead())
+                    + " events")) {
       return session.finish(
           new SessionRunner.StopProgress() {
             @Override
@@ -364,8 +378,8 @@ public final class CollectCommand extends AttachingCommand {
   }
 
   private void finish(Path file, SessionResult r) {
-    String size = ByteSize.of(r.bytes());
-    String took = ProgressLine.elapsed(r.observedNanos() / 1_000_000);
+    String size = Unit.bytes(r.bytes());
+    String took = Unit.duration(r.observedNanos());
     TraceRecording.Ending ending;
     try {
       ending = TraceRecording.complete(file, r);
@@ -393,10 +407,12 @@ public final class CollectCommand extends AttachingCommand {
                   + ": "
                   + file
                   + " keeps every complete block ("
-                  + ByteSize.of(kept)
+                  + Unit.bytes(kept)
                   + " of "
                   + size
-                  + String.format(Locale.ROOT, ", %,d events", events)
+                  + ", "
+                  + Unit.count(events)
+                  + " events"
                   + ")"
                   + (r.abandoned() || r.endedByItself()
                       ? "; method names for stacks may be missing without the rundown."
@@ -410,13 +426,23 @@ public final class CollectCommand extends AttachingCommand {
                   + took
                   + ": "
                   + file
-                  + String.format(Locale.ROOT, " (%s, %,d events)", size, events));
+                  + " ("
+                  + size
+                  + ", "
+                  + Unit.count(events)
+                  + " events)");
     } else {
       err()
           .println(
               "Trace complete: "
                   + file
-                  + String.format(Locale.ROOT, " (%s, %,d events, %s)", size, events, took));
+                  + " ("
+                  + size
+                  + ", "
+                  + Unit.count(events)
+                  + " events, "
+                  + took
+                  + ")");
     }
   }
 

@@ -4,6 +4,8 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.SymbolServerOption;
+import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.symbols.SourceLines;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -55,14 +57,14 @@ public final class ConvertCommand extends ClrscopeSubcommand {
   @Mixin SymbolServerOption symbolServer;
 
   @Override
-  public Integer call() {
+  protected Result run() {
     if (allEvents && format != ConversionFormat.chromium) {
       throw new ParameterException(
           spec.commandLine(),
           "--all-events applies to --format chromium only (speedscope and folded stacks hold"
               + " samples alone)");
     }
-    SourceLines source = lines.sourceLines(symbolServer.url());
+    SourceLines source = lines.sourceLines(symbolServer.server());
     TraceFileInput.checkReadable(input);
     if ("-".equals(output)) {
       try {
@@ -72,14 +74,13 @@ public final class ConvertCommand extends ClrscopeSubcommand {
       } catch (IOException e) {
         throw new CommandFailure("could not write to stdout: " + e.getMessage(), e);
       }
-      return 0;
+      return Result.done();
     }
     Path target =
         output != null
             ? Path.of(output)
             : TraceFileNames.convertedName(input.toAbsolutePath(), format);
     TraceConversion.convert(input, target, format, allEvents, source, err());
-    out().println(target);
-    return 0;
+    return Report.path(target);
   }
 }

@@ -1,13 +1,12 @@
 package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.render.JsonLineBuffer;
+import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.EventMetadata;
 import dev.clrscope.nettrace.StackTrace;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.EventFields;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -17,10 +16,9 @@ import java.util.Map;
  * {@code trace events}' JSON Lines written straight from each event into UTF-8 bytes: the same text
  * as {@link EventsCommand#SCHEMA} writes for {@link EventJson#of} (a test holds them equal),
  * without the map, the String and the encoder pass per event, which were most of the command's time
- * on a trace of millions of events.
+ * on a trace of millions of events. The JSON Lines renderer writes the lines.
  */
-final class EventJsonLines {
-  private final OutputStream out;
+final class EventJsonLines implements Renderer.JsonLineWriter<EventsCommand.Decoded> {
   private final JsonLineBuffer line = new JsonLineBuffer();
   private long[] frames = new long[64];
 
@@ -40,14 +38,9 @@ final class EventJsonLines {
 
   private String secondText;
 
-  EventJsonLines(OutputStream out) {
-    this.out = out;
-  }
-
-  /** Writes the event's line. */
-  void write(TraceEvent e) throws IOException {
-    append(e, line.clear());
-    line.writeLineTo(out);
+  @Override
+  public void append(EventsCommand.Decoded e, JsonLineBuffer b) {
+    append(e.event(), b);
   }
 
   /** The event's JSON object (without the line's end), for tests. */

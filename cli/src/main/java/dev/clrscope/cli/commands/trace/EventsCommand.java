@@ -1,22 +1,21 @@
 package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
-import dev.clrscope.cli.options.OutputFormat;
 import dev.clrscope.cli.options.StreamFormatOption;
+import dev.clrscope.cli.output.StandardOutput;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.Field.Shown;
 import dev.clrscope.cli.render.JsonText;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Records;
 import dev.clrscope.cli.render.Renderer;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.monitor.trace.EventNames;
-import java.io.BufferedOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
+import dev.clrscope.nettrace.TraceEvent;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +67,37 @@ public final class EventsCommand extends ClrscopeSubcommand {
     return Field.of(key, key, 0, unit, o -> o.get(key));
   }
 
-  /** How many events between checks that stdout is still open (a check flushes). */
-  private static final int CHECK_EVERY = 4096;
+  /**
+   * An event of the file as the renderer takes it: its JSON object is made only when a format other
+   * than JSON Lines asks for it, and once.
+   */
+  static final class Decoded {
+    private final TraceEvent event;
+    private Map<String, Object> object;
+
+    Decoded(TraceEvent event) {
+      this.event = event;
+    }
+
+    TraceEvent event() {
+      return event;
+    }
+
+    Map<String, Object> object() {
+      if (object == null) {
+        object = EventJson.of(event);
+      }
+      return object;
+    }
+  }
+
+  /** The stream of events: buffered (a file is read as a whole), JSON Lines straight as bytes. */
+  static Renderer.Stream<Decoded> stream() {
+    return Renderer.Stream.live(SCHEMA.from(Decoded::object))
+        .inDocument(Map.of(), "events")
+        .buffered()
+        .withJsonLines(new EventJsonLines());
+  }
 
   @Parameters(index = "0", paramLabel = "FILE", description = "The nettrace file.")
   Path input;
@@ -100,7 +128,7 @@ public final class EventsCommand extends ClrscopeSubcommand {
   OutputFormat format = OutputFormat.jsonl;
 
   @Override
-  public Integer call() {
+  protected Result run() {
     if (event != null
         && event.strip().matches("\\d+")
         && (event.strip().length() > 5 || Integer.parseInt(event.strip()) > 0xFFFF)) {
@@ -108,55 +136,42 @@ public final class EventsCommand extends ClrscopeSubcommand {
           spec.commandLine(),
           "--event takes an event id from 0 to 65535 or a name, got " + event.strip());
     }
-    // Lines go out in 64 KiB writes, not one per event: the output of a file is read as a whole.
-    BufferedOutputStream buffered = new BufferedOutputStream(out(), 1 << 16);
-    PrintStream out = new PrintStream(buffered, false, StandardCharsets.UTF_8);
-    // JSON Lines, the default and the bulk of what this command writes, go straight to bytes.
-    EventJsonLines jsonLines = format == OutputFormat.jsonl ? new EventJsonLines(buffered) : null;
-    Renderer.RecordSink<Map<String, Object>> records =
-        jsonLines != null
-            ? null
-            : Renderer.of(format, out, err(), 0)
-                .records(Renderer.Stream.live(SCHEMA).inDocument(Map.of(), "events").buffered());
-    long[] written = {0};
-    StopSwitch closed = new StopSwitch();
-    SessionResult read =
-        TraceFileInput.feed(
-            input,
-            closed,
-            e -> {
-              if (provider != null && !e.providerName().equalsIgnoreCase(provider.strip())) {
-                return;
-              }
-              if (event != null && !EventNames.matches(e, event)) {
-                return;
-              }
-              if (jsonLines != null) {
-                try {
-                  jsonLines.write(e);
-                } catch (IOException x) {
-                  throw new UncheckedIOException(x);
-                }
-              } else {
-                records.write(EventJson.of(e));
-              }
-              if (++written[0] % CHECK_EVERY == 0 && (out.checkError() || out().checkError())) {
-                // stdout closed (| head): stop quietly.
-                closed.request("standard output was closed");
-              }
-            });
-    if (closed.isStopRequested()) {
-      return 0;
-    }
-    if (records != null) {
-      records.finish(null);
-    } else {
-      out.flush();
-    }
-    TraceFileInput.warnings(read, "printed").forEach(this::warn);
-    if (written[0] == 0 && (provider != null || event != null)) {
-      warn("no event matched");
-    }
-    return 0;
+    return Records.of(
+        stream(),
+        sink -> {
+          long[] written = {0};
+          StopSwitch closed = new StopSwitch();
+          // stdout closed (| head): stop quietly at the next event.
+          Runnable outputClosed = () -> closed.request("standard output was closed");
+          StandardOutput.onFailure(outputClosed);
+          SessionResult read;
+          try {
+            read =
+                TraceFileInput.feed(
+                    input,
+                    closed,
+                    e -> {
+                      if (provider != null
+                          && !e.providerName().equalsIgnoreCase(provider.strip())) {
+                        return;
+                      }
+                      if (event != null && !EventNames.matches(e, event)) {
+                        return;
+                      }
+                      sink.write(new Decoded(e));
+                      written[0]++;
+                    });
+          } finally {
+            StandardOutput.removeListener(outputClosed);
+          }
+          if (closed.isStopRequested()) {
+            return null;
+          }
+          TraceFileInput.warnings(read, "printed").forEach(this::warn);
+          if (written[0] == 0 && (provider != null || event != null)) {
+            warn("no event matched");
+          }
+          return null;
+        });
   }
 }

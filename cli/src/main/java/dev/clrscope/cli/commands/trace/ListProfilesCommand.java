@@ -5,6 +5,7 @@ import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.ipc.session.EventPipeProvider;
 import dev.clrscope.monitor.trace.SessionPlan;
@@ -35,7 +36,7 @@ public final class ListProfilesCommand extends ClrscopeSubcommand {
           .withPriority(List.of("name", "description", "providers"));
 
   @Override
-  public Integer call() {
+  protected Result run() {
     List<Listed> rows = new ArrayList<>();
     for (TraceProfile p : TraceProfile.ALL) {
       List<String> providers = new ArrayList<>();
@@ -45,10 +46,9 @@ public final class ListProfilesCommand extends ClrscopeSubcommand {
       String rundown =
           p.rundownKeyword() == null
               ? ""
-              : " (rundown keywords 0x" + Long.toHexString(p.rundownKeyword()) + ")";
+              : " (rundown keywords " + Unit.address(p.rundownKeyword()) + ")";
       rows.add(new Listed(p.name(), String.join(", ", providers), p.description() + rundown));
     }
-    format.renderer(out(), err()).report(Report.table(SCHEMA, rows));
-    return 0;
+    return Report.table(SCHEMA, rows);
   }
 }

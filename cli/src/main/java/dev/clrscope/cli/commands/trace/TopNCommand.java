@@ -4,10 +4,12 @@ import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
 import dev.clrscope.cli.options.SymbolServerOption;
+import dev.clrscope.cli.options.TopOption;
 import dev.clrscope.cli.render.Field;
 import dev.clrscope.cli.render.FrameFields;
 import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
+import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.profile.MethodSamples;
 import dev.clrscope.monitor.profile.SampleProfile;
@@ -54,16 +56,18 @@ public final class TopNCommand extends ClrscopeSubcommand {
       description = "The nettrace file (or give it before topN).")
   Path input;
 
+  /**
+   * dotnet-trace's {@code -n|--number}: {@code trace report} reads a file and has no process to
+   * name, so {@code -n} is dotnet-trace's here; {@code --top} as in every command.
+   */
   @Option(
-      names = {"-N", "--number", "--top"},
+      names = {"-n", "--number", "--top", "-N"},
       paramLabel = "N",
-      defaultValue = "5",
-      description = "How many methods (default: ${DEFAULT-VALUE}, as in dotnet-trace).")
-  int number;
-
-  /** dotnet-trace's {@code -n}: in clrscope {@code -n} is always a process name. */
-  @Option(names = "-n", hidden = true, paramLabel = "N")
-  String dotnetTraceNumber;
+      defaultValue = "10",
+      description =
+          "How many methods (default: ${DEFAULT-VALUE}, as every command's --top; 0 for all);"
+              + " -n and --number as dotnet-trace spells it.")
+  int number = TopOption.DEFAULT;
 
   @Option(
       names = "--inclusive",
@@ -95,7 +99,7 @@ public final class TopNCommand extends ClrscopeSubcommand {
   @Mixin FormatOption format;
 
   @Override
-  public Integer call() {
+  protected Result run() {
     Path file = input != null ? input : report == null ? null : report.input;
     if (file == null) {
       throw new ParameterException(spec.commandLine(), "give the trace: trace report FILE topN");
@@ -103,23 +107,14 @@ public final class TopNCommand extends ClrscopeSubcommand {
     if (input != null && report != null && report.input != null) {
       throw new ParameterException(spec.commandLine(), "give the trace once, before topN");
     }
-    if (dotnetTraceNumber != null) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "-n is a process name in every clrscope command: give the number of methods with -N "
-              + dotnetTraceNumber
-              + " (--number)");
-    }
-    if (number < 1) {
-      throw new ParameterException(spec.commandLine(), "-n must be 1 or more, not " + number);
-    }
+    TopOption.check(spec, "-n", number);
     if (thread != null && thread < 0) {
       throw new ParameterException(spec.commandLine(), "--thread takes a thread id (0 or more)");
     }
     if (byLine && !lines.enabled()) {
       throw new ParameterException(spec.commandLine(), "--by-line needs lines: drop --no-lines");
     }
-    SourceLines source = lines.sourceLines(symbolServer.url());
+    SourceLines source = lines.sourceLines(symbolServer.server());
     ManagedCodeMap methods = new ManagedCodeMap();
     if (source != null) {
       methods.withLines(source);
@@ -148,23 +143,20 @@ public final class TopNCommand extends ClrscopeSubcommand {
     } else if (frames.managed().size() == 0) {
       warn("the trace has no method load or rundown events, so frames are hex addresses");
     }
+    int count = TopOption.count(number);
     List<MethodSamples> top =
-        byLine ? profile.topLines(number, inclusive) : profile.top(number, inclusive);
+        byLine ? profile.topLines(count, inclusive) : profile.top(count, inclusive);
     // Said once the frames were named: a library is read when a frame first needs it.
     frames.problems().forEach(this::warn);
     List<Ranked> rows = new ArrayList<>();
     for (MethodSamples m : top) {
       rows.add(new Ranked(rows.size() + 1, m, totals.samples()));
     }
-    format
-        .renderer(out(), err())
-        .report(
-            Report.builder()
-                .values(HEAD, new Head(file.toString(), inclusive, byLine, thread, number, totals))
-                .rows(byLine ? "lines" : "methods", null, methods(source != null), rows)
-                .primary()
-                .build());
-    return 0;
+    return Report.builder()
+        .values(HEAD, new Head(file.toString(), inclusive, byLine, thread, number, totals))
+        .rows(byLine ? "lines" : "methods", null, methods(source != null), rows)
+        .primary()
+        .build();
   }
 
   /** The samples a report counted, and how it orders methods. */
@@ -210,10 +202,10 @@ public final class TopNCommand extends ClrscopeSubcommand {
                   .only(Field.Shown.TABLE)));
 
   /** A method and its rank. */
-  private record Ranked(int rank, MethodSamples m, long samples) {}
+  record Ranked(int rank, MethodSamples m, long samples) {}
 
   /** The rows' schema: with lines, the hottest (or the row's) line after the method. */
-  private static RecordSchema<Ranked> methods(boolean withLines) {
+  static RecordSchema<Ranked> methods(boolean withLines) {
     List<Field<Ranked>> f = new ArrayList<>();
     f.add(Field.of("rank", "#", 0, Unit.COUNT, Ranked::rank));
     f.add(Field.of("exclusive", "EXCL", 0, Unit.COUNT, (Ranked r) -> r.m().exclusive()));
@@ -234,19 +226,22 @@ public final class TopNCommand extends ClrscopeSubcommand {
             Unit.PERCENT,
             (Ranked r) -> Unit.percent(r.m().inclusive(), r.samples())));
     f.add(Field.of("inclusiveCpu", "INCL CPU", 0, Unit.COUNT, (Ranked r) -> r.m().inclusiveCpu()));
-    f.add(Field.of("method", "METHOD", 0, Unit.TEXT, (Ranked r) -> r.m().name()));
+    f.add(Field.of("method", "METHOD", 0, Unit.TEXT, (Ranked r) -> r.m().name()).cutAtStart());
     if (withLines) {
       f.addAll(FrameFields.lineFields((Ranked r) -> r.m().line(), "LINE"));
     }
+    // What a narrow terminal keeps: the method and its line whole, then the counts; the CPU
+    // columns and the rank go first.
     return new RecordSchema<Ranked>(null, f)
         .withPriority(
             List.of(
-                "rank",
-                "exclusive",
-                "inclusive",
                 "method",
                 "source",
+                "exclusive",
+                "inclusive",
                 "exclusivePercent",
-                "inclusivePercent"));
+                "inclusivePercent",
+                "rank"))
+        .withKey("method");
   }
 }

@@ -2,6 +2,7 @@ package dev.clrscope.cli.commands.trace;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.output.IoErrors;
+import dev.clrscope.cli.render.Unit;
 import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SavedTrace;
 import dev.clrscope.monitor.session.SessionResult;
@@ -15,7 +16,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -69,11 +69,9 @@ public final class TraceFileInput {
     }
     if (read.trailingBytes() > 0) {
       warnings.add(
-          String.format(
-              Locale.ROOT,
-              "%,d bytes after the trace's end marker were ignored: they are not part of the"
-                  + " trace (was something appended to the file?)",
-              read.trailingBytes()));
+          Unit.count(read.trailingBytes())
+              + " bytes after the trace's end marker were ignored: they are not part of the"
+              + " trace (was something appended to the file?)");
     }
     return warnings;
   }

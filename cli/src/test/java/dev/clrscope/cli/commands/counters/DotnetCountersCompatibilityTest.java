@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clrscope.cli.CliRun;
 import dev.clrscope.cli.ColonValues;
-import dev.clrscope.cli.options.OutputFormat;
+import dev.clrscope.cli.render.OutputFormat;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;

@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clrscope.cli.options.OutputFormat;
-import dev.clrscope.cli.render.MonitorOutput;
+import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.RecordSchema;
+import dev.clrscope.cli.render.Records;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.monitor.gc.CondemnReasons;
 import dev.clrscope.monitor.gc.GcRecord;
-import dev.clrscope.monitor.gc.GcSummary;
 import dev.clrscope.monitor.gc.GenerationSizes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -55,12 +54,17 @@ class GcOutputTest {
   private static String print(OutputFormat format, GcRecord... gcs) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    MonitorOutput<GcRecord, GcSummary> output =
-        GcOutput.output(Renderer.of(format, out, out, 0), false);
-    output.header();
-    for (GcRecord r : gcs) {
-      output.write(r);
-    }
+    Renderer.of(format, out, out, 0)
+        .draw(
+            Records.of(
+                GcOutput.stream(false, GcOutput.schema(false), true),
+                sink -> {
+                  sink.start();
+                  for (GcRecord r : gcs) {
+                    sink.write(r);
+                  }
+                  return null;
+                }));
     return bytes.toString(StandardCharsets.UTF_8);
   }
 
@@ -107,13 +111,14 @@ class GcOutputTest {
   private static List<String> table(RecordSchemaChoice choice) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    MonitorOutput<GcRecord, GcSummary> output =
-        GcOutput.output(
-            Renderer.of(OutputFormat.table, out, out, 0),
-            false,
-            GcOutput.schema(false, choice.columns, choice.width),
-            false);
-    output.write(gc(12345, 0));
+    Renderer.of(OutputFormat.table, out, out, 0)
+        .draw(
+            Records.of(
+                GcOutput.stream(false, GcOutput.schema(false, choice.columns, choice.width), false),
+                sink -> {
+                  sink.write(gc(12345, 0));
+                  return null;
+                }));
     return bytes.toString(StandardCharsets.UTF_8).lines().toList();
   }
 

@@ -2,9 +2,13 @@ package dev.clrscope.cli.commands.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clrscope.cli.render.OutputFormat;
+import dev.clrscope.cli.render.Records;
+import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.nettrace.NetTraceReader;
 import dev.clrscope.nettrace.TraceEvent;
 import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,7 +35,7 @@ class EventJsonLinesTest {
   void everyEventOfEveryTraceIsTheSameLineAsTheSchemaWrites() throws Exception {
     long compared = 0;
     for (Path trace : TRACES) {
-      EventJsonLines lines = new EventJsonLines(new ByteArrayOutputStream());
+      EventJsonLines lines = new EventJsonLines();
       try (NetTraceReader r = NetTraceReader.open(trace)) {
         TraceEvent e;
         while ((e = r.next()) != null) {
@@ -48,12 +52,21 @@ class EventJsonLinesTest {
   @Test
   void writtenLinesEndWithANewlineAndAreUtf8() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    EventJsonLines lines = new EventJsonLines(out);
+    EventJsonLines lines = new EventJsonLines();
     String first;
     try (NetTraceReader r = NetTraceReader.open(TRACES.get(0))) {
       TraceEvent e = r.next();
       first = lines.text(e);
-      lines.write(e);
+      // As trace events draws it: the JSON Lines renderer, the line written as bytes.
+      Renderer.of(
+              OutputFormat.jsonl, new PrintStream(out, true, StandardCharsets.UTF_8), System.err, 0)
+          .draw(
+              Records.of(
+                  EventsCommand.stream(),
+                  sink -> {
+                    sink.write(new EventsCommand.Decoded(e));
+                    return null;
+                  }));
     }
     assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(first + "\n");
   }

@@ -1,0 +1,130 @@
+package dev.clrscope.heapwalk;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongToIntFunction;
+
+/**
+ * The walk's references, addresses as they came, resolved to object numbers: on two threads when
+ * there are millions of them (the lookups only read the index, and a heap snapshot's other core is
+ * idle by then: the session has ended), a quarter of a column chunk at a time, each chunk freed
+ * once its quarters are resolved, so that the addresses and the numbers are never both whole in
+ * memory.
+ */
+final class Resolution {
+  /** Entries a thread takes at a time. */
+  private static final int UNIT = LongColumn.chunkSize() / 4;
+
+  /** Below this, a second thread costs more than it saves. */
+  private static final int PARALLEL_FROM = 1 << 20;
+
+  private final LongColumn from;
+  private final int[] into;
+  private final LongToIntFunction index;
+  private final int units;
+  private final AtomicInteger nextUnit = new AtomicInteger();
+  private final AtomicIntegerArray unitsLeft;
+  private final AtomicLong outside = new AtomicLong();
+
+  private Resolution(LongColumn from, int[] into, LongToIntFunction index) {
+    this.from = from;
+    this.into = into;
+    this.index = index;
+    units = (into.length + UNIT - 1) / UNIT;
+    int chunk = LongColumn.chunkSize();
+    int chunks = (into.length + chunk - 1) / chunk;
+    unitsLeft = new AtomicIntegerArray(chunks);
+    for (int c = 0; c < chunks; c++) {
+      int entries = Math.min(chunk, into.length - c * chunk);
+      unitsLeft.set(c, (entries + UNIT - 1) / UNIT);
+    }
+  }
+
+  /**
+   * Resolves {@code into.length} entries of {@code from} into {@code into} through {@code index}
+   * (-1 for an address no object starts at), freeing {@code from}'s chunks as it goes; returns how
+   * many nonzero addresses found no object.
+   */
+  static long resolve(LongColumn from, int[] into, LongToIntFunction index) {
+    Resolution r = new Resolution(from, into, index);
+    if (into.length < PARALLEL_FROM || Runtime.getRuntime().availableProcessors() < 2) {
+      r.work();
+      return r.outside.get();
+    }
+    Throwable[] failed = {null};
+    Thread helper =
+        new Thread(
+            () -> {
+              try {
+                r.work();
+              } catch (RuntimeException | Error e) {
+                failed[0] = e;
+              }
+            },
+            "clrscope-heap-resolve");
+    helper.setDaemon(true);
+    helper.start();
+    try {
+      r.work();
+    } finally {
+      joinUninterruptibly(helper);
+    }
+    if (failed[0] instanceof RuntimeException e) {
+      throw e;
+    }
+    if (failed[0] instanceof Error e) {
+      throw e;
+    }
+    return r.outside.get();
+  }
+
+  private static void joinUninterruptibly(Thread t) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        t.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void work() {
+    int chunk = LongColumn.chunkSize();
+    long missed = 0;
+    // Runs of references to one object are common (objects of a type sharing one comparer, label
+    // or empty string): the last one found is not looked up again.
+    long lastAddress = 0;
+    int lastObject = -1;
+    for (int u; (u = nextUnit.getAndIncrement()) < units; ) {
+      int start = u * UNIT;
+      int end = Math.min(into.length, start + UNIT);
+      int c = start / chunk;
+      long[] addresses = from.chunkAt(start);
+      for (int k = start, j = start - c * chunk; k < end; k++, j++) {
+        long a = addresses[j];
+        int o;
+        if (a == lastAddress && a != 0) {
+          o = lastObject;
+        } else {
+          o = index.applyAsInt(a);
+          lastAddress = a;
+          lastObject = o;
+        }
+        into[k] = o;
+        if (o < 0 && a != 0) {
+          missed++;
+        }
+      }
+      if (unitsLeft.decrementAndGet(c) == 0) {
+        from.release(c);
+      }
+    }
+    outside.addAndGet(missed);
+  }
+}
