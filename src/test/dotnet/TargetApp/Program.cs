@@ -206,6 +206,9 @@ internal static class Program
                 case "triage-facts" when words.Length == 1:
                     TriageFacts.Make();
                     break;
+                case "exact-facts" when words.Length == 1:
+                    ExactFacts.Make();
+                    break;
                 case "queue" when words.Length == 2:
                     DumpFacts.BlockPoolAndQueue(Count(words[1]));
                     break;

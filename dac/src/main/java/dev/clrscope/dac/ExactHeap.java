@@ -19,11 +19,6 @@ import java.util.Map;
 final class ExactHeap {
   private ExactHeap() {}
 
-  /** Types in .gcdump's spelling: generic arguments without a space, as dotnet-gcdump writes. */
-  static String gcdumpName(String dacName) {
-    return dacName.replace(", ", ",");
-  }
-
   /**
    * The graph a heap view reads once: the snapshot, and every root with the object it holds
    * (interior pointers resolved to the object that contains them; 0 for none), for root paths.
@@ -77,7 +72,7 @@ final class ExactHeap {
               if (mt != lastNamed[0]) {
                 lastNamed[0] = mt;
                 if (named.add(mt)) {
-                  b.typeName(mt, gcdumpName(type.name()));
+                  b.typeName(mt, type.name());
                 }
               }
               b.object(address, o.size(), mt, references.count);

@@ -264,8 +264,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
 
   /** One line about the runtime read, for the prompt's greeting. */
   static String describeRuntime(RuntimeInfo r) {
-    return ".NET "
-        + (r.productVersion() != null ? r.productVersion() : r.fileVersion())
+    return r.runtimeName()
         + ", "
         + r.gcMode()
         + " GC with "
