@@ -306,7 +306,11 @@ class DacProcessTest {
             .containsExactly(
                 "clrscope analyze: stopped by SIG" + signal + "; process " + pid() + " was let go");
       }
-      for (Path task : Files.list(Path.of("/proc/" + pid() + "/task")).toList()) {
+      List<Path> tasks;
+      try (var listed = Files.list(Path.of("/proc/" + pid() + "/task"))) {
+        tasks = listed.toList();
+      }
+      for (Path task : tasks) {
         List<String> status = Files.readAllLines(task.resolve("status"));
         assertThat(status).as("SIG%s after %d ms", signal, delay).contains("TracerPid:\t0");
         assertThat(status)
