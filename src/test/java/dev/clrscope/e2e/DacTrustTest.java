@@ -487,7 +487,6 @@ class DacTrustTest {
     return -1;
   }
 
-  /** How long the pause took, as said: {@code 376.990 ms} or {@code 1.204 s} (Unit.duration). */
   private static String pausedFor(CliResult r) {
     java.util.regex.Matcher m =
         java.util.regex.Pattern.compile("was paused for ([0-9.]+ m?s)\\.").matcher(r.stderr());
