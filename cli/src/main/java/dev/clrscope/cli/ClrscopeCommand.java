@@ -114,6 +114,11 @@ public final class ClrscopeCommand implements Runnable {
     return null;
   }
 
+  /** Every top-level subcommand's class, in the order help lists them. */
+  public static List<Class<?>> subcommands() {
+    return SUBCOMMANDS;
+  }
+
   /**
    * Subcommands of subcommands that are registered in code, like the top-level ones, so that a run
    * builds the model of the one it runs.

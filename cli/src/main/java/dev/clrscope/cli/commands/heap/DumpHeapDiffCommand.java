@@ -64,6 +64,16 @@ public final class DumpHeapDiffCommand extends HeapCommand {
     return after == null;
   }
 
+  @Override
+  protected List<Path> heapFiles() {
+    List<Path> files = super.heapFiles();
+    files.add(before);
+    if (after != null) {
+      files.add(after);
+    }
+    return files;
+  }
+
   /** FILE is the later snapshot, as {@code --after} is. */
   @Override
   protected Result readFile(Path file) {

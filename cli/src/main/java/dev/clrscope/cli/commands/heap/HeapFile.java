@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Result;
@@ -84,6 +85,7 @@ public final class HeapFile {
       throw new CommandFailure(
           file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
     }
+    DacHost.reading(0, "core " + file);
     try (DacSession process = DacSession.openCore(file, dac)) {
       return process.heap().snapshot();
     } catch (TargetException e) {

@@ -5,6 +5,7 @@ import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
 import dev.clrscope.cli.commands.heap.HeapFile;
 import dev.clrscope.cli.options.DacSourceOptions;
@@ -51,7 +52,7 @@ import picocli.CommandLine.Parameters;
  * grew between them.
  */
 @Command(
-    name = "triage",
+    name = TriageCommand.NAME,
     mixinStandardHelpOptions = true,
     description = {
       "Say what is wrong with a .NET process or a core dump, most severe first: deadlocks (Monitor"
@@ -75,7 +76,19 @@ import picocli.CommandLine.Parameters;
       "Exit codes: 0, or 3 when a finding at or above --fail-on was made; 1 when the target"
           + " cannot be read, 2 for a usage error."
     })
-public final class TriageCommand extends ClrscopeSubcommand {
+public final class TriageCommand extends ClrscopeSubcommand implements DacCommand {
+  static final String NAME = "triage";
+
+  @Override
+  public boolean readsThroughDac() {
+    return true;
+  }
+
+  @Override
+  public boolean mayReadThroughDac(List<String> words) {
+    return !words.isEmpty() && words.get(0).equals(NAME);
+  }
+
   @Parameters(
       arity = "0..2",
       paramLabel = "CORE",
