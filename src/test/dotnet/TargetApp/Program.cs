@@ -206,6 +206,12 @@ internal static class Program
                 case "triage-facts" when words.Length == 1:
                     TriageFacts.Make();
                     break;
+                case "lock-waiters" when words.Length == 2:
+                    LockWaiters.Make(Count(words[1]));
+                    break;
+                case "exact-facts" when words.Length == 1:
+                    ExactFacts.Make();
+                    break;
                 case "queue" when words.Length == 2:
                     DumpFacts.BlockPoolAndQueue(Count(words[1]));
                     break;

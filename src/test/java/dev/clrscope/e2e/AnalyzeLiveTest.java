@@ -125,6 +125,10 @@ class AnalyzeLiveTest {
       cli.signal("TERM");
       CliResult r = cli.await(Duration.ofMinutes(1));
       assertThat(r.exitCode()).as("%s", r).isEqualTo(143);
+      assertThat(r.stderr().lines().toList())
+          .as("%s", r)
+          .containsExactly(
+              "clrscope analyze: stopped by SIGTERM; process " + pid() + " was let go");
     }
     DacLiveProcessTest.assertRunsFree(app);
   }

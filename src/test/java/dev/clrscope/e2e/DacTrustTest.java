@@ -173,7 +173,7 @@ class DacTrustTest {
           .as("%s", r)
           .containsExactly(
               "clrscope analyze: " + passedOver,
-              "Process " + pid + " was paused for " + pausedFor(r) + " s.");
+              "Process " + pid + " was paused for " + pausedFor(r) + ".");
       assertThat(items(r)).isEqualTo(100);
       // From the symbol server, into the (owner-only) cache.
       assertThat(server.requests()).containsExactly("/symbols/" + key);
@@ -489,7 +489,7 @@ class DacTrustTest {
 
   private static String pausedFor(CliResult r) {
     java.util.regex.Matcher m =
-        java.util.regex.Pattern.compile("was paused for ([0-9.]+) s").matcher(r.stderr());
+        java.util.regex.Pattern.compile("was paused for ([0-9.]+ m?s)\\.").matcher(r.stderr());
     assertThat(m.find()).as("%s", r).isTrue();
     return m.group(1);
   }

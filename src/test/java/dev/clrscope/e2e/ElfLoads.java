@@ -17,12 +17,21 @@ final class ElfLoads {
 
   /** Each PT_LOAD: {vaddr, offset, filesz}. */
   static List<long[]> of(Path core) throws IOException {
+    return loads(core, false);
+  }
+
+  /** Each writable PT_LOAD (PF_W): {vaddr, offset, filesz}. */
+  static List<long[]> writable(Path core) throws IOException {
+    return loads(core, true);
+  }
+
+  private static List<long[]> loads(Path core, boolean writableOnly) throws IOException {
     try (FileChannel ch = FileChannel.open(core)) {
       ProgramHeaders ph = ProgramHeaders.read(ch);
       List<long[]> loads = new ArrayList<>();
       for (int i = 0; i < ph.count(); i++) {
         int b = ph.at(i);
-        if (ph.table().getInt(b) == 1) {
+        if (ph.table().getInt(b) == 1 && (!writableOnly || (ph.table().getInt(b + 4) & 2) != 0)) {
           loads.add(
               new long[] {
                 ph.table().getLong(b + 16), ph.table().getLong(b + 8), ph.table().getLong(b + 32)

@@ -142,7 +142,7 @@ class OutputFormatSweepTest {
   /** A recipe's word with the target's pid, and for analyze its placeholders, filled in. */
   private static String fill(String command, String word) {
     String w = word.equals("PID") ? Long.toString(target.pid()) : word;
-    if (command.equals("analyze")) {
+    if (command.equals("analyze") || command.equals("triage")) {
       for (Map.Entry<String, String> e : PLACES.entrySet()) {
         w = w.replace(e.getKey(), e.getValue());
       }
@@ -216,6 +216,7 @@ class OutputFormatSweepTest {
     }
     r.put("analyze", analyze);
     r.put("stack", List.of(List.of("-p", "PID")));
+    r.put("triage", List.of(List.of("-p", "APID", "--duration", "1s", "--symbol-server", "none")));
     return r;
   }
 

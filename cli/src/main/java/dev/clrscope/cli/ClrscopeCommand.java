@@ -20,6 +20,7 @@ import dev.clrscope.cli.commands.serve.ServeCommand;
 import dev.clrscope.cli.commands.stack.StackCommand;
 import dev.clrscope.cli.commands.startup.StartupCommand;
 import dev.clrscope.cli.commands.trace.TraceCommand;
+import dev.clrscope.cli.commands.triage.TriageCommand;
 import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.cli.options.Numbers;
 import dev.clrscope.cli.output.RunOutput;
@@ -72,6 +73,7 @@ public final class ClrscopeCommand implements Runnable {
           StartupCommand.class,
           DumpHeapCommand.class,
           AnalyzeCommand.class,
+          TriageCommand.class,
           StackCommand.class,
           ServeCommand.class,
           AutoComplete.GenerateCompletion.class,
@@ -110,6 +112,11 @@ public final class ClrscopeCommand implements Runnable {
       return PsCommand.runWithoutParser(List.of(args).subList(1, args.length), output);
     }
     return null;
+  }
+
+  /** Every top-level subcommand's class, in the order help lists them. */
+  public static List<Class<?>> subcommands() {
+    return SUBCOMMANDS;
   }
 
   /**

@@ -11,6 +11,9 @@ public final class ExitCode {
   /** The command line was wrong. */
   public static final int USAGE = 2;
 
+  /** {@code triage --fail-on}: a finding at or above the severity given was made. */
+  public static final int FINDINGS = 3;
+
   /** A bug in clrscope: the stack trace is printed. (EX_SOFTWARE, from sysexits.h.) */
   public static final int INTERNAL_ERROR = 70;
 

@@ -1,7 +1,10 @@
 package dev.clrscope.cli;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
+import dev.clrscope.cli.dacprocess.DacHost;
+import dev.clrscope.cli.dacprocess.Front;
 import dev.clrscope.cli.logging.Logging;
 import dev.clrscope.cli.options.LoggingOptions;
 import dev.clrscope.cli.output.IoErrors;
@@ -65,16 +68,24 @@ public final class Main {
       return ExitCode.OK;
     }
     chooseLogProvider();
-    Integer answered = runWithoutParser(output, args);
-    if (answered != null) {
-      return answered;
+    if (!DacHost.isHost()) {
+      Integer answered = runWithoutParser(output, args);
+      if (answered != null) {
+        return answered;
+      }
+      // A command that reads through the DAC runs in a DAC process, started before anything here
+      // is parsed (docs/architecture.md, "The DAC process").
+      Front.Outcome handedOver = Front.runIfPredicted(output, args);
+      if (handedOver != null) {
+        return checkOutput(output, handedOver.code(), handedOver::command);
+      }
     }
     CommandLine cl = ClrscopeCommand.commandLineFor(args);
     cl.setOut(writer(output.out()));
     cl.setErr(writer(output.err()));
     boolean[] logging = {false};
     cl.setParameterExceptionHandler(Main::usageError);
-    cl.setExecutionStrategy(parsed -> execute(parsed, output, logging));
+    cl.setExecutionStrategy(parsed -> execute(parsed, output, logging, args));
     cl.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> failure(e, commandLine, args, logging[0]));
     try {
@@ -103,11 +114,29 @@ public final class Main {
 
   /**
    * Runs the parsed command as picocli would, after turning logs on if the command line asks for
-   * them. A log file that cannot be opened is a target error of the command.
+   * them. A log file that cannot be opened is a target error of the command. A command that reads
+   * through the DAC is handed, with the whole command line, to a DAC process; in a DAC process, any
+   * other is handed back.
    */
-  private static int execute(ParseResult parsed, RunOutput output, boolean[] logging) {
+  private static int execute(
+      ParseResult parsed, RunOutput output, boolean[] logging, String[] args) {
     List<CommandLine> chain = parsed.asCommandLineList();
     CommandLine command = chain.get(chain.size() - 1);
+    boolean readsThroughDac =
+        !helpRequested(parsed)
+            && command.getCommand() instanceof DacCommand d
+            && d.readsThroughDac();
+    if (DacHost.isHost()) {
+      if (!readsThroughDac) {
+        return DacHost.notMine();
+      }
+      DacHost.commandNamed(command.getCommandSpec().qualifiedName());
+    } else if (readsThroughDac && Front.handsOver()) {
+      Integer code = Front.run(output, args);
+      if (code != null) {
+        return code;
+      }
+    }
     for (CommandLine c : chain) {
       if (c.getCommand() instanceof ClrscopeSubcommand sub) {
         sub.useOutput(output);

@@ -264,6 +264,23 @@ public final class ClrHeap {
     return session.call(() -> graph().snapshot());
   }
 
+  /**
+   * {@link #snapshot}, with {@code also} visiting every object of the heap (free space included) as
+   * {@link #walk} would: when the session has not read its graph yet, in the graph's own walk, one
+   * walk where two were needed; otherwise in a walk of its own.
+   */
+  public HeapSnapshot snapshot(HeapVisitor also) {
+    return session.call(
+        () -> {
+          if (graph == null) {
+            graph = ExactHeap.read(this, roots, also);
+          } else {
+            walkSegments(ExactHeap.segmentsInOrder(this), also);
+          }
+          return graph.snapshot();
+        });
+  }
+
   private ExactHeap.Graph graph() {
     if (graph == null) {
       graph = ExactHeap.read(this, roots);

@@ -6,6 +6,7 @@ import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataModule;
 import dev.clrscope.dac.interop.MetadataImport;
 import dev.clrscope.dac.interop.SosDac;
 import dev.clrscope.dac.source.TargetMemory;
+import dev.clrscope.heapwalk.TypeNames;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -206,7 +207,7 @@ final class ClrReader {
         ClrField field =
             new ClrField(
                 fieldName(type.module(), f.token()),
-                fieldTypeName(e, f),
+                fieldTypeName(type, e, f),
                 e,
                 f.offset(),
                 kind,
@@ -228,15 +229,25 @@ final class ClrReader {
     return p != null && !p.name().isEmpty() ? p.name() : String.format("<token 0x%08x>", token);
   }
 
-  private String fieldTypeName(ElementType e, SosDac.FieldDescData f) {
+  /**
+   * A field's type's name: a primitive's, its type's when the runtime has its own method table,
+   * else the type its signature declares with the declaring type's generic arguments put in (a
+   * field of a generic type shared between reference types has a canonical {@code __Canon} type in
+   * the runtime), else what the field's type token names.
+   */
+  private String fieldTypeName(ClrType declaring, ElementType e, SosDac.FieldDescData f) {
     if (e.typeName() != null) {
       return e.typeName();
     }
     if (f.fieldMt() != 0) {
       ClrType t = typeOrNull(f.fieldMt());
-      if (t != null && !t.name().contains("__Canon")) {
+      if (t != null && !t.name().contains(CANON)) {
         return t.name();
       }
+    }
+    String declared = declaredTypeName(declaring, f.token());
+    if (declared != null) {
+      return declared;
     }
     if (f.fieldModule() != 0 && f.fieldTypeToken() != 0) {
       MetadataImport md = metadataOf(f.fieldModule());
@@ -252,6 +263,56 @@ final class ClrReader {
       }
     }
     return e == ElementType.VALUETYPE ? "<struct>" : "System.Object";
+  }
+
+  /** The runtime's stand-in for the reference types a shared generic instantiation serves. */
+  private static final String CANON = "System.__Canon";
+
+  /** The type a field's signature declares, or null when it cannot be named. */
+  private String declaredTypeName(ClrType declaring, int fieldToken) {
+    MetadataImport md = metadataOf(declaring.module());
+    MetadataImport.FieldProps p = md == null ? null : md.fieldProps(fieldToken);
+    if (p == null) {
+      return null;
+    }
+    String name =
+        FieldSignature.typeName(
+            p.signature(), TypeNames.arguments(declaring.name()), new MetadataNames(md));
+    return name == null || name.contains(CANON) ? null : name;
+  }
+
+  /** Full type names by token in one module's metadata, enclosing types included. */
+  private record MetadataNames(MetadataImport md) implements FieldSignature.Names {
+    private static final int MAX_NESTING = 16;
+
+    @Override
+    public String typeDef(int token) {
+      String name = md.typeDefName(token);
+      int enclosing = md.enclosingClass(token);
+      for (int depth = 0; name != null && enclosing != 0 && depth < MAX_NESTING; depth++) {
+        String outer = md.typeDefName(enclosing);
+        name = outer == null ? null : outer + "+" + name;
+        enclosing = md.enclosingClass(enclosing);
+      }
+      return name;
+    }
+
+    @Override
+    public String typeRef(int token) {
+      MetadataImport.TypeRef r = md.typeRef(token);
+      String name = r == null ? null : r.name();
+      for (int depth = 0; r != null && (r.scope() >>> 24) == 0x01 && depth < MAX_NESTING; depth++) {
+        // A nested type's reference is scoped by the reference to the type it is declared in.
+        r = md.typeRef(r.scope());
+        name = r == null ? null : r.name() + "+" + name;
+      }
+      return name;
+    }
+
+    @Override
+    public byte[] typeSpec(int token) {
+      return md.typeSpec(token);
+    }
   }
 
   private MetadataImport metadataOf(long module) {

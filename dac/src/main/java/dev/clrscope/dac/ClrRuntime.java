@@ -32,6 +32,9 @@ public final class ClrRuntime {
   private final ModuleReader modules;
   private final LongMap<long[]> staticBases = new LongMap<>();
 
+  /** Modules' DomainLocalModules before .NET 9, by module address (null: none). */
+  private final Map<Long, SosDac.LocalModuleData> localModules = new HashMap<>();
+
   /** Modules as source lines take them, by module address: read once. */
   private final Map<Long, ManagedModule> managedModules = new HashMap<>();
 
@@ -340,17 +343,33 @@ public final class ClrRuntime {
     }
     long[] bases = staticBases.get(type.methodTable());
     if (bases == null) {
-      bases = new long[2];
-      if (sos.hasStaticBases() && sos.isInitialized(type.methodTable())) {
-        long[] b = sos.staticBases(type.methodTable());
-        if (b != null) {
-          bases = b;
-        }
-      }
+      bases = readStaticBases(type);
       staticBases.put(type.methodTable(), bases);
     }
     long base = field.elementType().isPrimitive() ? bases[0] : bases[1];
     return base == 0 ? 0 : base + field.offset();
+  }
+
+  /**
+   * {@code [nonGcBase, gcBase]} of a type's statics, zeros while its class constructor has not run.
+   * .NET 9 and later say them per type (ISOSDacInterface14). Before, a module's statics are in its
+   * DomainLocalModule: one block of non-GC statics and one of slots for the GC ones (a pinned
+   * object array's elements), each field's offset counting from the block's start, and a byte of
+   * flags per type-def (by its row less one) whose lowest bit says its class constructor has run,
+   * as SOS's {@code GetStaticFieldPTR} and ClrMD read them. A generic instantiation's statics (a
+   * "dynamic" type's) are apart, in the module's dynamic class table: not read.
+   */
+  private long[] readStaticBases(ClrType type) {
+    long mt = type.methodTable();
+    if (sos.hasStaticBases()) {
+      long[] b = sos.isInitialized(mt) ? sos.staticBases(mt) : null;
+      return b == null ? new long[2] : b;
+    }
+    SosDac.LocalModuleData dlm = domainLocalModule(type.module());
+    if (dlm == null || isDynamic(mt) || !classFlag(dlm, type, CLASS_INITIALIZED)) {
+      return new long[2];
+    }
+    return new long[] {dlm.nonGcStaticsStart(), dlm.gcStaticsStart()};
   }
 
   /** Where a thread-static's value is on {@code thread}, or 0. On the owner thread. */
@@ -358,15 +377,63 @@ public final class ClrRuntime {
     if (field.kind() != ClrField.Kind.THREAD_STATIC) {
       throw new IllegalArgumentException(field.name() + " is not a thread-static field");
     }
-    if (!sos.hasStaticBases() || !sos.isInitialized(type.methodTable())) {
-      return 0;
+    long mt = type.methodTable();
+    long[] b;
+    if (sos.hasStaticBases()) {
+      b = sos.isInitialized(mt) ? sos.threadStaticBases(mt, thread.address()) : null;
+    } else {
+      // Before .NET 9: the module's ThreadLocalModule on that thread, whose flags say whether
+      // the type's thread statics were allocated there; the class constructor's flag is the
+      // DomainLocalModule's, as SOS reads them.
+      SosDac.LocalModuleData dlm = domainLocalModule(type.module());
+      SosDac.ModuleData module = sos.moduleData(type.module());
+      SosDac.LocalModuleData tlm =
+          dlm == null || module == null || isDynamic(mt)
+              ? null
+              : sos.threadLocalModule(thread.address(), module.moduleIndex());
+      b =
+          tlm != null
+                  && classFlag(tlm, type, THREAD_STATICS_ALLOCATED)
+                  && classFlag(dlm, type, CLASS_INITIALIZED)
+              ? new long[] {tlm.nonGcStaticsStart(), tlm.gcStaticsStart()}
+              : null;
     }
-    long[] b = sos.threadStaticBases(type.methodTable(), thread.address());
     if (b == null) {
       return 0;
     }
     long base = field.elementType().isPrimitive() ? b[0] : b[1];
     return base == 0 ? 0 : base + field.offset();
+  }
+
+  /** The class-data flag of a type whose class constructor has run. */
+  private static final int CLASS_INITIALIZED = 1;
+
+  /** The thread-local class-data flag of a type whose thread statics are allocated. */
+  private static final int THREAD_STATICS_ALLOCATED = 4;
+
+  /** A module's DomainLocalModule (before .NET 9), read once; null when it has none. */
+  private SosDac.LocalModuleData domainLocalModule(long module) {
+    if (!localModules.containsKey(module)) {
+      localModules.put(module, module == 0 ? null : sos.domainLocalModule(module));
+    }
+    return localModules.get(module);
+  }
+
+  /** Whether a type's statics are its own (a generic instantiation's), not its module's. */
+  private boolean isDynamic(long methodTable) {
+    SosDac.MethodTableData d = sos.methodTableData(methodTable);
+    return d == null || d.isDynamic();
+  }
+
+  /** Whether a type's byte of class data (indexed by its type-def row) has {@code flag}. */
+  private boolean classFlag(SosDac.LocalModuleData m, ClrType type, int flag) {
+    int row = type.token() & 0x00ff_ffff;
+    if (m.classData() == 0 || row == 0) {
+      return false;
+    }
+    byte[] flags = new byte[1];
+    return reader.memory().read(m.classData() + row - 1, flags, 0, 1) == 1
+        && (flags[0] & flag) != 0;
   }
 
   // ---- sync blocks, the finalization queue -------------------------------------------------
@@ -403,7 +470,7 @@ public final class ClrRuntime {
                     d.recursion(),
                     d.holdingThread(),
                     osId,
-                    d.additionalThreadCount()));
+                    SyncBlock.waiters(d.monitorHeld(), d.additionalThreadCount())));
           }
           return out;
         });

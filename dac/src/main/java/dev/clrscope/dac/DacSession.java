@@ -326,6 +326,23 @@ public final class DacSession implements AutoCloseable {
     return call(target::pid);
   }
 
+  /**
+   * The thread a fatal signal stopped, as the core records it (createdump and the kernel mark the
+   * thread that crashed), or null: a live process, or a dump written on request.
+   */
+  public ThreadSignal crashSignal() {
+    int[] s = call(target::signalled);
+    return s == null ? null : new ThreadSignal(s[0], s[1]);
+  }
+
+  /**
+   * A thread and the signal that stopped it.
+   *
+   * @param osThreadId the thread
+   * @param signal the signal's number (6 SIGABRT, 11 SIGSEGV)
+   */
+  public record ThreadSignal(int osThreadId, int signal) {}
+
   /** Whether this reads a live process rather than a core file. */
   public boolean isLive() {
     return target instanceof LiveProcess;

@@ -1,14 +1,16 @@
 package dev.clrscope.dac;
 
+import dev.clrscope.heapwalk.TypeNames;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Type names as dotnet-dump prints them: the DAC's {@code System.Collections.Generic.Dictionary`2+
- * Entry[[System.String, System.Private.CoreLib],[System.Object, System.Private.CoreLib]][]} becomes
- * {@code System.Collections.Generic.Dictionary<System.String, System.Object>+Entry[]}: assembly
- * names dropped, each nesting level given as many of the arguments as its arity ({@code `2}) says,
- * array brackets ({@code []}, {@code [,]}) kept.
+ * Type names as dotnet-dump prints them (heapwalk's {@link TypeNames} spelling, the one every
+ * command uses): the DAC's {@code System.Collections.Generic.Dictionary`2+ Entry[[System.String,
+ * System.Private.CoreLib],[System.Object, System.Private.CoreLib]][]} becomes {@code
+ * System.Collections.Generic.Dictionary<System.String, System.Object>+Entry[]}: assembly names
+ * dropped, each nesting level given as many of the arguments as its arity ({@code `2}) says, array
+ * brackets ({@code []}, {@code [,]}) kept.
  */
 final class DacTypeNames {
   private DacTypeNames() {}
@@ -37,7 +39,7 @@ final class DacTypeNames {
       if (c == ',' || c == ']' || (c == '[' && i + 1 < n && s.charAt(i + 1) == '[')) {
         break;
       }
-      if (c == '[' && isArrayBracket(s, i)) {
+      if (c == '[' && TypeNames.isArrayBracket(s, i)) {
         break;
       }
       i++;
@@ -56,42 +58,10 @@ final class DacTypeNames {
       }
       i++; // the list's ']'
     }
-    StringBuilder out = new StringBuilder();
-    int next = 0;
-    for (String segment : namePart.split("\\+", -1)) {
-      if (out.length() > 0) {
-        out.append('+');
-      }
-      int tick = segment.indexOf('`');
-      if (tick < 0) {
-        out.append(segment);
-        continue;
-      }
-      int arity = Integer.parseInt(segment.substring(tick + 1));
-      out.append(segment, 0, tick);
-      if (arity > 0 && next + arity <= args.size()) {
-        out.append('<').append(String.join(", ", args.subList(next, next + arity))).append('>');
-        next += arity;
-      }
-    }
-    while (i < n && s.charAt(i) == '[' && isArrayBracket(s, i)) {
-      int close = s.indexOf(']', i);
-      out.append(s, i, close + 1);
-      i = close + 1;
-    }
-    while (i < n && (s.charAt(i) == '*' || s.charAt(i) == '&')) {
-      out.append(s.charAt(i++));
-    }
+    StringBuilder out = new StringBuilder(TypeNames.instantiate(namePart, args));
+    i = TypeNames.suffixes(s, i, out);
     end[0] = i;
     return out.toString();
-  }
-
-  private static boolean isArrayBracket(String s, int i) {
-    int j = i + 1;
-    while (j < s.length() && (s.charAt(j) == ',' || s.charAt(j) == '*')) {
-      j++;
-    }
-    return j < s.length() && s.charAt(j) == ']';
   }
 
   // From the end of an argument's name to just past its closing ']' (over ", Assembly").

@@ -76,6 +76,18 @@ public enum ElementType {
     };
   }
 
+  /**
+   * Whether a value of this type is a value type stored inline: a number, a character, a boolean, a
+   * native integer or a struct (SOS's {@code VT} column: {@code IsElementValueType}); pointers and
+   * references are not.
+   */
+  public boolean isValueType() {
+    return switch (this) {
+      case BOOLEAN, CHAR, I1, U1, I2, U2, I4, U4, I8, U8, R4, R8, I, U, VALUETYPE -> true;
+      default -> false;
+    };
+  }
+
   /** Whether a value is a reference to a GC object. */
   public boolean isReference() {
     return switch (this) {

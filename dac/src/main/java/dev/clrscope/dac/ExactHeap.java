@@ -21,11 +21,6 @@ import java.util.Map;
 final class ExactHeap {
   private ExactHeap() {}
 
-  /** Types in .gcdump's spelling: generic arguments without a space, as dotnet-gcdump writes. */
-  static String gcdumpName(String dacName) {
-    return dacName.replace(", ", ",");
-  }
-
   /**
    * The graph a heap view reads once: the snapshot, and every root with the object it holds
    * (interior pointers resolved to the object that contains them; 0 for none), for root paths.
@@ -33,8 +28,24 @@ final class ExactHeap {
   @SuppressWarnings("ArrayRecordComponent") // read only, by the heap view that holds it
   record Graph(HeapSnapshot snapshot, List<Root> roots, long[] rootObjects) {}
 
+  /** Every segment of the heap, in address order: the order the graph's walk reads them in. */
+  static List<HeapSegment> segmentsInOrder(ClrHeap heap) {
+    List<HeapSegment> segments = new ArrayList<>();
+    heap.heaps().forEach(h -> segments.addAll(h.segments()));
+    segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
+    return segments;
+  }
+
   /** Reads the graph; on the owner thread. */
   static Graph read(ClrHeap heap, RootReader roots) {
+    return read(heap, roots, null);
+  }
+
+  /**
+   * Reads the graph, {@code also} (when not null) visiting every object of the same walk, free
+   * space included: what else a reader needs of each object costs no walk of its own.
+   */
+  static Graph read(ClrHeap heap, RootReader roots, HeapVisitor also) {
     long T0 = System.nanoTime();
     HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
     List<Root> all = new ArrayList<>();
@@ -48,9 +59,7 @@ final class ExactHeap {
     long T1 = System.nanoTime();
     long[] interior = interiorAddresses(all);
     long[] interiorObject = new long[interior.length];
-    List<HeapSegment> segments = new ArrayList<>();
-    heap.heaps().forEach(h -> segments.addAll(h.segments()));
-    segments.sort((x, y) -> Long.compareUnsigned(x.start(), y.start()));
+    List<HeapSegment> segments = segmentsInOrder(heap);
     LongSet named = new LongSet();
     int[] nextInterior = {0};
     long[] lastNamed = {0};
@@ -63,6 +72,9 @@ final class ExactHeap {
           heap.walkSegments(
               segments,
               o -> {
+                if (also != null) {
+                  also.visit(o);
+                }
                 long address = o.address();
                 long end = address + o.alignedSize();
                 int k = nextInterior[0];
@@ -85,7 +97,7 @@ final class ExactHeap {
                 if (mt != lastNamed[0]) {
                   lastNamed[0] = mt;
                   if (named.add(mt)) {
-                    b.typeName(mt, gcdumpName(type.name()));
+                    b.typeName(mt, type.name());
                   }
                 }
                 out.object(address, o.size(), mt, (int) (out.given() - before));

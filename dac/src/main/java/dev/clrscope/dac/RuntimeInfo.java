@@ -31,6 +31,11 @@ public record RuntimeInfo(
     boolean regions,
     int heapCount,
     int maxGeneration) {
+  /** The runtime as messages name it: {@code .NET 8.0.31}. */
+  public String runtimeName() {
+    return ".NET " + (productVersion != null ? productVersion : fileVersion);
+  }
+
   /** {@code Server} or {@code Workstation}. */
   public String gcMode() {
     return serverGc ? "Server" : "Workstation";

@@ -21,6 +21,15 @@ public record SyncBlock(
     long owningThread,
     int owningOsThreadId,
     int waiters) {
+  /**
+   * The threads waiting to enter a monitor: its held count is 1 while owned, plus 2 for each thread
+   * waiting (MonitorHeld 7 = owned, 3 waiting; ClrMD counts them so), and the DAC's additional
+   * thread count (0 on .NET 10 even with threads waiting) where the held count says nothing.
+   */
+  public static int waiters(int monitorHeld, int additionalThreadCount) {
+    return monitorHeld != 0 ? monitorHeld >>> 1 : additionalThreadCount;
+  }
+
   /** Whether a thread holds the lock. */
   public boolean isOwned() {
     return owningThread != 0;

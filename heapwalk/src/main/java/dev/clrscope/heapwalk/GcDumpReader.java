@@ -78,7 +78,9 @@ public final class GcDumpReader {
     int[] typeSize = new int[typeCount];
     typeModule = new String[typeCount];
     for (int t = 0; t < typeCount; t++) {
-      typeName[t] = withoutSizeSuffix(string("type " + t + " name"));
+      // In clrscope's spelling whichever tool wrote the file (dotnet-gcdump runs generic
+      // arguments together).
+      typeName[t] = TypeNames.canonical(withoutSizeSuffix(string("type " + t + " name")));
       typeSize[t] = i32("type " + t + " size");
       typeModule[t] = string("type " + t + " module");
     }

@@ -404,7 +404,7 @@ public final class GcDumpWriter {
                 "[static var "
                     + (field != null && field.indexOf('.') >= 0
                         ? field
-                        : s.typeNameOf(object) + "." + field)
+                        : HeapSnapshotBuilder.shown(s.typeNameOf(object)) + "." + field)
                     + "]";
             Integer known = staticNodes.get(name);
             if (known == null) {

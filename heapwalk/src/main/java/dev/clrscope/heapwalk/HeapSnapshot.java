@@ -254,15 +254,19 @@ public final class HeapSnapshot {
     return out;
   }
 
-  /** {@code graph} with its types' modules and the GC's own sizes, everything else shared. */
-  private HeapSnapshot(HeapSnapshot graph, String[] typeModules, long[] generationSizes) {
+  /**
+   * {@code graph} with its types' modules, names made whole (null: none) and the GC's own sizes,
+   * everything else shared.
+   */
+  private HeapSnapshot(
+      HeapSnapshot graph, String[] typeModules, String[] wholeNames, long[] generationSizes) {
     this.gcNumber = graph.gcNumber;
     this.address = graph.address;
     this.size = graph.size;
     this.bigSizes = graph.bigSizes;
     this.type = graph.type;
     this.mergedType = graph.mergedType;
-    this.typeNames = graph.typeNames;
+    this.typeNames = renamed(graph.typeNames, graph.mergedType, wholeNames);
     this.typeModules = mergeModules(mergedType, typeModules, typeNames.length);
     this.first = graph.first;
     this.target = graph.target;
@@ -278,15 +282,31 @@ public final class HeapSnapshot {
 
   /**
    * This snapshot with what a live walk learns after the graph: each type's module file ({@code
-   * typeModules}, by the types as the builder gave them, before types of one name were merged) and
-   * the GC's own generation sizes (null: unknown).
+   * typeModules}, by the types as the builder gave them, before types of one name were merged), the
+   * whole names of those the runtime named without the types they are declared in ({@code
+   * wholeNames}, by the same types; null: none) and the GC's own generation sizes (null: unknown).
    */
-  HeapSnapshot withEnding(String[] typeModules, long[] generationSizes) {
-    if (typeModules.length != mergedType.length) {
+  HeapSnapshot withEnding(String[] typeModules, String[] wholeNames, long[] generationSizes) {
+    if (typeModules.length != mergedType.length
+        || (wholeNames != null && wholeNames.length != mergedType.length)) {
       throw new IllegalArgumentException(
           typeModules.length + " modules for " + mergedType.length + " types");
     }
-    return new HeapSnapshot(this, typeModules, generationSizes);
+    return new HeapSnapshot(this, typeModules, wholeNames, generationSizes);
+  }
+
+  /** The distinct names with those made whole (by the types as given) put in. */
+  private static String[] renamed(String[] names, int[] merged, String[] wholeNames) {
+    if (wholeNames == null) {
+      return names;
+    }
+    String[] out = names.clone();
+    for (int t = 0; t < wholeNames.length; t++) {
+      if (wholeNames[t] != null) {
+        out[merged[t]] = wholeNames[t];
+      }
+    }
+    return out;
   }
 
   /** Whether {@code other} is this graph (itself, or it with its ending: the same arrays). */
@@ -497,8 +517,14 @@ public final class HeapSnapshot {
     return rows;
   }
 
-  /** The total size of the objects the roots reach. */
+  /** The total size of the reachable objects, once computed; -1 before. */
+  private volatile long reachable = -1;
+
+  /** The total size of the objects the roots reach (computed once). */
   public long reachableSize() {
+    if (reachable >= 0) {
+      return reachable;
+    }
     Dominators d = dominators();
     long total = 0;
     for (int i = 0; i < address.length; i++) {
@@ -506,6 +532,7 @@ public final class HeapSnapshot {
         total += sizeOf(i);
       }
     }
+    reachable = total;
     return total;
   }
 
@@ -626,6 +653,16 @@ public final class HeapSnapshot {
       dominators = Dominators.of(first, target, rootTarget, v -> v == n ? 0 : sizeOf(v), n);
     }
     return dominators;
+  }
+
+  /**
+   * The objects object {@code i} dominates directly, its children in the dominator tree: what it
+   * alone keeps alive, one level down. {@code i} = {@link #objectCount()} is the roots' node, whose
+   * children are the objects only roots keep alive.
+   */
+  public int[] dominatedBy(int i) {
+    Tree t = tree();
+    return Arrays.copyOfRange(t.children(), t.childStart()[i], t.childStart()[i + 1]);
   }
 
   /** The dominator tree's children of each node (the roots' node is {@code n}), as offsets. */

@@ -149,7 +149,14 @@ public final class HeapSnapshotBuilder {
     if (p instanceof BulkType t) {
       // Type rows may come before the walk (statics) or during it: keep them all.
       for (BulkTypeValue v : t.values()) {
-        typeNames.put(v.typeId(), TypeNames.readable(v.name()));
+        String name = TypeNames.readable(v.name());
+        if (definitions != null && mayBeNested(name)) {
+          // Named whole by complete(), once the modules are known; until then a name of its own,
+          // so that types of one short name (every class's <>c) stay apart.
+          unqualified.put(v.typeId(), v);
+          name = name + UNRESOLVED + Long.toHexString(v.typeId());
+        }
+        typeNames.put(v.typeId(), name);
         typeModules.put(v.typeId(), v.moduleId());
       }
     } else if (p instanceof GcStart s) {
@@ -581,8 +588,93 @@ public final class HeapSnapshotBuilder {
     for (int t = 0; t < modules.length; t++) {
       modules[t] = modulePaths.get(typeModuleIds[t]);
     }
-    return graph.withEnding(modules, heapStats);
+    String[] names = null;
+    if (!unqualified.isEmpty()) {
+      names = new String[modules.length];
+      for (int t = 0; t < names.length; t++) {
+        long id = typeIds.idOf(t);
+        if (unqualified.containsKey(id)) {
+          names[t] = qualified(id, 0);
+        }
+      }
+    }
+    return graph.withEnding(modules, names, heapStats);
   }
+
+  /**
+   * The names of nested types, which the runtime's events give without the types they are declared
+   * in ({@code Entry} of {@code Dictionary<K,V>}, every class's {@code <>c}): set before the walk,
+   * it names them whole from their modules' metadata once the rundown has said which file each
+   * module is, as the DAC names them in a core.
+   */
+  public void nestedTypeNames(NestedTypeNames names) {
+    this.definitions = names;
+  }
+
+  /** The whole name of a nested type from its module's metadata. */
+  @FunctionalInterface
+  public interface NestedTypeNames {
+    /**
+     * The full name of the type {@code token} defines in the module {@code modulePath} (each
+     * enclosing type before a {@code +}, arities kept: {@code System.Collections.Generic.
+     * Dictionary`2+Entry}) when it is nested; null when it is not, or cannot be read.
+     */
+    String nestedName(String modulePath, int token);
+  }
+
+  private NestedTypeNames definitions;
+
+  /** What the runtime named without a namespace (nested, or in none), by type id. */
+  private final Map<Long, BulkTypeValue> unqualified = new HashMap<>();
+
+  /** Ends a name {@link #complete} has yet to make whole: the name shown is what comes before. */
+  private static final String UNRESOLVED = "\u0000#";
+
+  /** A name as shown before {@link #complete} made it whole. */
+  public static String shown(String name) {
+    int cut = name == null ? -1 : name.indexOf(UNRESOLVED);
+    return cut < 0 ? name : name.substring(0, cut);
+  }
+
+  /** Whether a type named so may be nested: its name has no namespace. */
+  private static boolean mayBeNested(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == '.') {
+        return false;
+      }
+      if ((c == '<' && i > 0) || c == '[' || c == '+') {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** Arrays of arrays of nested types are this deep at most. */
+  private static final int MAX_ELEMENT_DEPTH = 32;
+
+  /** The whole name of an unqualified type (an array: its element's, whole, then its rank). */
+  private String qualified(long id, int depth) {
+    BulkTypeValue v = unqualified.get(id);
+    String shown = TypeNames.readable(v.name());
+    if ((v.flags() & ARRAY_FLAG) != 0) {
+      long element = v.typeParameters().isEmpty() ? 0 : v.typeParameters().get(0);
+      String elementName =
+          unqualified.containsKey(element) && depth < MAX_ELEMENT_DEPTH
+              ? qualified(element, depth + 1)
+              : shown(typeNames.get(element));
+      int rank = shown.lastIndexOf('[');
+      return elementName == null || rank < 0 ? shown : elementName + shown.substring(rank);
+    }
+    String path = modulePaths.get(v.moduleId());
+    String definition = path == null ? null : definitions.nestedName(path, (int) v.typeNameId());
+    return definition == null
+        ? shown
+        : TypeNames.instantiate(definition, TypeNames.arguments(shown));
+  }
+
+  /** BulkType's flag of an array type, whose first type parameter is its element type. */
+  private static final long ARRAY_FLAG = 8;
 
   /** Each type's module id (0: unknown), by the builder's type index; set by {@link #graph()}. */
   private long[] typeModuleIds;

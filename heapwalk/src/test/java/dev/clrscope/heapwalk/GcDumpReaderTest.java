@@ -58,10 +58,11 @@ class GcDumpReaderTest {
     assertThat(s.totalSize()).isEqualTo(184_846);
     assertThat(type(s, "ChainNode"))
         .isEqualTo(new TypeStatistics("ChainNode", 1000, 32_000, 32_000));
+    // dotnet-gcdump wrote Dictionary<System.String,System.Int32[]>: read in clrscope's spelling.
     assertThat(
-            type(s, "System.Collections.Generic.Dictionary<System.String,System.Int32[]>").count())
+            type(s, "System.Collections.Generic.Dictionary<System.String, System.Int32[]>").count())
         .isEqualTo(50);
-    assertThat(type(s, "Entry<System.String,System.Int32[]>[]").totalSize()).isEqualTo(28_800);
+    assertThat(type(s, "Entry<System.String, System.Int32[]>[]").totalSize()).isEqualTo(28_800);
     // dotnet-gcdump's 1,059 plus the one it lists as "System.Int32[] (Bytes > 1K)".
     assertThat(type(s, "System.Int32[]").count()).isEqualTo(1060);
     assertThat(type(s, "StackOnly").count()).isEqualTo(1);

@@ -45,10 +45,25 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
    * @param file the artifact's path once written, or null
    * @param error why none was written, or null (both null: still collecting)
    */
-  public record Firing(long pid, Instant at, double value, String file, String error) {}
+  public record Firing(
+      long pid, Instant at, double value, String file, String error, Triaged triaged) {
+    Firing(long pid, Instant at, double value, String file, String error) {
+      this(pid, at, value, file, error, null);
+    }
+  }
+
+  /**
+   * What triage made of a rule's dump.
+   *
+   * @param report the report's file, beside the dump ({@code DUMP.triage.json}), or null
+   * @param findings the findings, most severe first
+   * @param error why there is no report, or null
+   */
+  public record Triaged(String report, List<DumpTriage.Finding> findings, String error) {}
 
   private final List<CollectionRule> rules;
   private final Map<CollectionRule, ArtifactCollector> collectors;
+  private final DumpTriage triage;
   private final Consumer<String> announce;
   private final ExecutorService collecting =
       Executors.newSingleThreadExecutor(
@@ -97,6 +112,21 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
       Function<Path, ArtifactCollector> open,
       Consumer<String> announce,
       Duration refresh) {
+    this(rules, serves, open, announce, refresh, null);
+  }
+
+  /**
+   * An engine whose rules' dumps are triaged by {@code triage} (null: not triaged): the report is
+   * kept beside the dump, its findings listed with the firing.
+   */
+  public RuleEngine(
+      List<CollectionRule> rules,
+      ArtifactCollector serves,
+      Function<Path, ArtifactCollector> open,
+      Consumer<String> announce,
+      Duration refresh,
+      DumpTriage triage) {
+    this.triage = triage;
     this.rules = List.copyOf(rules);
     this.announce = announce;
     this.appearWithin = refresh.multipliedBy(REFRESHES_TO_APPEAR);
@@ -278,11 +308,49 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
           };
       f = new Firing(pid, at, value, a.file().toString(), null);
       announce.accept("rule " + rule.name() + ": wrote " + a.file() + " (" + a.bytes() + " bytes)");
+      if (rule.collect() == CollectionRule.Kind.DUMP && triage != null) {
+        // Listed as written (and being triaged) while triage reads it.
+        keep(rule, pending, f);
+        keep(rule, f, new Firing(pid, at, value, f.file(), null, triage(rule, a.file())));
+        return;
+      }
     } catch (ArtifactProblem e) {
       f = new Firing(pid, at, value, null, e.getMessage());
       announce.accept("rule " + rule.name() + ": no artifact: " + e.getMessage());
     }
     keep(rule, pending, f);
+  }
+
+  /** Triages a rule's dump: its report beside it (owner only, as the dump), its findings said. */
+  private Triaged triage(CollectionRule rule, Path dump) {
+    Path file = dump.resolveSibling(dump.getFileName() + ".triage.json");
+    try {
+      byte[] report = triage.report(dump);
+      List<DumpTriage.Finding> findings = DumpTriage.findings(report);
+      java.nio.file.Files.write(file, report);
+      java.nio.file.Files.setPosixFilePermissions(
+          file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+      announce.accept(
+          "rule "
+              + rule.name()
+              + ": triaged "
+              + dump
+              + ": "
+              + (findings.isEmpty()
+                  ? "nothing found"
+                  : findings.size()
+                      + " finding(s), the first "
+                      + findings.get(0).severity()
+                      + ": "
+                      + findings.get(0).title())
+              + " ("
+              + file
+              + ")");
+      return new Triaged(file.toString(), findings, null);
+    } catch (IOException | RuntimeException e) {
+      announce.accept("rule " + rule.name() + ": could not triage " + dump + ": " + e.getMessage());
+      return new Triaged(null, List.of(), String.valueOf(e.getMessage()));
+    }
   }
 
   /** {@code GET /rules}: every rule, what it watches, and its last firings. */
@@ -316,6 +384,29 @@ public final class RuleEngine implements FleetWatcher.MeasurementListener, AutoC
           }
           if (f.file() == null && f.error() == null) {
             g.writeBooleanField("collecting", true);
+          }
+          if (f.triaged() != null) {
+            g.writeObjectFieldStart("triage");
+            if (f.triaged().report() != null) {
+              g.writeStringField("report", f.triaged().report());
+            }
+            if (f.triaged().error() != null) {
+              g.writeStringField("error", f.triaged().error());
+            }
+            g.writeArrayFieldStart("findings");
+            for (DumpTriage.Finding finding : f.triaged().findings()) {
+              g.writeStartObject();
+              g.writeStringField("kind", finding.kind());
+              g.writeStringField("severity", finding.severity());
+              g.writeStringField("title", finding.title());
+              g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+          } else if (f.file() != null
+              && triage != null
+              && r.collect() == CollectionRule.Kind.DUMP) {
+            g.writeBooleanField("triaging", true);
           }
           g.writeEndObject();
         }

@@ -104,85 +104,40 @@ public final class PeDebugInfo {
    */
   public static PeDebugInfo read(Source source, long size, boolean mapped)
       throws IOException, PdbFormatException {
-    byte[] dos = bytes(source, 0, 64, size, "the DOS header");
-    if (dos[0] != 'M' || dos[1] != 'Z') {
-      throw new PdbFormatException("not a PE file (no MZ header)");
-    }
-    long peOffset = le32(dos, 0x3C);
-    byte[] head = bytes(source, peOffset, 24, size, "the PE header");
-    if (head[0] != 'P' || head[1] != 'E' || head[2] != 0 || head[3] != 0) {
-      throw new PdbFormatException("not a PE file (no PE signature at " + peOffset + ")");
-    }
-    int sections = le16(head, 6);
-    int optionalSize = le16(head, 20);
-    long optionalAt = peOffset + 24;
-    byte[] optional = bytes(source, optionalAt, optionalSize, size, "the optional header");
-    if (optionalSize < 2) {
-      throw new PdbFormatException("the optional header is " + optionalSize + " bytes");
-    }
-    int magic = le16(optional, 0);
-    int directoriesAt;
-    if (magic == 0x10b) {
-      directoriesAt = 96;
-    } else if (magic == 0x20b) {
-      directoriesAt = 112;
-    } else {
-      throw new PdbFormatException(String.format("unknown optional header magic 0x%x", magic));
-    }
-    if (optionalSize < directoriesAt) {
-      throw new PdbFormatException("the optional header is " + optionalSize + " bytes");
-    }
-    long directoryCount = le32(optional, directoriesAt - 4);
-    int debugDirectory = 6;
-    if (directoryCount <= debugDirectory
-        || directoriesAt + 8L * (debugDirectory + 1) > optionalSize) {
+    PeImage image = PeImage.read(source, size, mapped);
+    long[] debug = image.directory(PeImage.DEBUG_DIRECTORY);
+    if (debug == null) {
       return new PeDebugInfo(List.of(), List.of(), null);
     }
-    long debugRva = le32(optional, directoriesAt + 8 * debugDirectory);
-    long debugSize = le32(optional, directoriesAt + 8 * debugDirectory + 4);
-    if (debugRva == 0 || debugSize == 0) {
-      return new PeDebugInfo(List.of(), List.of(), null);
-    }
-    if (sections > 96) {
-      throw new PdbFormatException("the PE file claims " + sections + " sections");
-    }
-    byte[] table = bytes(source, optionalAt + optionalSize, 40 * sections, size, "section headers");
-    long[][] sectionMap = new long[sections][];
-    for (int i = 0; i < sections; i++) {
-      long virtualSize = le32(table, 40 * i + 8);
-      long virtualAddress = le32(table, 40 * i + 12);
-      long rawSize = le32(table, 40 * i + 16);
-      long rawPointer = le32(table, 40 * i + 20);
-      sectionMap[i] = new long[] {virtualAddress, Math.max(virtualSize, rawSize), rawPointer};
-    }
-    long directoryAt = offsetOf(debugRva, mapped, sectionMap, "the debug directory");
+    long debugSize = debug[1];
+    long directoryAt = image.offsetOf(debug[0], "the debug directory");
     long entries = debugSize / 28;
     if (entries > MAX_ENTRIES) {
       throw new PdbFormatException("the debug directory claims " + entries + " entries");
     }
-    byte[] dir = bytes(source, directoryAt, (int) (entries * 28), size, "the debug directory");
+    byte[] dir = image.bytes(directoryAt, (int) (entries * 28), "the debug directory");
     List<CodeView> codeViews = new ArrayList<>();
     List<Checksum> checksums = new ArrayList<>();
     byte[] embedded = null;
     for (int i = 0; i < entries; i++) {
       int e = 28 * i;
-      long stamp = le32(dir, e + 4);
-      int minor = le16(dir, e + 10);
-      long type = le32(dir, e + 12);
-      long dataSize = le32(dir, e + 16);
-      long dataRva = le32(dir, e + 20);
-      long dataPointer = le32(dir, e + 24);
+      long stamp = PeImage.le32(dir, e + 4);
+      int minor = PeImage.le16(dir, e + 10);
+      long type = PeImage.le32(dir, e + 12);
+      long dataSize = PeImage.le32(dir, e + 16);
+      long dataRva = PeImage.le32(dir, e + 20);
+      long dataPointer = PeImage.le32(dir, e + 24);
       long at = mapped ? dataRva : dataPointer;
       if (type == CODEVIEW) {
         if (dataSize < 24 || dataSize > 4096) {
           throw new PdbFormatException("a CodeView entry of " + dataSize + " bytes");
         }
-        byte[] cv = bytes(source, at, (int) dataSize, size, "a CodeView entry");
+        byte[] cv = image.bytes(at, (int) dataSize, "a CodeView entry");
         if (cv[0] != 'R' || cv[1] != 'S' || cv[2] != 'D' || cv[3] != 'S') {
           continue; // an older CodeView form (NB10): no PDB a debugger of today reads
         }
         Guid guid = PdbId.guidOf(cv, 4);
-        long age = le32(cv, 20);
+        long age = PeImage.le32(cv, 20);
         int end = 24;
         while (end < cv.length && cv[end] != 0) {
           end++;
@@ -193,7 +148,7 @@ public final class PeDebugInfo {
         if (dataSize < 2 || dataSize > 1024) {
           throw new PdbFormatException("a PDB checksum entry of " + dataSize + " bytes");
         }
-        byte[] data = bytes(source, at, (int) dataSize, size, "a PDB checksum entry");
+        byte[] data = image.bytes(at, (int) dataSize, "a PDB checksum entry");
         int end = 0;
         while (end < data.length && data[end] != 0) {
           end++;
@@ -209,7 +164,7 @@ public final class PeDebugInfo {
         if (dataSize < 8 || dataSize > MAX_EMBEDDED_BYTES) {
           throw new PdbFormatException("an embedded PDB entry of " + dataSize + " bytes");
         }
-        embedded = bytes(source, at, (int) dataSize, size, "the embedded PDB");
+        embedded = image.bytes(at, (int) dataSize, "the embedded PDB");
       }
     }
     return new PeDebugInfo(codeViews, checksums, embedded);
@@ -226,7 +181,7 @@ public final class PeDebugInfo {
     if (embedded[0] != 'M' || embedded[1] != 'P' || embedded[2] != 'D' || embedded[3] != 'B') {
       throw new PdbFormatException("the embedded PDB has no MPDB signature");
     }
-    long declared = le32(embedded, 4);
+    long declared = PeImage.le32(embedded, 4);
     if (declared > MAX_EMBEDDED_BYTES) {
       throw new PdbFormatException("the embedded PDB claims " + declared + " bytes");
     }
@@ -260,42 +215,5 @@ public final class PeDebugInfo {
     } finally {
       inflater.end();
     }
-  }
-
-  private static long offsetOf(long rva, boolean mapped, long[][] sections, String what)
-      throws PdbFormatException {
-    if (mapped) {
-      return rva;
-    }
-    for (long[] s : sections) {
-      if (rva >= s[0] && rva - s[0] < s[1]) {
-        return rva - s[0] + s[2];
-      }
-    }
-    throw new PdbFormatException(what + " (RVA " + rva + ") lies in no section");
-  }
-
-  private static byte[] bytes(Source source, long offset, int n, long size, String what)
-      throws IOException, PdbFormatException {
-    if (offset < 0 || n < 0 || offset > size || n > size - offset) {
-      throw new PdbFormatException(
-          what + " (" + n + " bytes at " + offset + ") lies past the end (" + size + " bytes)");
-    }
-    byte[] b = new byte[n];
-    if (!source.read(offset, b)) {
-      throw new PdbFormatException(what + " (" + n + " bytes at " + offset + ") is not there");
-    }
-    return b;
-  }
-
-  private static int le16(byte[] b, int at) {
-    return (b[at] & 0xFF) | (b[at + 1] & 0xFF) << 8;
-  }
-
-  private static long le32(byte[] b, int at) {
-    return (b[at] & 0xFFL)
-        | (b[at + 1] & 0xFFL) << 8
-        | (b[at + 2] & 0xFFL) << 16
-        | (b[at + 3] & 0xFFL) << 24;
   }
 }

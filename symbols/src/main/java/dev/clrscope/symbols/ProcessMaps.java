@@ -205,7 +205,15 @@ public final class ProcessMaps {
 
   /** The file at {@code path} as this process sees it: through the target's root if readable. */
   private Path file(String path) {
-    if (root != null) {
+    return seenThrough(root, path);
+  }
+
+  /**
+   * The file a process names {@code path}, as this process sees it: through {@code root} (the
+   * process's {@code /proc/PID/root}: its container's files) when readable there, else the path.
+   */
+  public static Path seenThrough(Path root, String path) {
+    if (root != null && path.startsWith("/")) {
       Path inRoot = root.resolve(path.substring(1));
       if (Files.isReadable(inRoot)) {
         return inRoot;

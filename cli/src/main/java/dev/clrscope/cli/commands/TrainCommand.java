@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands;
 
 import dev.clrscope.cli.Main;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.render.Result;
 import java.io.IOException;
@@ -48,7 +49,8 @@ public final class TrainCommand extends ClrscopeSubcommand {
           List.of("trace", "stats", "--help"),
           List.of("counters", "monitor", "--help"),
           List.of("counters", "collect", "--help"),
-          // analyze's command model and its core reader, up to the missing file's message.
+          // analyze's command model and its core reader, up to the missing file's message: the
+          // front's side here (a DAC process is started for it) and the DAC process's below.
           List.of("analyze", "clrscope-train-missing.core", "-c", "dumpheap -stat"),
           List.of("analyze", "--help"));
 
@@ -104,6 +106,10 @@ public final class TrainCommand extends ClrscopeSubcommand {
           // As Main.main runs a command, but with stdout and stderr going nowhere.
           Main.run(new RunOutput(sink, sink, true), run.toArray(String[]::new));
         }
+        // The analyze run above went to a DAC process of its own (whose classes no archive
+        // holds): the same run as a DAC process makes it, here, for the archive.
+        DacHost.trainingRun(
+            "analyze", "clrscope-train-missing.core", "-c", "dumpheap -stat", "--format", "json");
         loadReadersOfCores();
       } finally {
         System.setOut(out);
@@ -136,6 +142,8 @@ public final class TrainCommand extends ClrscopeSubcommand {
         }
         String pkg = name.substring(0, slash + 1);
         if (pkg.startsWith("dev/clrscope/dac/")
+            || pkg.equals("dev/clrscope/cli/commands/analyze/")
+            || pkg.equals("dev/clrscope/cli/dacprocess/")
             || pkg.equals("com/sun/jna/")
             || pkg.equals("com/sun/jna/internal/")) {
           try {

@@ -85,6 +85,9 @@ public final class ProgressLine implements AutoCloseable {
   // The null test is the JDK 17-21 answer; isTerminal() below is the JDK 22+ one.
   @SuppressWarnings("SystemConsoleNull")
   public static boolean stderrIsTerminal() {
+    if (Terminal.fronted()) {
+      return Terminal.isTerminal(2);
+    }
     java.io.Console console = System.console();
     if (console == null) {
       return false;

@@ -72,11 +72,13 @@ public final class Report implements Result {
   private final List<Part> parts;
   private final Part primary;
   private final String failure;
+  private final int exitCode;
 
-  private Report(List<Part> parts, Part primary, String failure) {
+  private Report(List<Part> parts, Part primary, String failure, int exitCode) {
     this.parts = List.copyOf(parts);
     this.primary = primary;
     this.failure = failure;
+    this.exitCode = exitCode;
   }
 
   /**
@@ -84,12 +86,26 @@ public final class Report implements Result {
    * worth showing though it is not whole.
    */
   public Report failingAfterDrawn(String message) {
-    return new Report(parts, primary, message);
+    return new Report(parts, primary, message, exitCode);
   }
 
   @Override
   public String failureAfterDrawn() {
     return failure;
+  }
+
+  /**
+   * This report, ending the command with {@code code} once it is drawn: what the report found is
+   * the answer a script asks for ({@code triage --fail-on}'s 3). A failure after drawing comes
+   * first.
+   */
+  public Report exitingWith(int code) {
+    return new Report(parts, primary, failure, code);
+  }
+
+  @Override
+  public int exitCode() {
+    return exitCode;
   }
 
   /** The parts, in order. */
@@ -252,7 +268,7 @@ public final class Report implements Result {
 
     /** The report. */
     public Report build() {
-      return new Report(parts, primary, null);
+      return new Report(parts, primary, null, 0);
     }
   }
 }

@@ -15,10 +15,47 @@ public final class Terminal {
   private Terminal() {}
 
   /**
+   * What the front process found of its terminal, in a process whose own stdin, stdout and stderr
+   * are pipes to that front (the DAC process: docs/architecture.md), or null: then this process's
+   * own streams are asked.
+   */
+  private static volatile Facts front;
+
+  /**
+   * Whether stdin and stderr are terminals, and what stdout is ({@link #stdoutSize}).
+   *
+   * @param stdout whether it is a terminal and its size
+   */
+  public record Facts(boolean stdin, Size stdout, boolean stderr) {
+    /** What this process's own streams are. */
+    public static Facts ofThisProcess() {
+      return new Facts(isTerminal(0), stdoutSize(), isTerminal(2));
+    }
+  }
+
+  /**
+   * Answers {@link #isTerminal} for stdin, stdout and stderr and {@link #stdoutSize} from {@code
+   * facts} from now on: this process writes through a front that owns the terminal (null: its own
+   * streams again).
+   */
+  public static void assumeFront(Facts facts) {
+    front = facts;
+  }
+
+  /** Whether a front's facts answer here ({@link #assumeFront}). */
+  public static boolean fronted() {
+    return front != null;
+  }
+
+  /**
    * Whether file descriptor {@code fd} of this process is a terminal (Linux: its /proc link names a
    * tty; elsewhere false).
    */
   public static boolean isTerminal(int fd) {
+    Facts f = front;
+    if (f != null && fd >= 0 && fd <= 2) {
+      return fd == 0 ? f.stdin() : fd == 1 ? f.stdout().terminal() : f.stderr();
+    }
     try {
       String target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
       return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
@@ -57,6 +94,10 @@ public final class Terminal {
    * set, win over what the terminal says.
    */
   public static Size stdoutSize() {
+    Facts f = front;
+    if (f != null) {
+      return f.stdout();
+    }
     if (!isTerminal(1)) {
       return Size.NONE;
     }

@@ -49,11 +49,10 @@ public final class AsyncStateMachines {
     List<AsyncMethod> out = new ArrayList<>();
     for (long address : boxes) {
       ClrObject box = heap.object(address);
-      ClrField smField = box.type().field("StateMachine");
-      if (smField == null || !(box.value(smField) instanceof Value.Embedded sm)) {
+      ClrValue machine = stateMachine(heap, box);
+      if (machine == null) {
         continue;
       }
-      ClrValue machine = sm.value();
       ClrField stateField = machine.type().field("<>1__state");
       int state =
           stateField == null
@@ -72,8 +71,27 @@ public final class AsyncStateMachines {
     return out;
   }
 
-  // App.C+<M>d__3 names the method App.C.M.
-  static String methodOf(String n) {
+  /**
+   * The state machine an async method's box holds: a struct inside the box (a release build), or an
+   * object of its own that the box references (a debug build makes state machines classes); null
+   * when the box holds none.
+   */
+  public static ClrValue stateMachine(ClrHeap heap, ClrObject box) {
+    ClrField field = box.type().field("StateMachine");
+    if (field == null) {
+      return null;
+    }
+    Value v = box.value(field);
+    if (v instanceof Value.Embedded e) {
+      return e.value();
+    }
+    return v instanceof Value.Reference r && !r.isNull() ? heap.object(r.address()) : null;
+  }
+
+  /**
+   * The async method a state machine's type stands for: {@code App.C+<M>d__3} is {@code App.C.M}.
+   */
+  public static String methodOf(String n) {
     int plus = n.lastIndexOf("+<");
     int close = n.indexOf('>', plus + 2);
     if (plus < 0 || close < 0) {

@@ -2,7 +2,6 @@ package dev.clrscope.dac.analysis;
 
 import dev.clrscope.dac.ClrField;
 import dev.clrscope.dac.ClrHeap;
-import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.Value;
@@ -25,18 +24,7 @@ public final class Awaiters {
    */
   public static long awaited(ClrHeap heap, long box) {
     try {
-      ClrObject o = heap.object(box);
-      ClrField sm = o.type().field("StateMachine");
-      if (sm == null) {
-        return 0;
-      }
-      Value machine = o.value(sm);
-      ClrValue fields =
-          machine instanceof Value.Embedded e
-              ? e.value()
-              : machine instanceof Value.Reference r && !r.isNull()
-                  ? heap.object(r.address())
-                  : null;
+      ClrValue fields = AsyncStateMachines.stateMachine(heap, heap.object(box));
       if (fields == null) {
         return 0;
       }

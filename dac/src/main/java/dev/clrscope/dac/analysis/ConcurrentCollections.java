@@ -20,24 +20,40 @@ public final class ConcurrentCollections {
   public record Entry(Value key, Value value) {}
 
   /**
-   * The items of a {@code ConcurrentQueue<T>}, head first: each segment's slots from its head to
-   * its tail, segment after segment.
+   * The items of a {@code ConcurrentQueue<T>}, head first: segment after segment, the positions
+   * from each segment's head to its tail whose slot holds an item.
+   *
+   * <p>A segment's head and tail are positions that only grow (a slot is {@code position &
+   * _slotsMask}). A segment frozen for enqueues (a full one with a newer segment after it) has its
+   * tail moved on by twice its length, so that no enqueue can succeed there: its items end that
+   * much earlier. A slot's sequence number says what it holds: {@code position + 1} once an item
+   * was put there, {@code position + length} once it was taken out; a slot reserved but not yet
+   * written (an enqueue in flight when the process stopped) holds {@code position}, no item yet.
    */
   public static List<Value> queueItems(ClrHeap heap, ClrObject queue) {
     requireType(queue, "System.Collections.Concurrent.ConcurrentQueue<");
     List<Value> items = new ArrayList<>();
     int segments = 0;
     for (ClrObject segment = queue.objectField("_head");
-        segment != null && segments++ < 1_000_000;
+        segment != null && segments++ < 1_000_000 && items.size() < MAX_ITEMS;
         segment = segment.objectField("_nextSegment")) {
       ClrObject slots = segment.objectField("_slots");
+      int length = (int) slots.length();
       int mask = segment.intField("_slotsMask");
       ClrValue headAndTail = segment.structField("_headAndTail");
       int head = headAndTail.intField("Head");
       int tail = headAndTail.intField("Tail");
-      for (long i = head; i < tail && items.size() < MAX_ITEMS; i++) {
-        ClrValue slot = ((Value.Embedded) slots.element(i & mask)).value();
-        items.add(slot.value("Item"));
+      if (segment.booleanField("_frozenForEnqueues")) {
+        tail -= 2 * length;
+      }
+      // Positions are ints that may wrap: their differences are what count.
+      int count = Math.min(Math.max(tail - head, 0), length);
+      for (int i = 0; i < count && items.size() < MAX_ITEMS; i++) {
+        int position = head + i;
+        ClrValue slot = ((Value.Embedded) slots.element(position & mask)).value();
+        if (slot.intField("SequenceNumber") == position + 1) {
+          items.add(slot.value("Item"));
+        }
       }
     }
     return items;

@@ -3,7 +3,7 @@ package dev.clrscope.dac.analysis;
 import dev.clrscope.dac.ClrField;
 import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrType;
+import dev.clrscope.dac.ClrValue;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +33,7 @@ public final class ThreadPoolQueues {
   /** Every queued work item; none when the thread pool was never used. */
   public static List<WorkItem> all(ClrHeap heap) {
     List<WorkItem> out = new ArrayList<>();
-    ClrType pool = heap.runtime().typeByName("System.Threading.ThreadPool");
-    long workQueue =
-        pool == null
-            ? 0
-            : reference(heap.runtime().staticValue(pool, pool.staticField("s_workQueue")));
+    long workQueue = RuntimeStatics.reference(heap, "System.Threading.ThreadPool", "s_workQueue");
     if (workQueue != 0) {
       ClrObject q = heap.object(workQueue);
       global(heap, q, "workItems", "global", out);
@@ -58,12 +54,12 @@ public final class ThreadPoolQueues {
         }
       }
     }
-    ClrType list =
-        heap.runtime().typeByName("System.Threading.ThreadPoolWorkQueue+WorkStealingQueueList");
     long locals =
-        list == null
-            ? 0
-            : reference(heap.runtime().staticValue(list, list.staticField("s_queues")));
+        RuntimeStatics.reference(
+            heap,
+            "System.Threading.ThreadPoolWorkQueue+WorkStealingQueueList",
+            "s_queues",
+            "_queues");
     if (locals != 0) {
       ClrObject queues = heap.object(locals);
       for (long i = 0; i < queues.length(); i++) {
@@ -111,9 +107,9 @@ public final class ThreadPoolQueues {
         ClrField s = item.type().field("_state");
         state = s != null && item.value(s) instanceof Value.Reference r ? r.address() : 0;
       } else if (type.contains("+AsyncStateMachineBox<")) {
-        ClrField sm = item.type().field("StateMachine");
-        if (sm != null && item.value(sm) instanceof Value.Embedded e) {
-          callback = AsyncStateMachines.methodOf(e.value().type().name());
+        ClrValue sm = AsyncStateMachines.stateMachine(heap, item);
+        if (sm != null) {
+          callback = AsyncStateMachines.methodOf(sm.type().name());
         }
       } else if (item.type().field("m_action") != null) {
         // A Task: its delegate and state object.

@@ -2,7 +2,6 @@ package dev.clrscope.dac.analysis;
 
 import dev.clrscope.dac.ClrHeap;
 import dev.clrscope.dac.ClrObject;
-import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,16 +41,12 @@ public final class Timers {
   /** Every timer; none when the process never made one. */
   public static List<TimerInfo> all(ClrHeap heap) {
     List<TimerInfo> out = new ArrayList<>();
-    ClrType queueType = heap.runtime().typeByName("System.Threading.TimerQueue");
-    if (queueType == null) {
+    long instances =
+        RuntimeStatics.reference(heap, "System.Threading.TimerQueue", "<Instances>k__BackingField");
+    if (instances == 0) {
       return out;
     }
-    Value instances =
-        heap.runtime().staticValue(queueType, queueType.staticField("<Instances>k__BackingField"));
-    if (!(instances instanceof Value.Reference r) || r.isNull()) {
-      return out;
-    }
-    ClrObject queues = heap.object(r.address());
+    ClrObject queues = heap.object(instances);
     for (long i = 0; i < queues.length(); i++) {
       long q = ((Value.Reference) queues.element(i)).address();
       if (q == 0) {

@@ -498,6 +498,61 @@ public final class DacStructs {
     }
   }
 
+  /**
+   * A module's statics before .NET 9 ({@code GetDomainLocalModuleDataFromModule}): the flags of its
+   * types' class constructors, the table of its dynamic (generic) statics and the bases of its GC
+   * and non-GC statics.
+   */
+  public enum DacpDomainLocalModuleData implements StructField {
+    appDomainAddr(ADDRESS),
+    ModuleID(UINT64),
+    pClassData(ADDRESS),
+    pDynamicClassTable(ADDRESS),
+    pGCStaticDataStart(ADDRESS),
+    pNonGCStaticDataStart(ADDRESS);
+
+    public static final StructLayout<DacpDomainLocalModuleData> LAYOUT =
+        StructLayout.of(DacpDomainLocalModuleData.class, 48);
+
+    private final CType type;
+
+    DacpDomainLocalModuleData(CType type) {
+      this.type = type;
+    }
+
+    @Override
+    public CType type() {
+      return type;
+    }
+  }
+
+  /**
+   * A module's thread statics on one thread before .NET 9 ({@code GetThreadLocalModuleData}): the
+   * flags of its types on that thread and the bases of their GC and non-GC thread statics.
+   */
+  public enum DacpThreadLocalModuleData implements StructField {
+    threadAddr(ADDRESS),
+    ModuleIndex(UINT64),
+    pClassData(ADDRESS),
+    pDynamicClassTable(ADDRESS),
+    pGCStaticDataStart(ADDRESS),
+    pNonGCStaticDataStart(ADDRESS);
+
+    public static final StructLayout<DacpThreadLocalModuleData> LAYOUT =
+        StructLayout.of(DacpThreadLocalModuleData.class, 48);
+
+    private final CType type;
+
+    DacpThreadLocalModuleData(CType type) {
+      this.type = type;
+    }
+
+    @Override
+    public CType type() {
+      return type;
+    }
+  }
+
   /** An exception's fields ({@code ISOSDacInterface2.GetObjectExceptionData}). */
   public enum DacpExceptionObjectData implements StructField {
     Message(ADDRESS),

@@ -14,6 +14,7 @@ import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataModule;
 import dev.clrscope.dac.interop.DacInterfaces.IXCLRDataProcess;
 import dev.clrscope.dac.interop.DacStructs.DacpAppDomainStoreData;
 import dev.clrscope.dac.interop.DacStructs.DacpCodeHeaderData;
+import dev.clrscope.dac.interop.DacStructs.DacpDomainLocalModuleData;
 import dev.clrscope.dac.interop.DacStructs.DacpExceptionObjectData;
 import dev.clrscope.dac.interop.DacStructs.DacpFieldDescData;
 import dev.clrscope.dac.interop.DacStructs.DacpGcHeapData;
@@ -27,6 +28,7 @@ import dev.clrscope.dac.interop.DacStructs.DacpModuleData;
 import dev.clrscope.dac.interop.DacStructs.DacpObjectData;
 import dev.clrscope.dac.interop.DacStructs.DacpSyncBlockData;
 import dev.clrscope.dac.interop.DacStructs.DacpThreadData;
+import dev.clrscope.dac.interop.DacStructs.DacpThreadLocalModuleData;
 import dev.clrscope.dac.interop.DacStructs.DacpThreadStoreData;
 import dev.clrscope.dac.interop.DacStructs.DacpUsefulGlobalsData;
 import dev.clrscope.dac.interop.DacStructs.SOSHandleData;
@@ -189,7 +191,16 @@ public final class SosDac {
       long metadataSize,
       long assembly,
       boolean isReflection,
-      boolean isPeFile) {}
+      boolean isPeFile,
+      long moduleIndex) {}
+
+  /**
+   * Where a module's statics are before .NET 9 (its DomainLocalModule, or on one thread its
+   * ThreadLocalModule): a byte of flags per type (indexed by its type-def row less one), and the
+   * bases the fields' offsets count from.
+   */
+  public record LocalModuleData(
+      long classData, long dynamicClassTable, long gcStaticsStart, long nonGcStaticsStart) {}
 
   public record MethodDescData(
       boolean hasNativeCode,
@@ -349,7 +360,43 @@ public final class SosDac {
         d.uint64(DacpModuleData.metadataSize),
         d.address(DacpModuleData.Assembly),
         d.bool(DacpModuleData.bIsReflection),
-        d.bool(DacpModuleData.bIsPEFile));
+        d.bool(DacpModuleData.bIsPEFile),
+        d.uint64(DacpModuleData.dwModuleIndex));
+  }
+
+  /** A module's statics before .NET 9 ({@code GetDomainLocalModuleDataFromModule}), or null. */
+  public LocalModuleData domainLocalModule(long module) {
+    Struct<DacpDomainLocalModuleData> d =
+        fill(
+            DacpDomainLocalModuleData.LAYOUT,
+            m -> sos.call(ISOSDacInterface.GetDomainLocalModuleDataFromModule, module, m));
+    if (d == null) {
+      return null;
+    }
+    return new LocalModuleData(
+        d.address(DacpDomainLocalModuleData.pClassData),
+        d.address(DacpDomainLocalModuleData.pDynamicClassTable),
+        d.address(DacpDomainLocalModuleData.pGCStaticDataStart),
+        d.address(DacpDomainLocalModuleData.pNonGCStaticDataStart));
+  }
+
+  /**
+   * A module's thread statics on a thread before .NET 9 ({@code GetThreadLocalModuleData}), or null
+   * when the thread has none of that module's.
+   */
+  public LocalModuleData threadLocalModule(long thread, long moduleIndex) {
+    Struct<DacpThreadLocalModuleData> d =
+        fill(
+            DacpThreadLocalModuleData.LAYOUT,
+            m -> sos.call(ISOSDacInterface.GetThreadLocalModuleData, thread, (int) moduleIndex, m));
+    if (d == null) {
+      return null;
+    }
+    return new LocalModuleData(
+        d.address(DacpThreadLocalModuleData.pClassData),
+        d.address(DacpThreadLocalModuleData.pDynamicClassTable),
+        d.address(DacpThreadLocalModuleData.pGCStaticDataStart),
+        d.address(DacpThreadLocalModuleData.pNonGCStaticDataStart));
   }
 
   /** The module-map callback ({@code MODULEMAPTRAVERSE}): one call per type-def. */

@@ -46,6 +46,7 @@ public final class ElfCore implements Target {
   private static final int NT_AUXV = 6;
   private static final int NT_FILE = 0x46494c45;
   private static final int PHDR_SIZE = 56;
+  private static final int PRSTATUS_CURSIG = 12;
   private static final int PRSTATUS_PID = 32;
   private static final int PRSTATUS_REGS = 112;
 
@@ -68,6 +69,7 @@ public final class ElfCore implements Target {
   private final Map<Long, Long> auxv;
   private final int pid;
   private final String command;
+  private final int[] signalled;
   private final Map<String, FileChannel> backingFiles = new HashMap<>();
   private final Map<String, Boolean> backingVerified = new HashMap<>();
   // For an ELF backing file: its loadable segments, and how far from its headers' vaddrs it is
@@ -87,6 +89,7 @@ public final class ElfCore implements Target {
     this.auxv = Collections.unmodifiableMap(parsed.auxv);
     this.pid = parsed.pid != 0 ? parsed.pid : parsed.threads.get(0).threadId();
     this.command = parsed.command;
+    this.signalled = parsed.signalled;
   }
 
   /**
@@ -150,6 +153,15 @@ public final class ElfCore implements Target {
   @Override
   public List<ThreadRegisters> threads() {
     return threads;
+  }
+
+  /**
+   * The thread a signal stopped and the signal ({@code pr_cursig} of its NT_PRSTATUS: createdump
+   * and the kernel set it on the thread that crashed), or null when no thread has one.
+   */
+  @Override
+  public int[] signalled() {
+    return signalled == null ? null : signalled.clone();
   }
 
   /** The process's auxiliary vector ({@code AT_*} type to value), empty if the core has none. */
@@ -405,6 +417,7 @@ public final class ElfCore implements Target {
     final Map<Long, Long> auxv = new HashMap<>();
     int pid;
     String command = "";
+    int[] signalled;
   }
 
   /** Reads and checks the headers and notes. */
@@ -626,6 +639,10 @@ public final class ElfCore implements Target {
         throw corrupt("a thread's NT_PRSTATUS note is " + d.remaining() + " bytes");
       }
       int tid = d.getInt(PRSTATUS_PID);
+      short signal = d.getShort(PRSTATUS_CURSIG);
+      if (signal > 0 && out.signalled == null) {
+        out.signalled = new int[] {tid, signal};
+      }
       long[] regs = new long[ThreadRegisters.COUNT];
       for (int i = 0; i < regs.length; i++) {
         regs[i] = d.getLong(PRSTATUS_REGS + 8 * i);

@@ -16,6 +16,14 @@ public interface Target extends TargetMemory, AutoCloseable {
   /** Every thread's registers. */
   List<ThreadRegisters> threads();
 
+  /**
+   * The thread a fatal signal stopped and the signal, {@code {threadId, signal}}, as a core records
+   * it; null when none did (a live process, a dump taken on request).
+   */
+  default int[] signalled() {
+    return null;
+  }
+
   /** A short description for messages: {@code core /path} or {@code process 123}. */
   String describe();
 

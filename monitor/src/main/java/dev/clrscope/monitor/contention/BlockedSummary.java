@@ -19,8 +19,12 @@ import java.util.Map;
  * @param byKind per kind ({@code lock}, {@code wait}): every wait of that kind together
  * @param byStack per kind and waiting method (or whole waiting stack, if asked), most total time
  *     first
+ * @param inProgress the waits begun while the session watched and not ended when it stopped, each
+ *     with its time so far (up to the session's last event), longest first; a wait begun before the
+ *     session started sent its start event before it and is not among them
  */
-public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group> byStack) {
+public record BlockedSummary(
+    long observedNanos, List<Group> byKind, List<Group> byStack, List<BlockedRecord> inProgress) {
 
   /**
    * The waits of one kind (and one stack).
@@ -53,6 +57,7 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
   public BlockedSummary {
     byKind = List.copyOf(byKind);
     byStack = List.copyOf(byStack);
+    inProgress = List.copyOf(inProgress);
   }
 
   /** Collects waits as they come; names their stacks only when built. */
@@ -70,7 +75,11 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
      *
      * @param wholeStacks group by the whole waiting stack; else by the waiting method alone
      */
-    BlockedSummary build(MethodAddressMap methods, long observedNanos, boolean wholeStacks) {
+    BlockedSummary build(
+        MethodAddressMap methods,
+        long observedNanos,
+        boolean wholeStacks,
+        List<BlockedRecord> inProgress) {
       Map<String, DurationSample> kinds = new LinkedHashMap<>();
       record Named(String kind, Frame method, List<Frame> stack) {}
       Map<Named, DurationSample> stacks = new HashMap<>();
@@ -99,7 +108,7 @@ public record BlockedSummary(long observedNanos, List<Group> byKind, List<Group>
               .reversed()
               .thenComparing(Group::kind)
               .thenComparing(g -> g.method().text()));
-      return new BlockedSummary(observedNanos, byKind, byStack);
+      return new BlockedSummary(observedNanos, byKind, byStack, inProgress);
     }
 
     private static Group group(

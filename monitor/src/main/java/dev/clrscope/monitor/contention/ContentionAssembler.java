@@ -14,6 +14,8 @@ import dev.clrscope.nettrace.events.RuntimePayload;
 import dev.clrscope.symbols.Frame;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,9 @@ public final class ContentionAssembler implements EventConsumer {
   private final Map<Long, Start> contending = new HashMap<>();
   private final Map<Long, Start> waiting = new HashMap<>();
   private final BlockedSummary.Accumulator summary = new BlockedSummary.Accumulator();
+
+  /** The latest event's time, from the start of the trace: "now" for the waits not ended. */
+  private long latestNanos;
 
   /** A start event waiting for its stop. */
   private record Start(
@@ -106,6 +111,7 @@ public final class ContentionAssembler implements EventConsumer {
   @Override
   public void accept(TraceEvent e) {
     methods.accept(e);
+    latestNanos = Math.max(latestNanos, e.relativeNanos());
     if (!RuntimeEvents.RUNTIME_PROVIDER.equals(e.providerName())) {
       return;
     }
@@ -220,6 +226,37 @@ public final class ContentionAssembler implements EventConsumer {
    * @param observedNanos how long the session watched
    */
   public BlockedSummary summary(long observedNanos) {
-    return summary.build(methods, observedNanos, keepStacks);
+    List<BlockedRecord> open = new ArrayList<>();
+    inProgress(BlockedRecord.LOCK, contending, open);
+    inProgress(BlockedRecord.WAIT, waiting, open);
+    open.sort(Comparator.comparingLong(BlockedRecord::durationNanos).reversed());
+    return summary.build(methods, observedNanos, keepStacks, open);
+  }
+
+  /**
+   * The waits that began and have not ended, each timed up to the latest event seen: at the end of
+   * a session, what threads were still blocked on when it stopped (a deadlock never ends its
+   * waits), named from everything fed so far.
+   */
+  private void inProgress(String kind, Map<Long, Start> starts, List<BlockedRecord> out) {
+    starts.forEach(
+        (thread, s) -> {
+          long soFar = Math.max(0, latestNanos - s.relativeNanos());
+          if (soFar >= minNanos) {
+            out.add(
+                new BlockedRecord(
+                    kind,
+                    s.time(),
+                    s.relativeNanos(),
+                    thread,
+                    soFar,
+                    s.ownerThreadId(),
+                    s.lockId(),
+                    s.objectId(),
+                    s.source(),
+                    methods.firstFrameOutside(s.stack(), RUNTIME_NAMESPACES),
+                    keepStacks ? methods.frames(s.stack()) : List.of()));
+          }
+        });
   }
 }

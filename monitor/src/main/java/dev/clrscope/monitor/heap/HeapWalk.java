@@ -13,12 +13,17 @@ import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.SessionRunner;
 import dev.clrscope.monitor.session.StopSwitch;
 import dev.clrscope.nettrace.events.RuntimeEvents;
+import dev.clrscope.symbols.PdbFormatException;
+import dev.clrscope.symbols.ProcessMaps;
+import dev.clrscope.symbols.TypeDefinitions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -194,7 +199,9 @@ public final class HeapWalk {
   private static final double MOST_UNNAMED = 0.1;
 
   private HeapSnapshot takeAlone(WhileEnding whileEnding) throws InterruptedException {
+    HeapSnapshotBuilder.NestedTypeNames nested = nestedTypeNames(pid);
     HeapSnapshotBuilder builder = new HeapSnapshotBuilder();
+    builder.nestedTypeNames(nested);
     Walked walked = walk(builder, whileEnding);
     SessionResult result = walked.result();
     if ((result.droppedEvents() > 0 || builder.eventsLost()) && !result.endedByItself()) {
@@ -208,6 +215,7 @@ public final class HeapWalk {
               bigger));
       bufferMb = bigger;
       builder = new HeapSnapshotBuilder();
+      builder.nestedTypeNames(nested);
       walked = walk(builder, whileEnding);
       result = walked.result();
     }
@@ -268,6 +276,33 @@ public final class HeapWalk {
     }
     snapshot.problems().forEach(listener::warn);
     return snapshot;
+  }
+
+  /**
+   * Nested types' whole names from their modules' files (as the process sees them: through its
+   * {@code /proc/PID/root}), each file read once; a module that cannot be read leaves its types as
+   * the runtime named them.
+   */
+  private static HeapSnapshotBuilder.NestedTypeNames nestedTypeNames(long pid) {
+    Path root = pid > 0 ? Path.of("/proc/" + pid + "/root") : null;
+    Map<String, Optional<TypeDefinitions>> read = new HashMap<>();
+    return (path, token) -> {
+      Optional<TypeDefinitions> types =
+          read.computeIfAbsent(
+              path,
+              p -> {
+                try {
+                  return Optional.of(TypeDefinitions.read(ProcessMaps.seenThrough(root, p)));
+                } catch (IOException | PdbFormatException | RuntimeException e) {
+                  return Optional.empty();
+                }
+              });
+      try {
+        return types.isPresent() && types.get().isNested(token) ? types.get().name(token) : null;
+      } catch (PdbFormatException e) {
+        return null;
+      }
+    };
   }
 
   /**

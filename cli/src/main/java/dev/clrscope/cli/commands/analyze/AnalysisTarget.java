@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.render.Unit;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.DacSession;
@@ -15,11 +16,13 @@ import java.nio.file.Path;
 abstract class AnalysisTarget implements AutoCloseable {
   /** Opens a core file. */
   static AnalysisTarget core(Path core, DacOptions options) {
+    DacHost.reading(0, "core " + core);
     return new Core(DacSession.openCore(core, options));
   }
 
   /** A live process, not paused yet. */
   static AnalysisTarget live(int pid, DacOptions options) {
+    DacHost.reading(pid, "process " + pid);
     return new Live(pid, options);
   }
 

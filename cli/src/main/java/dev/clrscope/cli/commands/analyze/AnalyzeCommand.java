@@ -4,6 +4,8 @@ import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.ExitCode;
 import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.DacCommand;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
@@ -15,10 +17,6 @@ import dev.clrscope.dac.RuntimeInfo;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.symbols.SourceLines;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +33,7 @@ import picocli.CommandLine.Parameters;
  * when it is not and no {@code -c} was given, or the end.
  */
 @Command(
-    name = "analyze",
+    name = AnalyzeCommand.NAME,
     mixinStandardHelpOptions = true,
     description = {
       "Inspect a core dump (clrscope dump writes one) or a live process with dotnet-dump's"
@@ -54,7 +52,10 @@ import picocli.CommandLine.Parameters;
       "With -c and stdin not a terminal, analyze ends after the commands; with neither, it reads"
           + " commands from stdin, one a line. JSON is one document per command, one a line."
     })
-public final class AnalyzeCommand extends ClrscopeSubcommand {
+public final class AnalyzeCommand extends ClrscopeSubcommand implements DacCommand {
+  /** The command's name. */
+  static final String NAME = "analyze";
+
   @Parameters(index = "0", arity = "0..1", paramLabel = "CORE", description = "The core file.")
   Path core;
 
@@ -86,6 +87,16 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   @Mixin FormatOption format;
 
   @Override
+  public boolean readsThroughDac() {
+    return true;
+  }
+
+  @Override
+  public boolean mayReadThroughDac(List<String> words) {
+    return !words.isEmpty() && words.get(0).equals(NAME);
+  }
+
+  @Override
   protected Result run() {
     return Result.exit(session());
   }
@@ -114,13 +125,17 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
     AnalysisTarget target = open(options);
     try (target) {
       AnalyzeShell shell = new AnalyzeShell(target, format.format(), sourceLines, out(), err());
-      Batch batch = runBatch(shell);
-      if (batch.code() != ExitCode.OK || batch.exited()) {
-        return batch.code();
+      // A DAC process that goes on from one that ended under the prompt goes straight to it.
+      boolean resumed = DacHost.resumed();
+      if (!resumed) {
+        Batch batch = runBatch(shell);
+        if (batch.code() != ExitCode.OK || batch.exited()) {
+          return batch.code();
+        }
       }
       if (Terminal.isTerminal(0)) {
         try {
-          return new Prompt(shell, err()).run(commands.isEmpty());
+          return new Prompt(shell, err()).run(commands.isEmpty() && !resumed);
         } catch (AnalysisTarget.Unavailable e) {
           // The greeting reads the target first: a live process that cannot be read ends here.
           throw new CommandFailure(e.getMessage(), e);
@@ -217,20 +232,17 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
 
   /** Commands from stdin's lines (stdin is not a terminal), each as at the prompt. */
   private int readLines(AnalyzeShell shell) {
-    BufferedReader in =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     int width = AnalyzeShell.stdoutWidth();
     int code = ExitCode.OK;
-    try {
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        code =
-            Math.max(code, runOne(shell, line, width, err()) ? ExitCode.OK : ExitCode.TARGET_ERROR);
-        if (exitRequested) {
-          break;
-        }
+    for (DacHost.Line line = DacHost.readLine(false, "");
+        line != null;
+        line = DacHost.readLine(false, "")) {
+      code =
+          Math.max(
+              code, runOne(shell, line.text(), width, err()) ? ExitCode.OK : ExitCode.TARGET_ERROR);
+      if (exitRequested) {
+        break;
       }
-    } catch (IOException e) {
-      throw new CommandFailure("could not read commands from stdin: " + e.getMessage(), e);
     }
     if (shell.heapNotWhole() != null) {
       err().println(spec.qualifiedName() + ": " + notWholeLine(shell));
@@ -251,9 +263,8 @@ public final class AnalyzeCommand extends ClrscopeSubcommand {
   }
 
   /** One line about the runtime read, for the prompt's greeting. */
-  static String describeRuntime(RuntimeInfo r) {
-    return ".NET "
-        + (r.productVersion() != null ? r.productVersion() : r.fileVersion())
+  public static String describeRuntime(RuntimeInfo r) {
+    return r.runtimeName()
         + ", "
         + r.gcMode()
         + " GC with "

@@ -1,5 +1,6 @@
 package dev.clrscope.cli.commands.analyze;
 
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.render.OutputFormat;
 import dev.clrscope.cli.render.Renderer;
 import dev.clrscope.cli.render.Terminal;
@@ -94,6 +95,8 @@ final class AnalyzeShell {
       p.command().run(context, p.args());
     } finally {
       out.flush();
+      // All of the command's output is written: the front shows it now.
+      DacHost.commandDone();
     }
     shown++;
   }

@@ -10,7 +10,6 @@ import dev.clrscope.dac.ClrModule;
 import dev.clrscope.dac.ClrObject;
 import dev.clrscope.dac.ClrType;
 import dev.clrscope.dac.ClrValue;
-import dev.clrscope.dac.ElementType;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.dac.Value;
 import java.util.ArrayList;
@@ -76,7 +75,7 @@ final class DumpObj extends SosCommand {
                       "VT",
                       0,
                       Unit.COUNT,
-                      (FieldRow r) -> r.field().elementType() == ElementType.VALUETYPE ? 1 : 0),
+                      (FieldRow r) -> r.field().elementType().isValueType() ? 1 : 0),
                   Field.of("attr", "ATTR", 0, Unit.TEXT, FieldRow::attr),
                   Field.of(
                           "value",

@@ -20,11 +20,23 @@ import java.util.List;
 final class ContentionOutput {
   /** The fields of a record; the stack only with {@code --stacks}. */
   static RecordSchema<BlockedRecord> schema(boolean stacks) {
+    return schema(stacks, false);
+  }
+
+  /**
+   * The fields of a record, or of a wait still in progress when the watch ended: since when it
+   * waits, and its time so far rather than its duration.
+   */
+  private static RecordSchema<BlockedRecord> schema(boolean stacks, boolean inProgress) {
     List<Field<BlockedRecord>> f = new ArrayList<>();
-    f.add(Field.of("time", "TIME", 12, Unit.TIME, BlockedRecord::time));
+    f.add(Field.of("time", inProgress ? "SINCE" : "TIME", 12, Unit.TIME, BlockedRecord::time));
     f.add(Field.of("kind", "KIND", 4, Unit.TEXT, BlockedRecord::kind));
     f.add(Field.of("threadId", "THREAD", 7, Unit.ID, BlockedRecord::threadId));
-    f.add(Field.of("durationMs", "DURATION_MS", 11, Unit.MILLIS, BlockedRecord::durationMillis));
+    f.add(
+        inProgress
+            ? Field.of("soFarMs", "SO_FAR_MS", 11, Unit.MILLIS, BlockedRecord::durationMillis)
+            : Field.of(
+                "durationMs", "DURATION_MS", 11, Unit.MILLIS, BlockedRecord::durationMillis));
     f.add(Field.of("ownerThreadId", "OWNER", 7, Unit.ID, BlockedRecord::ownerThreadId));
     f.add(Field.of("source", "SOURCE", 11, Unit.TEXT, BlockedRecord::source));
     f.add(Field.<BlockedRecord>data("lockId", Unit.ADDRESS, BlockedRecord::lockId));
@@ -84,8 +96,17 @@ final class ContentionOutput {
     Watched watched = new Watched(s.observedNanos(), stoppedBecause);
     Report.Builder r = Report.builder().values(SUMMARY, watched);
     if (s.byKind().isEmpty()) {
-      r.note("No thread was blocked.");
+      r.note(s.inProgress().isEmpty() ? "No thread was blocked." : "No wait ended.");
     }
+    boolean inProgressStacks = s.inProgress().stream().anyMatch(b -> !b.stack().isEmpty());
+    r.rows(
+        "inProgress",
+        s.inProgress().isEmpty()
+            ? null
+            : "Still waiting when the watch ended (time so far; waits begun before it are not seen)",
+        schema(inProgressStacks, true),
+        s.inProgress(),
+        b -> FrameFields.atFrames(b.stack()));
     boolean stacks = s.byStack().stream().anyMatch(g -> !g.stack().isEmpty());
     return r.rows("byKind", null, BY_KIND, s.byKind())
         .rows(

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.attach.AttachedTarget;
+import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Result;
@@ -18,8 +19,8 @@ import picocli.CommandLine.Option;
  * per type: how many objects and their total size.
  */
 @Command(
-    name = "dump-heap",
-    aliases = "gcdump",
+    name = DumpHeapCommand.NAME,
+    aliases = DumpHeapCommand.ALIAS,
     mixinStandardHelpOptions = true,
     description = {
       "Walk the managed heap of a .NET process (the runtime forces one full, blocking GC to do it)"
@@ -27,6 +28,11 @@ import picocli.CommandLine.Option;
           + " retain; or the same of a saved heap FILE (a .gcdump)."
     })
 public final class DumpHeapCommand extends HeapCommand {
+  /** The command's name, and dotnet-gcdump's, its alias. */
+  static final String NAME = "dump-heap";
+
+  static final String ALIAS = "gcdump";
+
   /**
    * The subcommands, in the order help lists them. Registered in code ({@code
    * ClrscopeCommand.commandLineFor}) rather than in the annotation, so that {@code dump-heap
@@ -50,6 +56,14 @@ public final class DumpHeapCommand extends HeapCommand {
           "Also write the snapshot as a .gcdump (PerfView's format: PerfView, Visual Studio,"
               + " dotnet-gcdump report and `clrscope dump-heap report` open it).")
   Path output;
+
+  /** Any of its subcommands reads through the DAC with {@code --exact} or a core file. */
+  @Override
+  public boolean mayReadThroughDac(List<String> words) {
+    return !words.isEmpty()
+        && (words.get(0).equals(NAME) || words.get(0).equals(ALIAS))
+        && (words.contains("--exact") || DacCommand.namesACore(words.subList(1, words.size())));
+  }
 
   @Override
   protected void validate() {

@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
+import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Report;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Parameters;
       "Write a core dump's managed heap (read through the runtime's DAC: every object, reference"
           + " and root) as a .gcdump file for PerfView, Visual Studio or dotnet-gcdump report."
     })
-public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
+public final class DumpHeapConvertCommand extends ClrscopeSubcommand implements DacCommand {
   @Parameters(
       index = "0",
       paramLabel = "FILE",
@@ -42,6 +43,11 @@ public final class DumpHeapConvertCommand extends ClrscopeSubcommand {
   Path output;
 
   @Mixin DacSourceOptions dacSource;
+
+  @Override
+  public boolean readsThroughDac() {
+    return DacCommand.isCore(input);
+  }
 
   @Override
   protected Result run() {

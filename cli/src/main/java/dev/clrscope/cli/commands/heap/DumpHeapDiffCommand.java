@@ -45,7 +45,8 @@ public final class DumpHeapDiffCommand extends HeapCommand {
 
   @Mixin TypeSelection selection;
 
-  static final RecordSchema<TypeDiff> SCHEMA =
+  /** A type's change between two heaps; triage's comparison draws its rows too. */
+  public static final RecordSchema<TypeDiff> SCHEMA =
       new RecordSchema<>(
           null,
           List.of(
@@ -61,6 +62,16 @@ public final class DumpHeapDiffCommand extends HeapCommand {
   @Override
   protected boolean needsTarget() {
     return after == null;
+  }
+
+  @Override
+  protected List<Path> heapFiles() {
+    List<Path> files = super.heapFiles();
+    files.add(before);
+    if (after != null) {
+      files.add(after);
+    }
+    return files;
   }
 
   /** FILE is the later snapshot, as {@code --after} is. */

@@ -90,6 +90,15 @@ public final class DumpHeapDominatorsCommand extends HeapCommand {
   }
 
   @Override
+  protected List<Path> heapFiles() {
+    List<Path> files = super.heapFiles();
+    if (file != null) {
+      files.add(file);
+    }
+    return files;
+  }
+
+  @Override
   protected Result run() {
     return readFile(file);
   }

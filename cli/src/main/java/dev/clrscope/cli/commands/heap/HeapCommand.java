@@ -3,6 +3,8 @@ package dev.clrscope.cli.commands.heap;
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.attach.AttachedTarget;
 import dev.clrscope.cli.commands.AttachingCommand;
+import dev.clrscope.cli.commands.DacCommand;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.options.BufferSizeOption;
 import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.DurationParser;
@@ -31,7 +33,7 @@ import picocli.CommandLine.Option;
  * What every heap command shares: taking a snapshot of the managed heap from outside the process,
  * as dotnet-gcdump takes it (the runtime walks the heap during one GC it is asked to force).
  */
-abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Own {
+abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Own, DacCommand {
   @Option(
       names = "--duration",
       paramLabel = "DURATION",
@@ -73,6 +75,13 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
           "--exact reads a live process (-p PID, -n NAME); a core or .gcdump FILE is read as it"
               + " is");
     }
+    if (exact && !target.command().isEmpty()) {
+      // A launched app waits at startup, with no heap to read yet; and it would share the DAC
+      // process's stdin, which carries the front's requests.
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--exact reads a running process: start the app, then give -p PID or -n NAME");
+    }
     if (target.isChosen()) {
       // Before the target is found: the sockets' first use (13-17 ms) on a second core meanwhile.
       UnixSocketPreload.start();
@@ -82,6 +91,29 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
   @Override
   protected boolean readsFiles() {
     return true;
+  }
+
+  /** A core dump is read through the DAC, and so is a live process with {@code --exact}. */
+  @Override
+  public boolean readsThroughDac() {
+    if (exact) {
+      return true;
+    }
+    for (Path file : heapFiles()) {
+      if (DacCommand.isCore(file)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The heap files the command was given: FILE, and any its own options name. */
+  protected java.util.List<Path> heapFiles() {
+    java.util.List<Path> files = new java.util.ArrayList<>();
+    for (String w : target.inputs()) {
+      files.add(Path.of(w));
+    }
+    return files;
   }
 
   /** A heap file given instead of a target: {@link #show} what it holds. */
@@ -183,6 +215,7 @@ abstract class HeapCommand extends AttachingCommand implements OptionDefaults.Ow
     }
     HeapSnapshot snapshot;
     java.time.Duration paused;
+    DacHost.reading((int) pid, "process " + pid);
     try (DacSession process = DacSession.attach((int) pid, dacOptions())) {
       snapshot = process.heap().snapshot();
       process.close();

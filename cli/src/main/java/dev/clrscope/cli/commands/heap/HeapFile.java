@@ -1,6 +1,7 @@
 package dev.clrscope.cli.commands.heap;
 
 import dev.clrscope.cli.CommandFailure;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.output.IoErrors;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Result;
@@ -25,7 +26,7 @@ import java.util.Arrays;
  * a .gcdump (PerfView's FastSerialization), or a core dump (an ELF core file), whose exact graph is
  * read through the DAC.
  */
-final class HeapFile {
+public final class HeapFile {
   private HeapFile() {}
 
   /** The first bytes of a .gcdump: the length 20, then {@code !FastSerialization.1}. */
@@ -84,6 +85,7 @@ final class HeapFile {
       throw new CommandFailure(
           file + " is an ELF file but not a core dump: give a core dump or a .gcdump file");
     }
+    DacHost.reading(0, "core " + file);
     try (DacSession process = DacSession.openCore(file, dac)) {
       return process.heap().snapshot();
     } catch (TargetException e) {
@@ -99,7 +101,7 @@ final class HeapFile {
    * is what could be read, and JSON's {@code problems}, {@code problemCounts} and {@code
    * bytesNotWalked} say the same.
    */
-  static Result requireWhole(HeapSnapshot snapshot, java.io.PrintStream err, Result shown) {
+  public static Result requireWhole(HeapSnapshot snapshot, java.io.PrintStream err, Result shown) {
     WalkProblems problems = snapshot.walkProblems();
     if (!problems.heapNotWhole()) {
       return shown;

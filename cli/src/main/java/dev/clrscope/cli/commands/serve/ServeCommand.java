@@ -102,6 +102,13 @@ public final class ServeCommand extends ClrscopeSubcommand implements OptionDefa
               + " cool-down. GET /rules shows them and their firings.")
   Path rulesFile;
 
+  @Option(
+      names = "--no-triage",
+      description =
+          "Do not triage the core dumps rules write (by default each is, by `clrscope triage` in a"
+              + " process of its own: its report beside the dump, its findings in GET /rules).")
+  boolean noTriage;
+
   @Mixin ProcessSelectionOptions targets;
 
   @Mixin CounterOptions counters;
@@ -160,7 +167,8 @@ public final class ServeCommand extends ClrscopeSubcommand implements OptionDefa
                 collector,
                 into -> collector(into, selection),
                 line -> say("clrscope serve: " + line),
-                Duration.ofMillis(Math.round(counters.refreshSeconds() * 1000)));
+                Duration.ofMillis(Math.round(counters.refreshSeconds() * 1000)),
+                noTriage ? null : new ChildTriage());
         MetricsServer server =
             bind(address, watcher, token, collector, keep, rules.isEmpty() ? null : engine);
         StopSignals signals = StopSignals.install(stop, false, signal -> {})) {

@@ -1,0 +1,53 @@
+package dev.clrscope.cli.commands;
+
+import dev.clrscope.dac.DacSession;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A command that reads a core or a paused process through the runtime's DAC. It never runs in the
+ * process the user talks to: that process (the front) hands its command line to a DAC process of
+ * its own, which loads the DAC, runs the command and sends its output back, so a fault in the DAC
+ * ends only that process (docs/architecture.md, "The DAC process"). A command that opens a {@link
+ * DacSession} implements this; nothing else is needed.
+ */
+public interface DacCommand {
+  /**
+   * Whether this command, as parsed, reads through the DAC ({@code dump-heap} does only for a core
+   * or {@code --exact}). Asked in both processes, after parsing and before the command runs.
+   */
+  boolean readsThroughDac();
+
+  /**
+   * Whether the command line may read through the DAC, judged from its words alone (from the
+   * command's name on) before anything is parsed, without reading any annotation (the first costs
+   * 50 ms): then the DAC process is started at once, its start overlapping the front's. Asked of an
+   * instance picocli has not filled in, of each top-level command that implements this; it answers
+   * for its own names and its subcommands (a nested one is asked nothing). A wrong yes costs the
+   * start of a process that runs nothing; a wrong no, that start later.
+   */
+  default boolean mayReadThroughDac(List<String> words) {
+    return false;
+  }
+
+  /** Whether one of {@code words} names a core file ({@code --before=x.core} too). */
+  static boolean namesACore(List<String> words) {
+    for (String w : words) {
+      String path = w.startsWith("-") ? w.substring(w.indexOf('=') + 1) : w;
+      try {
+        if (!path.isEmpty() && !path.startsWith("-") && isCore(Path.of(path))) {
+          return true;
+        }
+      } catch (InvalidPathException notAPath) {
+        // A word that names no file.
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code file} is a core dump (an ELF core file); false for none. */
+  static boolean isCore(Path file) {
+    return file != null && DacSession.looksLikeCore(file);
+  }
+}

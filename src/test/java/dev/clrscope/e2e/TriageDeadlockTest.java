@@ -1,0 +1,247 @@
+package dev.clrscope.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code clrscope triage} on TriageApp's {@code deadlock} (thread transfer-in holds a Ledger's
+ * Monitor and waits for a System.Threading.Lock that transfer-out holds while it waits for the
+ * Ledger), live and on a core: one critical finding naming both threads, both lock types and
+ * addresses, the frame where each waits with its line, and exit 3 with {@code --fail-on}; the
+ * report's table fits 80 columns; {@code syncblk} counts the Ledger's waiter.
+ */
+class TriageDeadlockTest {
+  @TempDir static Path dir;
+  private static TargetProcess app;
+  private static JsonNode facts;
+  private static Path core;
+
+  @BeforeAll
+  static void start() {
+    app = TriageCli.start(Map.of());
+    facts = app.send("deadlock");
+    core = TriageCli.dump(app, dir.resolve("deadlock.core"));
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.close();
+    }
+  }
+
+  private static JsonNode report(String source) {
+    return TriageCli.report(source, app, core);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"live", "core"})
+  void theCycleWithBothThreadsBothLocksAndWhereEachWaits(String source) {
+    JsonNode report = report(source);
+    JsonNode f = TriageCli.finding(report, "deadlock");
+    assertThat(report.get("findings").get(0)).isEqualTo(f);
+    assertThat(f.get("severity").asText()).isEqualTo("critical");
+    String in = facts.get("inThread").asText();
+    String out = facts.get("outThread").asText();
+    int inTid = facts.get("inTid").asInt();
+    int outTid = facts.get("outTid").asInt();
+    assertThat(f.get("title").asText())
+        .contains(inTid + " (" + in + ")")
+        .contains(outTid + " (" + out + ")");
+    Map<String, JsonNode> threads = new HashMap<>();
+    f.get("evidence").get("threads").forEach(t -> threads.put(t.get("name").asText(), t));
+    assertThat(threads.keySet()).containsExactlyInAnyOrder(in, out);
+    assertThat(threads.get(in).get("osId").asInt()).isEqualTo(inTid);
+    assertThat(threads.get(in).get("managedId").asInt())
+        .isEqualTo(facts.get("inManagedId").asInt());
+    assertThat(threads.get(out).get("osId").asInt()).isEqualTo(outTid);
+
+    // The two locks: the Ledger's Monitor that transfer-in holds, the Lock that transfer-out holds.
+    Map<String, JsonNode> locks = new HashMap<>();
+    f.get("evidence").get("objects").forEach(o -> locks.put(o.get("type").asText(), o));
+    String monitorType = facts.get("monitorType").asText();
+    String lockType = facts.get("lockType").asText();
+    assertThat(locks.keySet()).containsExactlyInAnyOrder(monitorType, lockType);
+    String ledger = locks.get(monitorType).get("address").asText();
+    String lock = locks.get(lockType).get("address").asText();
+    assertThat(locks.get(monitorType).get("size").asLong()).isEqualTo(24);
+    assertThat(locks.get(monitorType).get("role").asText())
+        .startsWith("Monitor held by " + inTid + " (" + in + ")")
+        .endsWith("waited for by " + outTid + " (" + out + ")");
+    assertThat(locks.get(lockType).get("role").asText())
+        .startsWith("Lock held by " + outTid + " (" + out + ")")
+        .endsWith("waited for by " + inTid + " (" + in + ")");
+    assertThat(threads.get(in).get("role").asText())
+        .isEqualTo(
+            "holds "
+                + monitorType
+                + " "
+                + ledger
+                + "; waits for "
+                + lockType
+                + " "
+                + lock
+                + ", held by "
+                + outTid
+                + " ("
+                + out
+                + ")");
+    assertThat(threads.get(out).get("role").asText())
+        .isEqualTo(
+            "holds "
+                + lockType
+                + " "
+                + lock
+                + "; waits for "
+                + monitorType
+                + " "
+                + ledger
+                + ", held by "
+                + inTid
+                + " ("
+                + in
+                + ")");
+    assertThat(
+            TriageCli.hasFrame(
+                threads.get(in).get("frames"),
+                facts.get("inMethod").asText(),
+                "Deadlock.cs",
+                SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-in-waits")))
+        .as("%s", threads.get(in))
+        .isTrue();
+    assertThat(
+            TriageCli.hasFrame(
+                threads.get(out).get("frames"),
+                facts.get("outMethod").asText(),
+                "Deadlock.cs",
+                SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-out-waits")))
+        .as("%s", threads.get(out))
+        .isTrue();
+    assertThat(f.get("next").get(0).asText())
+        .startsWith("clrscope analyze ")
+        .endsWith("-c syncblk");
+  }
+
+  /**
+   * The deadlock live on .NET 8 (TriageApp published self-contained, where the journal is a plain
+   * object's Monitor: .NET 8 has no System.Threading.Lock) and on .NET 10: both threads, both lock
+   * types, where each waits.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Runtime.class,
+      names = {"NET8", "NET10"})
+  @RunsCommands({"triage live"})
+  void theCycleOnEachRuntime(Runtime runtime) {
+    try (TargetProcess other =
+        TargetProcess.startUnwaited(runtime, TriageCli.APP, List.of(), Map.of())) {
+      JsonNode made = other.send("deadlock");
+      JsonNode f = TriageCli.finding(TriageCli.live(other), "deadlock");
+      assertThat(f.get("severity").asText()).isEqualTo("critical");
+      Map<String, JsonNode> threads = new HashMap<>();
+      f.get("evidence").get("threads").forEach(t -> threads.put(t.get("name").asText(), t));
+      String in = made.get("inThread").asText();
+      String out = made.get("outThread").asText();
+      assertThat(threads.keySet()).containsExactlyInAnyOrder(in, out);
+      assertThat(threads.get(in).get("osId").asInt()).isEqualTo(made.get("inTid").asInt());
+      assertThat(threads.get(out).get("osId").asInt()).isEqualTo(made.get("outTid").asInt());
+      Map<String, JsonNode> locks = new HashMap<>();
+      f.get("evidence").get("objects").forEach(o -> locks.put(o.get("type").asText(), o));
+      assertThat(made.get("lockType").asText())
+          .isEqualTo(runtime == Runtime.NET8 ? "System.Object" : "System.Threading.Lock");
+      assertThat(locks.keySet())
+          .containsExactlyInAnyOrder(
+              made.get("monitorType").asText(), made.get("lockType").asText());
+      assertThat(
+              TriageCli.hasFrame(
+                  threads.get(in).get("frames"),
+                  made.get("inMethod").asText(),
+                  "Deadlock.cs",
+                  SourceMarkers.line(
+                      TriageCli.APP,
+                      "Deadlock.cs",
+                      runtime == Runtime.NET8 ? "transfer-in-waits-monitor" : "transfer-in-waits")))
+          .as("%s", threads.get(in))
+          .isTrue();
+      assertThat(
+              TriageCli.hasFrame(
+                  threads.get(out).get("frames"),
+                  made.get("outMethod").asText(),
+                  "Deadlock.cs",
+                  SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-out-waits")))
+          .as("%s", threads.get(out))
+          .isTrue();
+    }
+  }
+
+  @Test
+  void failOnCriticalExitsWith3AndTheTableFits80Columns() {
+    CliResult r = TriageCli.run(core.toString(), "--fail-on", "critical");
+    assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
+    List<String> lines = r.stdoutLines();
+    int findings = lines.indexOf("SEVERITY  FINDING");
+    assertThat(findings).as("%s", r).isPositive();
+    assertThat(lines.get(findings + 1)).isEqualTo("critical  deadlock");
+    // Everything from the findings on; the head names the core's (temporary, long) path.
+    assertThat(lines.subList(findings, lines.size()))
+        .allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
+    CliResult quiet = TriageCli.run(core.toString(), "--fail-on", "bogus");
+    assertThat(quiet.exitCode()).as("%s", quiet).isEqualTo(2);
+    assertThat(quiet.stderr()).contains("give critical, error, warning or info");
+  }
+
+  @Test
+  void theHtmlReportHoldsEachThreadsStackFoldedWithItsLines() throws Exception {
+    Path html = dir.resolve("deadlock.html");
+    CliResult r = TriageCli.run(core.toString(), "--no-heap", "--html", html.toString());
+    assertThat(r.exitCode()).as("%s", r).isZero();
+    assertThat(r.stderr()).contains("Wrote " + html + ".");
+    HeadlessChromium.Rendered page = HeadlessChromium.render(html, dir);
+    int line = SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-in-waits");
+    // Folded (no open attribute) until clicked, the thread in its summary, its frames with lines.
+    assertThat(page.dom())
+        .contains(
+            "<details class=\"stack\"><summary>thread "
+                + facts.get("inTid").asInt()
+                + " ("
+                + facts.get("inThread").asText()
+                + "): holds ")
+        .contains(
+            "<li>"
+                + facts.get("inMethod").asText()
+                + " <span class=\"line\">Deadlock.cs:"
+                + line
+                + "</span></li>")
+        .contains("<article class=\"finding sev-critical\" data-kind=\"deadlock\">")
+        .doesNotContain("<details class=\"stack\" open");
+    assertThat(page.console()).noneMatch(l -> l.contains("Uncaught") || l.contains("Error"));
+  }
+
+  @Test
+  void syncblkCountsTheThreadWaitingForTheLedger() {
+    JsonNode rows = AnalyzeCli.one(AnalyzeCli.core(core), "syncblk");
+    JsonNode ledger = null;
+    for (JsonNode row : rows) {
+      if (row.get("type").asText().equals(facts.get("monitorType").asText())) {
+        ledger = row;
+      }
+    }
+    assertThat(ledger).as("%s", rows).isNotNull();
+    assertThat(ledger.get("owningOsThreadId").asInt()).isEqualTo(facts.get("inTid").asInt());
+    // MonitorHeld 3: owned (1) and one thread waiting (2).
+    assertThat(ledger.get("monitorHeld").asInt()).isEqualTo(3);
+    assertThat(ledger.get("waiters").asInt()).isEqualTo(1);
+  }
+}

@@ -1,0 +1,96 @@
+package dev.clrscope.symbols;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Type definitions named whole from the installed runtime's System.Private.CoreLib.dll. */
+class TypeDefinitionsTest {
+  private static Path coreLib() throws Exception {
+    Path lib = NativeSymbolsTest.libcoreclr().resolveSibling("System.Private.CoreLib.dll");
+    assertThat(Files.isRegularFile(lib)).isTrue();
+    return lib;
+  }
+
+  /** Every type definition's name by token. */
+  private static Map<String, Integer> byName(TypeDefinitions types) throws Exception {
+    Map<String, Integer> out = new HashMap<>();
+    for (int row = 1; ; row++) {
+      String name = types.name(0x0200_0000 | row);
+      if (name == null) {
+        return out;
+      }
+      out.putIfAbsent(name, 0x0200_0000 | row);
+    }
+  }
+
+  @Test
+  void nestedTypesAreNamedWithEveryTypeTheyAreDeclaredIn() throws Exception {
+    TypeDefinitions types = TypeDefinitions.read(coreLib());
+    Map<String, Integer> byName = byName(types);
+    assertThat(byName).containsKey("<Module>");
+    assertThat(byName).containsKeys("System.String", "System.Collections.Generic.Dictionary`2");
+    int entry = byName.get("System.Collections.Generic.Dictionary`2+Entry");
+    assertThat(types.isNested(entry)).isTrue();
+    assertThat(types.isNested(byName.get("System.String"))).isFalse();
+    assertThat(byName)
+        .containsKey(
+            "System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1+AsyncStateMachineBox`1");
+    assertThat(types.name(0x0100_0001)).isNull();
+    assertThat(types.name(0x02ff_ffff)).isNull();
+  }
+
+  private static int indexOf(byte[] data, byte[] what) {
+    outer:
+    for (int i = 0; i <= data.length - what.length; i++) {
+      for (int j = 0; j < what.length; j++) {
+        if (data[i + j] != what[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  @Test
+  void aFileThatIsNoAssemblyOrIsDamagedIsOneFormatError() throws Exception {
+    byte[] good = Files.readAllBytes(coreLib());
+    assertThatThrownBy(() -> TypeDefinitions.of("not an assembly".getBytes()))
+        .isInstanceOf(PdbFormatException.class);
+    for (int cut : new int[] {0, 10, 64, 200, 400, 1000, good.length / 2}) {
+      byte[] head = java.util.Arrays.copyOf(good, cut);
+      try {
+        TypeDefinitions t = TypeDefinitions.of(head);
+        t.name(0x0200_0002);
+      } catch (PdbFormatException expected) {
+        // a clean refusal
+      }
+    }
+    int metadata = indexOf(good, new byte[] {'B', 'S', 'J', 'B'});
+    assertThat(metadata).isPositive();
+    Random random = new Random(32);
+    for (int i = 0; i < 400; i++) {
+      byte[] bad = good.clone();
+      for (int j = 0; j < 8; j++) {
+        // The PE headers, or the metadata root, its stream headers and the tables' head.
+        int at = i % 2 == 0 ? random.nextInt(1024) : metadata + random.nextInt(512);
+        bad[at] = (byte) random.nextInt(256);
+      }
+      try {
+        TypeDefinitions t = TypeDefinitions.of(bad);
+        for (int row = 1; row < 50; row++) {
+          t.name(0x0200_0000 | row);
+        }
+      } catch (PdbFormatException expected) {
+        // a clean refusal
+      }
+    }
+  }
+}
