@@ -46,7 +46,6 @@ final class ExactHeap {
    * space included: what else a reader needs of each object costs no walk of its own.
    */
   static Graph read(ClrHeap heap, RootReader roots, HeapVisitor also) {
-    long T0 = System.nanoTime();
     HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
     List<Root> all = new ArrayList<>();
     // Statics first: where a static field and another root hold the same object, the path that
@@ -56,7 +55,6 @@ final class ExactHeap {
     roots.stacks(all::add);
     roots.handles(all::add);
     roots.finalizerRoots(all::add);
-    long T1 = System.nanoTime();
     long[] interior = interiorAddresses(all);
     long[] interiorObject = new long[interior.length];
     List<HeapSegment> segments = segmentsInOrder(heap);
@@ -107,7 +105,6 @@ final class ExactHeap {
               });
       out.finish();
     }
-    long T2 = System.nanoTime();
     HeapProblems problems = walk.problems();
     for (HeapProblem p : problems.first()) {
       b.problem(p.describe());
@@ -159,21 +156,7 @@ final class ExactHeap {
       }
     }
     b.walkEnded();
-    long T3 = System.nanoTime();
-    Graph G = new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
-    long T4 = System.nanoTime();
-    if (System.getProperty("timing") != null)
-      System.err.printf(
-          "TIMING at %d: feed-wait %d readahead-wait %d direct-reads %d; roots %d walk %d rootsToBuilder %d build %d%n",
-          java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
-          WalkFeed.WAITED / 1000000,
-          ReadAhead.WAITED / 1000000,
-          ReadAhead.READS / 1000000,
-          (T1 - T0) / 1000000,
-          (T2 - T1) / 1000000,
-          (T3 - T2) / 1000000,
-          (T4 - T3) / 1000000);
-    return G;
+    return new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
   }
 
   /** The walk's objects and references into the builder's batches, each handed on when full. */

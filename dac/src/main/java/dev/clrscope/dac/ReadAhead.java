@@ -69,9 +69,7 @@ final class ReadAhead {
       length = prefetched;
     } else {
       base = address;
-      long t0 = System.nanoTime();
       length = read(memory, address, bytes, current, want);
-      READS += System.nanoTime() - t0;
     }
     return current;
   }
@@ -90,19 +88,7 @@ final class ReadAhead {
     awaitPending();
   }
 
-  static long WAITED;
-  static long READS;
-
   private Integer awaitPending() {
-    long t0 = System.nanoTime();
-    try {
-      return awaitPending0();
-    } finally {
-      WAITED += System.nanoTime() - t0;
-    }
-  }
-
-  private Integer awaitPending0() {
     Future<Integer> p = pending;
     pending = null;
     if (p == null) {

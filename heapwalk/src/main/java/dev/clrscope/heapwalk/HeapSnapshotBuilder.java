@@ -507,8 +507,6 @@ public final class HeapSnapshotBuilder {
     long outside;
     if (exactTarget != null) {
       // Most were resolved as they came; the rest lead to objects indexed after them.
-      if (System.getProperty("timing") != null)
-        System.err.println("TIMING later " + laterAddress.size() + " of " + edges);
       objectTarget = exactTarget.drain();
       if (!trusted) {
         objectTarget = new int[0];

@@ -74,14 +74,9 @@ public final class WalkFeed implements AutoCloseable {
       batch.clear();
       return batch;
     }
-    long t0 = System.nanoTime();
     put(batch);
-    WalkBatch r = take(empty);
-    WAITED += System.nanoTime() - t0;
-    return r;
+    return take(empty);
   }
-
-  public static long WAITED;
 
   /**
    * Hands the last batch and waits until the builder has taken everything; rethrows what building
