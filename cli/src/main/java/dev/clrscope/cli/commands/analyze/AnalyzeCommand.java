@@ -2,20 +2,18 @@ package dev.clrscope.cli.commands.analyze;
 
 import dev.clrscope.cli.CommandFailure;
 import dev.clrscope.cli.ExitCode;
-import dev.clrscope.cli.attach.TargetResolver;
 import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
-import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.options.PausedProcessOptions;
 import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.RuntimeInfo;
 import dev.clrscope.dac.TargetException;
-import dev.clrscope.ipc.discovery.EndpointLocator;
 import dev.clrscope.symbols.SourceLines;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,18 +57,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
   @Parameters(index = "0", arity = "0..1", paramLabel = "CORE", description = "The core file.")
   Path core;
 
-  @Option(
-      names = {"-p", "--process-id"},
-      paramLabel = "PID",
-      converter = Numbers.Pid.class,
-      description = "A live process to pause and read instead of a core file.")
-  Long pid;
-
-  @Option(
-      names = {"-n", "--name"},
-      paramLabel = "NAME",
-      description = "A live .NET process by name (process name, executable or entry assembly).")
-  String name;
+  @Mixin PausedProcessOptions process;
 
   @Option(
       names = {"-c", "--command"},
@@ -111,7 +98,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
   }
 
   private int session() {
-    int chosen = (core != null ? 1 : 0) + (pid != null ? 1 : 0) + (name != null ? 1 : 0);
+    int chosen = (core != null ? 1 : 0) + process.given();
     if (chosen != 1) {
       throw new ParameterException(
           spec.commandLine(),
@@ -161,11 +148,7 @@ public final class AnalyzeCommand extends ClrscopeSubcommand implements DacComma
       if (core != null) {
         return AnalysisTarget.core(core, options);
       }
-      long target =
-          pid != null
-              ? pid
-              : new TargetResolver(new EndpointLocator(), err()).findByName(name).pid();
-      return AnalysisTarget.live((int) target, options);
+      return AnalysisTarget.live(process.resolve(err()), options);
     } catch (TargetException e) {
       throw new CommandFailure(e.getMessage(), e);
     }

@@ -12,7 +12,7 @@ import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
 import dev.clrscope.cli.options.LineOptions;
-import dev.clrscope.cli.options.Numbers;
+import dev.clrscope.cli.options.PausedProcessOptions;
 import dev.clrscope.cli.options.TargetSpec;
 import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Report;
@@ -97,18 +97,7 @@ public final class TriageCommand extends ClrscopeSubcommand implements DacComman
               + " that core with the process now.")
   List<Path> cores = new ArrayList<>();
 
-  @Option(
-      names = {"-p", "--process-id"},
-      paramLabel = "PID",
-      converter = Numbers.Pid.class,
-      description = "A live process to watch, then pause and read, instead of a core file.")
-  Long pid;
-
-  @Option(
-      names = {"-n", "--name"},
-      paramLabel = "NAME",
-      description = "A live .NET process by name (process name, executable or entry assembly).")
-  String name;
+  @Mixin PausedProcessOptions live;
 
   @Option(
       names = "--duration",
@@ -164,16 +153,16 @@ public final class TriageCommand extends ClrscopeSubcommand implements DacComman
 
   @Override
   protected Result run() {
-    boolean live = pid != null || name != null;
-    if (pid != null && name != null) {
+    boolean isLive = live.given() > 0;
+    if (live.given() > 1) {
       throw usage("give -p PID or -n NAME, not both");
     }
     if (cores.size() > 2) {
       throw usage("give at most two cores: the earlier and the later");
     }
-    if (live ? cores.size() > 1 : cores.isEmpty()) {
+    if (isLive ? cores.size() > 1 : cores.isEmpty()) {
       throw usage(
-          live
+          isLive
               ? "give at most one core with -p or -n (the earlier heap to compare with)"
               : "give a core file, two to compare, or -p PID or -n NAME");
     }
@@ -182,7 +171,7 @@ public final class TriageCommand extends ClrscopeSubcommand implements DacComman
       throw usage("--leak-share must be a percentage above 0 and at most 100");
     }
     Path earlier =
-        live ? (cores.isEmpty() ? null : cores.get(0)) : cores.size() == 2 ? cores.get(0) : null;
+        isLive ? (cores.isEmpty() ? null : cores.get(0)) : cores.size() == 2 ? cores.get(0) : null;
     if (earlier != null && noHeap) {
       throw usage("--no-heap leaves out the heap that a comparison compares");
     }
@@ -195,18 +184,11 @@ public final class TriageCommand extends ClrscopeSubcommand implements DacComman
     TriageSettings settings =
         TriageSettings.defaults().withLeakShare(leakShare / 100).withMemory(!noHeap);
 
-    Path core = live ? null : cores.get(cores.size() - 1);
+    Path core = isLive ? null : cores.get(cores.size() - 1);
     int process = 0;
     LiveSample sample = null;
-    if (live) {
-      try {
-        process =
-            pid != null
-                ? (int) (long) pid
-                : (int) new TargetResolver(new EndpointLocator(), err()).findByName(name).pid();
-      } catch (TargetException e) {
-        throw new CommandFailure(e.getMessage(), e);
-      }
+    if (isLive) {
+      process = live.resolve(err());
       if (!noWatch) {
         sample = watch(process, duration);
       }
@@ -221,8 +203,8 @@ public final class TriageCommand extends ClrscopeSubcommand implements DacComman
                 sourceLines,
                 settings,
                 sample,
-                live ? "-p " + process : Triage.shellWord(core.toString())));
-    if (live) {
+                isLive ? "-p " + process : Triage.shellWord(core.toString())));
+    if (isLive) {
       // Let go, and said how long it was paused, before the report is drawn.
       err()
           .println("Process " + process + " was paused for " + Unit.duration(found.paused()) + ".");
