@@ -117,23 +117,23 @@ public final class WalkFeed implements AutoCloseable {
   }
 
   private void put(WalkBatch b) {
-    try {
-      while (!filled.offer(b, 100, TimeUnit.MILLISECONDS)) {
-        if (closed) {
-          rethrow();
-          throw new IllegalStateException("the heap's builder was stopped");
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while the heap was built", e);
-    }
+    waitFor(() -> filled.offer(b, 100, TimeUnit.MILLISECONDS) ? b : null);
   }
 
   private WalkBatch take(BlockingQueue<WalkBatch> from) {
+    return waitFor(() -> from.poll(100, TimeUnit.MILLISECONDS));
+  }
+
+  /** A step that waits a while: its result, or null when it timed out. */
+  private interface Step {
+    WalkBatch attempt() throws InterruptedException;
+  }
+
+  /** Repeats {@code step} until it succeeds, or the builder has stopped (failed or closed). */
+  private WalkBatch waitFor(Step step) {
     try {
       while (true) {
-        WalkBatch b = from.poll(100, TimeUnit.MILLISECONDS);
+        WalkBatch b = step.attempt();
         if (b != null) {
           return b;
         }
