@@ -2,8 +2,6 @@ package dev.clrscope.dac;
 
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
-import dev.clrscope.heapwalk.WalkBatch;
-import dev.clrscope.heapwalk.WalkFeed;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -61,50 +59,44 @@ final class ExactHeap {
     LongSet named = new LongSet();
     int[] nextInterior = {0};
     long[] lastNamed = {0};
-    WalkSummary walk;
-    // One visitor for every object: ten million of them must not each allocate one. The objects
-    // and their references go to the builder in batches, built on another core as the walk goes.
-    try (WalkFeed feed = b.feed()) {
-      Batches out = new Batches(feed);
-      walk =
-          heap.walkSegments(
-              segments,
-              o -> {
-                if (also != null) {
-                  also.visit(o);
+    // One visitor for every object: ten million of them must not each allocate one.
+    Counted references = new Counted(b);
+    WalkSummary walk =
+        heap.walkSegments(
+            segments,
+            o -> {
+              if (also != null) {
+                also.visit(o);
+              }
+              long address = o.address();
+              long end = address + o.alignedSize();
+              int k = nextInterior[0];
+              while (k < interior.length && interior[k] < end) {
+                if (interior[k] >= address) {
+                  interiorObject[k] = address;
                 }
-                long address = o.address();
-                long end = address + o.alignedSize();
-                int k = nextInterior[0];
-                while (k < interior.length && interior[k] < end) {
-                  if (interior[k] >= address) {
-                    interiorObject[k] = address;
-                  }
-                  k++;
+                k++;
+              }
+              nextInterior[0] = k;
+              ClrType type = o.type();
+              if (type.isFree()) {
+                return;
+              }
+              references.count = 0;
+              o.references(references);
+              long mt = type.methodTable();
+              // Runs of one type are the rule (arrays of a type, a list's items): one lookup each.
+              if (mt != lastNamed[0]) {
+                lastNamed[0] = mt;
+                if (named.add(mt)) {
+                  b.typeName(mt, type.name());
                 }
-                nextInterior[0] = k;
-                ClrType type = o.type();
-                if (type.isFree()) {
-                  return;
-                }
-                long before = out.given();
-                o.references(out);
-                long mt = type.methodTable();
-                // Runs of one type are the rule (arrays of a type, a list's items): one lookup
-                // each.
-                if (mt != lastNamed[0]) {
-                  lastNamed[0] = mt;
-                  if (named.add(mt)) {
-                    b.typeName(mt, type.name());
-                  }
-                }
-                out.object(address, o.size(), mt, (int) (out.given() - before));
-                if (o.segment().kind() == SegmentKind.FROZEN) {
-                  b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
-                }
-              });
-      out.finish();
-    }
+              }
+              b.object(address, o.size(), mt, references.count);
+              if (o.segment().kind() == SegmentKind.FROZEN) {
+                b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
+              }
+            });
     HeapProblems problems = walk.problems();
     for (HeapProblem p : problems.first()) {
       b.problem(p.describe());
@@ -159,53 +151,19 @@ final class ExactHeap {
     return new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
   }
 
-  /** The walk's objects and references into the builder's batches, each handed on when full. */
-  private static final class Batches extends ReferenceBuffer {
-    private final WalkFeed feed;
-    private WalkBatch batch;
+  /** Hands each reference to the builder and counts an object's. */
+  private static final class Counted implements ReferenceVisitor {
+    private final HeapSnapshotBuilder builder;
+    int count;
 
-    /** References in the batches handed on. */
-    private long handed;
-
-    Batches(WalkFeed feed) {
-      this(feed, feed.first());
-    }
-
-    private Batches(WalkFeed feed, WalkBatch first) {
-      super(first.targets());
-      this.feed = feed;
-      this.batch = first;
-    }
-
-    /** How many references have been given so far. */
-    long given() {
-      return handed + count;
-    }
-
-    /** The next object, after its {@code references} references. */
-    void object(long address, long size, long mt, int references) {
-      if (batch.object(address, size, mt, references)) {
-        hand();
-      }
+    Counted(HeapSnapshotBuilder builder) {
+      this.builder = builder;
     }
 
     @Override
-    void full() {
-      hand();
-    }
-
-    private void hand() {
-      batch.targetsWritten(count);
-      handed += count;
-      batch = feed.hand(batch);
-      slots = batch.targets();
-      count = 0;
-    }
-
-    /** Hands the last batch and waits until everything is built. */
-    void finish() {
-      batch.targetsWritten(count);
-      feed.finish(batch);
+    public void reference(long target, long offset) {
+      builder.reference(target);
+      count++;
     }
   }
 

@@ -74,21 +74,6 @@ final class GcDesc {
 
   /** The reference slots of an object of {@code size} bytes, as offsets from its start. */
   void forEachSlot(long size, SlotVisitor visitor) {
-    forEachRun(
-        size,
-        (offset, count) -> {
-          for (long k = 0; k < count; k++) {
-            visitor.slot(offset + 8 * k);
-          }
-        });
-  }
-
-  /**
-   * The reference slots of an object of {@code size} bytes as runs of adjacent slots: a field
-   * series or an array's elements in one call, an array of structs one call per element's run. What
-   * {@link #forEachSlot} visits, in its order.
-   */
-  void forEachRun(long size, RunVisitor visitor) {
     if (offsets != null) {
       for (int i = 0; i < offsets.length; i++) {
         long offset = offsets[i];
@@ -96,8 +81,8 @@ final class GcDesc {
         if (offset < 0 || stop > size) {
           return;
         }
-        if (stop > offset) {
-          visitor.run(offset, (stop - offset + 7) >>> 3);
+        for (; offset < stop; offset += 8) {
+          visitor.slot(offset);
         }
       }
       return;
@@ -114,9 +99,8 @@ final class GcDesc {
         if (stop > size) {
           return;
         }
-        if (stop > offset) {
-          visitor.run(offset, pointers[i]);
-          offset = stop;
+        for (; offset < stop; offset += 8) {
+          visitor.slot(offset);
         }
         offset += skips[i];
       }
@@ -130,10 +114,5 @@ final class GcDesc {
   /** Receives the offset of each reference slot of an object. */
   interface SlotVisitor {
     void slot(long offset);
-  }
-
-  /** Receives runs of adjacent reference slots: the first one's offset and how many. */
-  interface RunVisitor {
-    void run(long offset, long count);
   }
 }

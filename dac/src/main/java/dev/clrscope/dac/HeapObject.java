@@ -1,5 +1,7 @@
 package dev.clrscope.dac;
 
+import java.nio.ByteBuffer;
+
 /**
  * The object a heap walk stands on: its address, type, size and generation, and its references read
  * from the memory block the walk has already read (no further read for an object inside it, no DAC
@@ -12,14 +14,12 @@ public final class HeapObject {
   long size;
   long alignedSize;
   HeapSegment segment;
-  // The walk's current block: bytes [blockBase, blockBase + blockLength) of target memory, as
-  // little-endian words.
-  long[] blockWords;
+  // The walk's current block: bytes [blockBase, blockBase + blockLength) of target memory.
+  ByteBuffer block;
   long blockBase;
   int blockLength;
-  // Reads outside the walk's block: a word, and the elements of a large array, read ahead.
+  // Reads outside the walk's block (the elements of a large array).
   private final MemoryWindow window;
-  private ReadAhead beyond;
 
   HeapObject(ClrReader reader) {
     this.reader = reader;
@@ -83,61 +83,6 @@ public final class HeapObject {
     }
   }
 
-  /**
-   * Appends the non-null references the object holds to {@code into}, in the order {@link
-   * #references(ReferenceVisitor)} gives them, a run of slots at a time: no call per reference,
-   * which the exact walk's millions of them would each pay.
-   */
-  void references(ReferenceBuffer into) {
-    if (!type.containsPointers()) {
-      return;
-    }
-    GcDesc desc = reader.gcDescOf(type);
-    if (desc == null) {
-      return;
-    }
-    runInto = into;
-    desc.forEachRun(size, runs);
-  }
-
-  /** Where {@link #runs} appends references, during {@link #references(ReferenceBuffer)}. */
-  private ReferenceBuffer runInto;
-
-  private final GcDesc.RunVisitor runs = this::copyRun;
-
-  private void copyRun(long offset, long count) {
-    ReferenceBuffer into = runInto;
-    long from = address + offset - blockBase;
-    if (blockWords != null && from >= 0 && from + 8 * count <= blockLength) {
-      long[] words = blockWords;
-      if ((from & 7) == 0) {
-        for (int i = (int) (from >>> 3), end = i + (int) count; i < end; i++) {
-          long target = words[i];
-          if (target != 0) {
-            into.add(target);
-          }
-        }
-      } else {
-        for (int at = (int) from, end = at + 8 * (int) count; at < end; at += 8) {
-          long target = ReadAhead.word(words, at);
-          if (target != 0) {
-            into.add(target);
-          }
-        }
-      }
-      return;
-    }
-    // Beyond the walk's block (the elements of a large array): read ahead of their own.
-    if (beyond == null) {
-      beyond = new ReadAhead(reader.memory());
-    }
-    try {
-      beyond.nonZeroWords(address + offset, count, address + alignedSize, into);
-    } finally {
-      beyond.finish();
-    }
-  }
-
   /** Whom {@link #slots} hands references to, during {@link #references}. */
   private ReferenceVisitor receiver;
 
@@ -152,8 +97,8 @@ public final class HeapObject {
   /** The 8 bytes at {@code offset} from the object's start. */
   public long word(long offset) {
     long at = address + offset - blockBase;
-    if (blockWords != null && at >= 0 && at + 8 <= blockLength) {
-      return ReadAhead.word(blockWords, (int) at);
+    if (block != null && at >= 0 && at + 8 <= blockLength) {
+      return block.getLong((int) at);
     }
     return window.word(address + offset, address + alignedSize);
   }

@@ -1,7 +1,13 @@
 package dev.clrscope.dac;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The fast heap walk: segments are read in large blocks, each object's method table and length are
@@ -10,7 +16,7 @@ import java.util.List;
  * stepped over, as the GC itself does.
  */
 final class HeapWalker {
-  static final int BLOCK = ReadAhead.BLOCK;
+  static final int BLOCK = 1 << 20;
   private static final int HEADER_OVERLAP = 64;
 
   private final ClrReader reader;
@@ -69,7 +75,7 @@ final class HeapWalker {
     int ctx = lowerBound(contextStarts, address);
     long base = 0;
     int length = 0;
-    long[] words = null;
+    ByteBuffer block = null;
     long objects = 0;
     long bytesSeen = 0;
     ClrType lastType = null;
@@ -94,11 +100,12 @@ final class HeapWalker {
       long into = address - base;
       if (length == 0 || into < 0 || into + ClrReader.MIN_OBJECT_SIZE > length) {
         int want = (int) Math.min(BLOCK, end - address);
-        words = readAhead.block(address, want, (int) ClrReader.MIN_OBJECT_SIZE);
+        ByteBuffer next = readAhead.block(address, want);
+        block = next;
         base = readAhead.base();
         length = readAhead.length();
         into = address - base;
-        obj.blockWords = words;
+        obj.block = block;
         obj.blockBase = base;
         obj.blockLength = length;
         if (length - into < Math.min(end - address, ClrReader.MIN_OBJECT_SIZE)) {
@@ -126,7 +133,7 @@ final class HeapWalker {
         }
       }
       int at = (int) into;
-      long mt = ReadAhead.word(words, at) & ~7L;
+      long mt = block.getLong(at) & ~7L;
       ClrType type;
       if (mt == lastMt && lastType != null) {
         type = lastType;
@@ -149,9 +156,7 @@ final class HeapWalker {
       }
       long size =
           type.instanceSize(
-              type.componentSize() == 0
-                  ? 0
-                  : Integer.toUnsignedLong((int) ReadAhead.word(words, at + 8)));
+              type.componentSize() == 0 ? 0 : Integer.toUnsignedLong(block.getInt(at + 8)));
       long aligned = (size + 7) & ~7L;
       if (Long.compareUnsigned(address + aligned, end) > 0 || aligned <= 0) {
         problem(
@@ -171,6 +176,85 @@ final class HeapWalker {
       address += aligned;
     }
     return new long[] {objects, bytesSeen};
+  }
+
+  /**
+   * Two buffers: the one being parsed, and the next block read meanwhile on a second thread (target
+   * memory may be read from any thread). A prefetch the walk does not use (it jumped over a large
+   * object) is dropped.
+   */
+  private static final class ReadAhead {
+    private static final ExecutorService READER =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "clrscope-dac read-ahead");
+              t.setDaemon(true);
+              return t;
+            });
+
+    private final dev.clrscope.dac.source.TargetMemory memory;
+    private byte[] current = new byte[BLOCK];
+    private byte[] spare = new byte[BLOCK];
+    private long base;
+    private int length;
+    private Future<Integer> pending;
+    private long pendingBase;
+
+    ReadAhead(dev.clrscope.dac.source.TargetMemory memory) {
+      this.memory = memory;
+    }
+
+    long base() {
+      return base;
+    }
+
+    int length() {
+      return length;
+    }
+
+    /** A block holding {@code address}: the prefetched one if it does, else read now. */
+    ByteBuffer block(long address, int want) {
+      Integer prefetched = awaitPending();
+      if (prefetched != null
+          && address - pendingBase >= 0
+          && address - pendingBase + ClrReader.MIN_OBJECT_SIZE <= prefetched) {
+        byte[] t = current;
+        current = spare;
+        spare = t;
+        base = pendingBase;
+        length = prefetched;
+      } else {
+        base = address;
+        length = memory.read(address, current, 0, want);
+      }
+      return ByteBuffer.wrap(current).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    void prefetch(long address, int want) {
+      byte[] into = spare;
+      pendingBase = address;
+      pending = READER.submit(() -> memory.read(address, into, 0, want));
+    }
+
+    private Integer awaitPending() {
+      Future<Integer> p = pending;
+      pending = null;
+      if (p == null) {
+        return null;
+      }
+      try {
+        return p.get();
+      } catch (ExecutionException e) {
+        return null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return null;
+      }
+    }
+
+    void finish() {
+      awaitPending();
+    }
   }
 
   private static int lowerBound(long[] sorted, long key) {

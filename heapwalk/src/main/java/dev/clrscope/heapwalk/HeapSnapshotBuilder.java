@@ -197,10 +197,9 @@ public final class HeapSnapshotBuilder {
    * paused process read through its DAC. Its roots are exact (every root the runtime has, frozen
    * objects given as {@link #FROZEN_ROOT}), so an object that no root reaches is garbage not yet
    * collected: reported apart as unreachable, never hung off the roots as the event walk's
-   * unreferenced objects are. Objects come in address order, in batches through {@link #feed()} (or
-   * one at a time: {@link #reference} each reference of an object, then {@link #object} the
-   * object); roots, dependent handles and type names at any time, on the walk's thread; then {@link
-   * #build()}.
+   * unreferenced objects are. Objects come in address order: {@link #reference} each reference of
+   * an object, then {@link #object} the object; roots and dependent handles at any time; then
+   * {@link #build()}.
    *
    * @param pointerSize the target's pointer size in bytes
    */
@@ -209,7 +208,6 @@ public final class HeapSnapshotBuilder {
     b.state = State.WALKING;
     b.exactRoots = true;
     b.exactPointerSize = pointerSize;
-    b.exactTarget = new IntColumn();
     return b;
   }
 
@@ -218,46 +216,23 @@ public final class HeapSnapshotBuilder {
 
   private int exactPointerSize;
 
-  /**
-   * An exact builder's references as they came: the object each leads to where it was indexed
-   * already ({@link #accept(WalkBatch)}), else {@link #LATER} with its place in {@link #laterAt}
-   * and its address in {@link #laterAddress}, resolved with the graph. Null for an event walk,
-   * whose references are addresses in {@link #target}.
-   */
-  private IntColumn exactTarget;
+  /** The objects {@link #object} has taken and not yet moved into the columns. */
+  private static final int BATCH = 4096;
 
-  private final IntColumn laterAt = new IntColumn();
-  private final LongColumn laterAddress = new LongColumn();
-  private static final int LATER = -2;
-
-  /** The highest object address indexed so far: references at or below it may be resolved now. */
-  private long indexedUpTo = -1;
+  private final long[] batchAddress = new long[BATCH];
+  private final long[] batchSize = new long[BATCH];
+  private final long[] batchType = new long[BATCH];
+  private final long[] batchEdges = new long[BATCH];
+  private int batched;
 
   /** Names type {@code typeId} (of an exact builder: the method table). */
   public void typeName(long typeId, String name) {
     typeNames.put(typeId, name);
   }
 
-  /**
-   * An exact builder's batches of objects and references, built on a thread of their own where
-   * there are two cores. Type names, roots and dependent handles are the walk's thread's to give
-   * meanwhile.
-   */
-  public WalkFeed feed() {
-    return new WalkFeed(this, Runtime.getRuntime().availableProcessors() >= 2);
-  }
-
-  /** The batch {@link #reference} and {@link #object} fill, one object at a time. */
-  private WalkBatch single;
-
   /** One reference of the object {@link #object} takes next (0: none, not to be given). */
   public void reference(long targetAddress) {
-    WalkBatch b = single();
-    if (b.targetCount == WalkBatch.TARGETS) {
-      accept(b);
-      b.clear();
-    }
-    b.targets()[b.targetCount++] = targetAddress;
+    target.add(targetAddress);
   }
 
   /**
@@ -265,95 +240,20 @@ public final class HeapSnapshotBuilder {
    * #reference}.
    */
   public void object(long objectAddress, long objectSize, long typeId, int references) {
-    WalkBatch b = single();
-    if (b.object(objectAddress, objectSize, typeId, references)) {
-      accept(b);
-      b.clear();
+    batchAddress[batched] = objectAddress;
+    batchSize[batched] = objectSize;
+    batchType[batched] = typeId;
+    batchEdges[batched++] = references;
+    if (batched == BATCH) {
+      flushObjects();
     }
   }
 
-  private WalkBatch single() {
-    if (single == null) {
-      single = new WalkBatch();
+  private void flushObjects() {
+    if (batched > 0) {
+      addNodes(batchAddress, batchSize, batchType, batchEdges, batched, exactPointerSize);
+      batched = 0;
     }
-    return single;
-  }
-
-  /**
-   * A batch of an exact walk: its objects into the columns and the index, then its references, each
-   * resolved now if it leads to an object indexed already (in a heap read in address order, what
-   * was allocated before its referrer and moved with it), else kept for the graph.
-   */
-  void accept(WalkBatch b) {
-    int n = b.objects;
-    if (n > 0) {
-      addNodes(b.address, b.size, b.type, b.references, n, exactPointerSize);
-      indexedUpTo = Math.max(indexedUpTo, b.address[n - 1]);
-    }
-    int m = b.targetCount;
-    if (m == 0) {
-      return;
-    }
-    if (scratch.length < m) {
-      scratch = new int[m];
-    }
-    int[] column = scratch;
-    if (laterScratch.length < m) {
-      laterScratch = new long[m];
-      laterAtScratch = new int[m];
-    }
-    int later = 0;
-    long[] targets = b.targets();
-    PageIndex index = pages != null && pages.ordered() ? pages : null;
-    long upTo = index == null ? -1 : indexedUpTo;
-    int indexed = address.size();
-    int at = exactTarget.size();
-    long hit = hitAddress;
-    int hitObject = this.hitObject;
-    for (int j = 0; j < m; j++) {
-      long a = targets[j];
-      int o;
-      if (a == hit) {
-        o = hitObject;
-      } else if (index == null || a > upTo) {
-        o = -1;
-      } else if (hitObject >= 0 && hitObject + 1 < indexed && address.get(hitObject + 1) == a) {
-        o = hitObject + 1;
-      } else {
-        o = index.find(a);
-      }
-      if (o >= 0) {
-        hit = a;
-        hitObject = o;
-      } else {
-        o = LATER;
-        laterAtScratch[later] = at + j;
-        laterScratch[later++] = a;
-      }
-      column[j] = o;
-    }
-    hitAddress = hit;
-    this.hitObject = hitObject;
-    exactTarget.addAll(column, m);
-    laterAt.addAll(laterAtScratch, later);
-    laterAddress.addAll(laterScratch, later);
-  }
-
-  /**
-   * The last reference resolved as it came, and its object: runs of references to one object (a
-   * type's objects sharing a label, a comparer, an empty string) and to the objects after it in
-   * turn (an array's elements, allocated in order) are then no lookup.
-   */
-  private long hitAddress = -1;
-
-  private int hitObject = -2;
-
-  private long[] laterScratch = new long[0];
-  private int[] laterAtScratch = new int[0];
-
-  /** How many references have been given: an event walk's addresses, or an exact walk's. */
-  private int referencesGiven() {
-    return exactTarget != null ? exactTarget.size() : target.size();
   }
 
   /**
@@ -390,10 +290,7 @@ public final class HeapSnapshotBuilder {
 
   /** Ends an exact builder's walk: everything has been given. */
   public void walkEnded() {
-    if (single != null) {
-      accept(single);
-      single = null;
-    }
+    flushObjects();
     state = State.DONE;
   }
 
@@ -425,7 +322,7 @@ public final class HeapSnapshotBuilder {
    * objects claim. A walk with lost events is worth taking again with a bigger buffer.
    */
   public boolean eventsLost() {
-    return gaps || claimedEdges != (edgesArrived >= 0 ? edgesArrived : referencesGiven());
+    return gaps || claimedEdges != (edgesArrived >= 0 ? edgesArrived : target.size());
   }
 
   /** How many references the walk sent, once {@link #graph()} has taken them; -1 before. */
@@ -445,7 +342,7 @@ public final class HeapSnapshotBuilder {
 
   /** How many references have arrived so far (for progress). */
   public int referencesSoFar() {
-    return referencesGiven();
+    return target.size();
   }
 
   /**
@@ -476,7 +373,7 @@ public final class HeapSnapshotBuilder {
       found.add("the end of GC " + gcNumber + " was not seen: the walk may be incomplete");
     }
     int n = address.size();
-    int edges = referencesGiven();
+    int edges = target.size();
     edgesArrived = edges;
     // Object i owns the next edgeCount[i] references: only a whole stream says which are whose.
     boolean trusted = claimedEdges == edges;
@@ -499,26 +396,14 @@ public final class HeapSnapshotBuilder {
       objectFirst = new int[n + 1];
     }
     long[] addresses = address.drain();
-    boolean ordered = pages != null && pages.ordered();
-    java.util.function.LongToIntFunction index =
-        ordered ? pages::find : new AddressIndex(addresses)::find;
-    long[] ascending = ordered ? addresses : null;
-    int[] objectTarget;
-    long outside;
-    if (exactTarget != null) {
-      // Most were resolved as they came; the rest lead to objects indexed after them.
-      objectTarget = exactTarget.drain();
-      if (!trusted) {
-        objectTarget = new int[0];
-        laterAt.clear();
-        laterAddress.clear();
-      }
-      outside = Resolution.resolve(laterAddress, laterAt, objectTarget, index, ascending);
-    } else {
-      objectTarget = new int[trusted ? edges : 0];
-      outside = Resolution.resolve(target, null, objectTarget, index, ascending);
-      target.clear();
+    if (pages != null && pages.ordered()) {
+      pages.seal();
     }
+    java.util.function.LongToIntFunction index =
+        pages != null && pages.ordered() ? pages::find : new AddressIndex(addresses)::find;
+    int[] objectTarget = new int[trusted ? edges : 0];
+    long outside = Resolution.resolve(target, objectTarget, index);
+    target.clear();
     pages = null;
     int[] rootObject = findAll(index, rootAddress.drain());
     int[] keys = findAll(index, dependentKey.drain());

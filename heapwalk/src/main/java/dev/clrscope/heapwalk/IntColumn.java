@@ -60,25 +60,6 @@ final class IntColumn {
     return size;
   }
 
-  /**
-   * The chunk that holds entry {@code i}, from its first entry: entry {@code i} is at {@code i %
-   * chunk length}, and {@code i} is expected to be a chunk's first entry.
-   */
-  int[] chunkAt(int i) {
-    return chunks[i >>> SHIFT];
-  }
-
-  /** Frees chunk {@code c}: nothing in it is read again. */
-  void release(int c) {
-    chunks[c] = null;
-  }
-
-  /** Empties the column. */
-  void clear() {
-    chunks = new int[4][];
-    size = 0;
-  }
-
   /** Frees the chunk that holds entries up to {@code i}: nothing at or before it is read again. */
   void releaseThrough(int i) {
     if ((i & MASK) == MASK) {

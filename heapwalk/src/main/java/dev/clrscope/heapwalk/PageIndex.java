@@ -6,14 +6,11 @@ package dev.clrscope.heapwalk;
  * another: a page's entry holds where its first object is in the walk and a bitmap of where objects
  * start on it (one bit per 8-byte granule on 64-bit, 4-byte on 32-bit). An object's index is its
  * page's first plus the objects that start before it on the page, the bits counted: a lookup is a
- * hash probe and a population count, never a search, and nothing is sorted. Each bitmap word keeps
- * the walk's index of its first object as it arrives, so objects may be looked up while the walk
- * goes on (an exact walk's references to objects already indexed are resolved as they come).
+ * hash probe and a few population counts, never a search, and nothing is sorted.
  *
  * <pre>
  *  page p = address >>> 12:  key[h] = p + 1 (0: empty slot), first[h] = the walk's index of the
- *                            page's first object, bits[h * words ...] where objects start,
- *                            ranks[h * words + w] the walk's index of word w's first object;
+ *                            page's first object, bits[h * words ...] where objects start;
  *                            h = hash(p), then the next slots
  * </pre>
  *
@@ -33,7 +30,6 @@ final class PageIndex {
   private long[] key;
   private int[] first;
   private long[] bits;
-  private int[] ranks;
   private int mask;
   private int pages;
   private int count;
@@ -56,7 +52,6 @@ final class PageIndex {
     key = new long[capacity];
     first = new int[capacity];
     bits = new long[capacity * words];
-    ranks = new int[capacity * words];
     mask = capacity - 1;
   }
 
@@ -69,6 +64,7 @@ final class PageIndex {
 
   /** {@link #add} of {@code addresses[0..n)}. */
   void addAll(long[] addresses, int n) {
+    ranks = null;
     for (int j = 0; j < n; j++) {
       long address = addresses[j];
       int granule = (int) ((address & PAGE_MASK) >>> granuleShift);
@@ -77,8 +73,9 @@ final class PageIndex {
           && address >>> PAGE_SHIFT == currentPage
           && granule > lastGranule
           && (address & granuleMask) == 0) {
-        mark(currentSlot * words + (granule >>> 6), granule, count++);
+        bits[currentSlot * words + (granule >>> 6)] |= 1L << granule;
         lastGranule = granule;
+        count++;
       } else {
         add(address);
       }
@@ -87,6 +84,7 @@ final class PageIndex {
 
   /** Adds the walk's next object (its index is the number of objects added before it). */
   void add(long address) {
+    ranks = null;
     int i = count++;
     if (!ordered) {
       return;
@@ -118,24 +116,14 @@ final class PageIndex {
       ordered = false;
       return;
     }
-    mark(currentSlot * words + (granule >>> 6), granule, i);
+    bits[currentSlot * words + (granule >>> 6)] |= 1L << granule;
     lastGranule = granule;
-  }
-
-  /** Object {@code i} starts at bit {@code granule} of word {@code at}. */
-  private void mark(int at, int granule, int i) {
-    long word = bits[at];
-    if (word == 0) {
-      ranks[at] = i;
-    }
-    bits[at] = word | 1L << granule;
   }
 
   private void grow() {
     long[] oldKey = key;
     int[] oldFirst = first;
     long[] oldBits = bits;
-    int[] oldRanks = ranks;
     allocate(key.length * 2);
     for (int s = 0; s < oldKey.length; s++) {
       if (oldKey[s] != 0) {
@@ -143,7 +131,6 @@ final class PageIndex {
         key[slot] = oldKey[s];
         first[slot] = oldFirst[s];
         System.arraycopy(oldBits, s * words, bits, slot * words, words);
-        System.arraycopy(oldRanks, s * words, ranks, slot * words, words);
       }
     }
     if (currentPage >= 0) {
@@ -169,8 +156,34 @@ final class PageIndex {
   }
 
   /**
-   * The object that starts at {@code address}, or -1: of the objects added so far. From several
-   * threads once nothing is added any more.
+   * Ends the adding: counts, for every bitmap word, the walk's index of its first object, so that
+   * {@link #find} counts the bits of one word instead of all the words before it on the page (the
+   * quick compiler calls {@code Long.bitCount} rather than inlining it). {@link #find} may then run
+   * on several threads at once.
+   */
+  void seal() {
+    if (ranks != null) {
+      return;
+    }
+    int[] r = new int[bits.length];
+    for (int slot = 0; slot < key.length; slot++) {
+      if (key[slot] != 0) {
+        int rank = first[slot];
+        for (int k = slot * words, end = k + words; k < end; k++) {
+          r[k] = rank;
+          rank += Long.bitCount(bits[k]);
+        }
+      }
+    }
+    ranks = r;
+  }
+
+  /** Per bitmap word, the walk's index of its first object; set by {@link #seal}. */
+  private int[] ranks;
+
+  /**
+   * The object that starts at {@code address}, or -1. Seals the index first if it is not sealed:
+   * from several threads, only once sealed.
    */
   int find(long address) {
     if ((address & granuleMask) != 0) {
@@ -185,6 +198,9 @@ final class PageIndex {
     long word = bits[at];
     if ((word >>> granule & 1) == 0) {
       return -1;
+    }
+    if (ranks == null) {
+      seal();
     }
     return ranks[at] + Long.bitCount(word & ((1L << granule) - 1));
   }

@@ -10,8 +10,7 @@ import java.util.function.LongToIntFunction;
  * there are millions of them (the lookups only read the index, and a heap snapshot's other core is
  * idle by then: the session has ended), a quarter of a column chunk at a time, each chunk freed
  * once its quarters are resolved, so that the addresses and the numbers are never both whole in
- * memory. The addresses are every reference's in order, or (an exact walk's, most of whose
- * references were resolved as they came) those left, each with its place.
+ * memory.
  */
 final class Resolution {
   /** Entries a thread takes at a time. */
@@ -21,46 +20,35 @@ final class Resolution {
   private static final int PARALLEL_FROM = 1 << 20;
 
   private final LongColumn from;
-  private final IntColumn places;
   private final int[] into;
-  private final int count;
   private final LongToIntFunction index;
-  private final long[] addresses;
   private final int units;
   private final AtomicInteger nextUnit = new AtomicInteger();
   private final AtomicIntegerArray unitsLeft;
   private final AtomicLong outside = new AtomicLong();
 
-  private Resolution(
-      LongColumn from, IntColumn places, int[] into, LongToIntFunction index, long[] addresses) {
+  private Resolution(LongColumn from, int[] into, LongToIntFunction index) {
     this.from = from;
-    this.addresses = addresses;
-    this.places = places;
     this.into = into;
     this.index = index;
-    count = places == null ? into.length : from.size();
-    units = (count + UNIT - 1) / UNIT;
+    units = (into.length + UNIT - 1) / UNIT;
     int chunk = LongColumn.chunkSize();
-    int chunks = (count + chunk - 1) / chunk;
+    int chunks = (into.length + chunk - 1) / chunk;
     unitsLeft = new AtomicIntegerArray(chunks);
     for (int c = 0; c < chunks; c++) {
-      int entries = Math.min(chunk, count - c * chunk);
+      int entries = Math.min(chunk, into.length - c * chunk);
       unitsLeft.set(c, (entries + UNIT - 1) / UNIT);
     }
   }
 
   /**
-   * Resolves the addresses of {@code from} into {@code into} through {@code index} (-1 for an
-   * address no object starts at), freeing {@code from}'s chunks as it goes; returns how many
-   * nonzero addresses found no object. Without {@code places}, {@code into.length} entries of
-   * {@code from} in order; with them, each address of {@code from} into {@code into} at its place.
-   * {@code addresses}, when not null, are the objects' addresses by number, in ascending order, as
-   * {@code index} finds them.
+   * Resolves {@code into.length} entries of {@code from} into {@code into} through {@code index}
+   * (-1 for an address no object starts at), freeing {@code from}'s chunks as it goes; returns how
+   * many nonzero addresses found no object.
    */
-  static long resolve(
-      LongColumn from, IntColumn places, int[] into, LongToIntFunction index, long[] addresses) {
-    Resolution r = new Resolution(from, places, into, index, addresses);
-    if (r.count < PARALLEL_FROM || Runtime.getRuntime().availableProcessors() < 2) {
+  static long resolve(LongColumn from, int[] into, LongToIntFunction index) {
+    Resolution r = new Resolution(from, into, index);
+    if (into.length < PARALLEL_FROM || Runtime.getRuntime().availableProcessors() < 2) {
       r.work();
       return r.outside.get();
     }
@@ -110,43 +98,31 @@ final class Resolution {
     int chunk = LongColumn.chunkSize();
     long missed = 0;
     // Runs of references to one object are common (objects of a type sharing one comparer, label
-    // or empty string), and so are runs to one object after another (an array's elements,
-    // allocated in order): the last one found, or the one after it, is not looked up.
+    // or empty string): the last one found is not looked up again.
     long lastAddress = 0;
     int lastObject = -1;
-    long[] objects = addresses;
     for (int u; (u = nextUnit.getAndIncrement()) < units; ) {
       int start = u * UNIT;
-      int end = Math.min(count, start + UNIT);
+      int end = Math.min(into.length, start + UNIT);
       int c = start / chunk;
       long[] addresses = from.chunkAt(start);
-      int[] at = places == null ? null : places.chunkAt(start);
       for (int k = start, j = start - c * chunk; k < end; k++, j++) {
         long a = addresses[j];
         int o;
         if (a == lastAddress && a != 0) {
           o = lastObject;
         } else {
-          o =
-              objects != null
-                      && lastObject >= 0
-                      && lastObject + 1 < objects.length
-                      && objects[lastObject + 1] == a
-                  ? lastObject + 1
-                  : index.applyAsInt(a);
+          o = index.applyAsInt(a);
           lastAddress = a;
           lastObject = o;
         }
-        into[at == null ? k : at[j]] = o;
+        into[k] = o;
         if (o < 0 && a != 0) {
           missed++;
         }
       }
       if (unitsLeft.decrementAndGet(c) == 0) {
         from.release(c);
-        if (places != null) {
-          places.release(c);
-        }
       }
     }
     outside.addAndGet(missed);
