@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -50,7 +51,8 @@ class DocExamplesTest {
   private static final Pattern MESSAGE = Pattern.compile("^\\s*clrscope [a-z-]+( [a-z-]+)?: ");
 
   /** What every example names: made real once. */
-  private static Path dir;
+  // JUnit deletes it after the class: a full core of 120 MB was left in /tmp by every run.
+  @TempDir static Path dir;
 
   private static TargetProcess app;
   private static String name;
@@ -132,7 +134,6 @@ class DocExamplesTest {
 
   @BeforeAll
   static void start() throws IOException {
-    dir = Files.createTempDirectory("clrscope-doc-examples");
     // TargetApp under a name no other process has (-n finds it alone): its apphost, renamed.
     name = "MyApp-" + UUID.randomUUID().toString().substring(0, 6);
     Path appDir = dir.resolve("app");
