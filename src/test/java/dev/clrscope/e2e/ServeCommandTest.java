@@ -132,9 +132,11 @@ class ServeCommandTest {
               .start();
       try {
         String series = "clrscope_demo_queue_length{pid=\"" + app.pid() + "\"}";
+        // Until Prometheus listens, its port refuses the query: asked again, not failed.
         await()
             .atMost(TIMEOUT)
             .pollInterval(Duration.ofMillis(500))
+            .ignoreExceptionsInstanceOf(IOException.class)
             .until(() -> query(prometheusPort, series).size() == 1);
         JsonNode sample = query(prometheusPort, series).get(0);
         assertThat(sample.path("value").get(1).asText()).isEqualTo("42");
