@@ -60,8 +60,38 @@ public final class Dominators {
    * @param extra the extra node's successors, or null for no extra node
    */
   static Dominators of(int[] first, int[] target, int[] extra, IntToLongFunction size, int root) {
+    return of(first, target, extra, size, root, first.length >= TWO_THREADS_FROM);
+  }
+
+  /**
+   * From this many nodes, the predecessors are gathered on a thread of their own while the
+   * depth-first search numbers the nodes: both are a pass over every reference, and a heap's graph
+   * is computed while the other core has little to do.
+   */
+  static final int TWO_THREADS_FROM = 1 << 16;
+
+  /**
+   * As {@link #of(int[], int[], int[], IntToLongFunction, int)}, the predecessors gathered on a
+   * second thread or not.
+   */
+  static Dominators of(
+      int[] first,
+      int[] target,
+      int[] extra,
+      IntToLongFunction size,
+      int root,
+      boolean twoThreads) {
     int n = first.length - (extra == null ? 1 : 0);
     int last = first.length - 1; // the extra node, when there is one
+    Predecessors preds = new Predecessors(first, target, extra, n, last);
+    Thread gathering = null;
+    if (twoThreads) {
+      gathering = new Thread(preds, "clrscope-dominators-predecessors");
+      gathering.setDaemon(true);
+      gathering.start();
+    } else {
+      preds.run();
+    }
     int[] dfn = new int[n];
     Arrays.fill(dfn, -1);
     int[] vertex = new int[n];
@@ -69,10 +99,8 @@ public final class Dominators {
     int[] idom = new int[n];
     // The depth-first search's stack of nodes and each one's next edge, in arrays that are put to
     // their own use once the search is done.
-    int[] predStart = new int[n + 1];
-    int[] ancestor = new int[n];
-    int[] stack = predStart;
-    int[] cursor = ancestor;
+    int[] stack = new int[n];
+    int[] cursor = new int[n];
     int count = 0;
     int top = 0;
     dfn[root] = count;
@@ -97,55 +125,31 @@ public final class Dominators {
         top--;
       }
     }
-    // Predecessors by number, as offsets and numbers (only reached nodes have any).
-    Arrays.fill(predStart, 0);
-    for (int i = 0; i < count; i++) {
-      int v = vertex[i];
-      if (extra != null && v == last) {
-        for (int w : extra) {
-          predStart[dfn[w] + 1]++;
-        }
-      } else {
-        for (int k = first[v]; k < first[v + 1]; k++) {
-          predStart[dfn[target[k]] + 1]++;
-        }
-      }
+    if (gathering != null) {
+      preds.await(gathering);
     }
-    for (int i = 0; i < count; i++) {
-      predStart[i + 1] += predStart[i];
-    }
-    int[] pred = new int[predStart[count]];
-    {
-      int[] fill = ancestor;
-      System.arraycopy(predStart, 0, fill, 0, count);
-      for (int i = 0; i < count; i++) {
-        int v = vertex[i];
-        if (extra != null && v == last) {
-          for (int w : extra) {
-            pred[fill[dfn[w]]++] = i;
-          }
-        } else {
-          for (int k = first[v]; k < first[v + 1]; k++) {
-            pred[fill[dfn[target[k]]]++] = i;
-          }
-        }
-      }
-    }
+    int[] predStart = preds.start;
+    int[] pred = preds.nodes;
+    int[] ancestor = cursor;
     // Semidominators, from the last number down. Node i is in the forest of processed nodes once
     // the loop is below it, linked to its parent: ancestor starts as the parent, and "x is linked"
     // is x > i. best[x] is the least semidominator on x's compressed path.
     System.arraycopy(idom, 0, ancestor, 0, count);
     int[] semi = new int[count];
     int[] best = new int[count];
-    int[] path = dfn; // free until the end, where it is rebuilt
+    int[] path = stack;
     for (int i = 0; i < count; i++) {
       semi[i] = i;
       best[i] = i;
     }
     for (int i = count - 1; i > 0; i--) {
       int s = i;
-      for (int k = predStart[i]; k < predStart[i + 1]; k++) {
-        int v = pred[k];
+      int w = vertex[i];
+      for (int k = predStart[w]; k < predStart[w + 1]; k++) {
+        int v = dfn[pred[k]];
+        if (v < 0) {
+          continue; // a predecessor the root does not reach
+        }
         int candidate = v <= i ? v : eval(v, i, ancestor, best, path);
         if (candidate < s) {
           s = candidate;
@@ -158,6 +162,7 @@ public final class Dominators {
     ancestor = null;
     predStart = null;
     best = null;
+    path = null;
     // Immediate dominators in number order: from the parent up while above the semidominator.
     for (int i = 1; i < count; i++) {
       int x = idom[i];
@@ -175,11 +180,94 @@ public final class Dominators {
         retained[idom[i]] += retained[i];
       }
     }
-    Arrays.fill(dfn, -1);
-    for (int i = 0; i < count; i++) {
-      dfn[vertex[i]] = i;
-    }
     return new Dominators(dfn, Arrays.copyOf(vertex, count), Arrays.copyOf(idom, count), retained);
+  }
+
+  /**
+   * Every node's predecessors, by node: {@code nodes[start[w]] .. nodes[start[w + 1] - 1]}, in
+   * increasing order. Two passes over the references in their order (a count per target, then each
+   * source put in place), which need nothing of the depth-first search.
+   */
+  private static final class Predecessors implements Runnable {
+    private final int[] first;
+    private final int[] target;
+    private final int[] extra;
+    private final int n;
+    private final int last;
+    int[] start;
+    int[] nodes;
+    private Throwable failure;
+
+    Predecessors(int[] first, int[] target, int[] extra, int n, int last) {
+      this.first = first;
+      this.target = target;
+      this.extra = extra;
+      this.n = n;
+      this.last = last;
+    }
+
+    @Override
+    public void run() {
+      try {
+        gather();
+      } catch (Throwable e) { // an OutOfMemoryError on this thread is the caller's to throw
+        failure = e;
+      }
+    }
+
+    private void gather() {
+      int objects = first.length - 1;
+      int edges = first[objects];
+      int[] s = new int[n + 1];
+      for (int k = 0; k < edges; k++) {
+        s[target[k] + 1]++;
+      }
+      if (extra != null) {
+        for (int w : extra) {
+          s[w + 1]++;
+        }
+      }
+      for (int w = 0; w < n; w++) {
+        s[w + 1] += s[w];
+      }
+      int[] p = new int[s[n]];
+      int[] fill = Arrays.copyOf(s, n);
+      for (int v = 0; v < objects; v++) {
+        for (int k = first[v]; k < first[v + 1]; k++) {
+          p[fill[target[k]]++] = v;
+        }
+      }
+      if (extra != null) {
+        for (int w : extra) {
+          p[fill[w]++] = last;
+        }
+      }
+      start = s;
+      nodes = p;
+    }
+
+    /** Waits for the thread gathering them; what it threw is thrown here. */
+    void await(Thread gathering) {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          gathering.join();
+          break;
+        } catch (InterruptedException e) {
+          // The computation cannot be left half done: the caller is told once it is over.
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      if (failure instanceof RuntimeException r) {
+        throw r;
+      }
+      if (failure instanceof Error e) {
+        throw e;
+      }
+    }
   }
 
   /**
@@ -236,20 +324,10 @@ public final class Dominators {
       int v = vertex[i];
       cls[i] = v < classOf.length ? classOf[v] : -1;
     }
-    // The dominator tree's children by number: each list in increasing number order.
-    int[] childStart = new int[count + 1];
-    for (int i = 1; i < count; i++) {
-      childStart[idom[i] + 1]++;
-    }
-    for (int i = 0; i < count; i++) {
-      childStart[i + 1] += childStart[i];
-    }
-    int[] children = new int[Math.max(count - 1, 0)];
+    Children tree = children();
+    int[] childStart = tree.start();
+    int[] kids = tree.numbers();
     int[] next = Arrays.copyOf(childStart, count);
-    for (int i = 1; i < count; i++) {
-      children[next[idom[i]]++] = i;
-    }
-    System.arraycopy(childStart, 0, next, 0, count);
     long[] result = new long[classes];
     int[] active = new int[classes];
     int[] stack = new int[count];
@@ -264,7 +342,7 @@ public final class Dominators {
     while (top > 0) {
       int v = stack[top - 1];
       if (next[v] < childStart[v + 1]) {
-        int c = children[next[v]++];
+        int c = kids[next[v]++];
         int t = cls[c];
         if (t >= 0) {
           if (active[t] == 0) {
@@ -281,6 +359,61 @@ public final class Dominators {
       }
     }
     return result;
+  }
+
+  /**
+   * The dominator tree's children by depth-first number: the children of the node numbered {@code
+   * i} are numbered {@code numbers[start[i]] .. numbers[start[i + 1] - 1]}, in increasing order
+   * (depth-first preorder). The root is numbered 0.
+   */
+  record Children(int[] start, int[] numbers) {}
+
+  private volatile Children children;
+
+  /**
+   * The dominator tree's children, built once, from the immediate dominators read in number order
+   * (by node, each would be two random reads).
+   */
+  Children children() {
+    Children c = children;
+    if (c == null) {
+      synchronized (this) {
+        c = children;
+        if (c == null) {
+          int count = vertex.length;
+          int[] start = new int[count + 1];
+          for (int i = 1; i < count; i++) {
+            start[idom[i] + 1]++;
+          }
+          for (int i = 0; i < count; i++) {
+            start[i + 1] += start[i];
+          }
+          int[] numbers = new int[Math.max(count - 1, 0)];
+          int[] next = Arrays.copyOf(start, count);
+          for (int i = 1; i < count; i++) {
+            numbers[next[idom[i]]++] = i;
+          }
+          c = new Children(start, numbers);
+          children = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  /** Node {@code v}'s depth-first number, -1 when the root does not reach it. */
+  int number(int v) {
+    return dfn[v];
+  }
+
+  /** The node numbered {@code i}. */
+  int node(int i) {
+    return vertex[i];
+  }
+
+  /** What the node numbered {@code i} retains. */
+  long retainedByNumber(int i) {
+    return retained[i];
   }
 
   /** What {@code v} retains: its size and everything only reachable through it. */

@@ -477,7 +477,9 @@ public final class HeapSnapshot {
 
   /** What freeing object {@code i} would free: the size of all it dominates; 0 if unreachable. */
   public long retainedSize(int i) {
-    return isReachable(i) ? dominators().retained(i) : 0;
+    Dominators d = dominators();
+    int x = d.number(i);
+    return x > 0 ? d.retainedByNumber(x) : 0;
   }
 
   /**
@@ -489,19 +491,19 @@ public final class HeapSnapshot {
     if (!d.isDominated(i)) {
       return List.of();
     }
-    int n = address.length;
-    Tree t = tree();
+    Dominators.Children t = d.children();
     long[] count = new long[typeNames.length];
     long[] total = new long[typeNames.length];
-    int[] stack = new int[n];
+    int[] stack = new int[d.reachableCount()];
     int top = 0;
-    stack[top++] = i;
+    stack[top++] = d.number(i);
     while (top > 0) {
-      int v = stack[--top];
+      int x = stack[--top];
+      int v = d.node(x);
       count[type[v]]++;
       total[type[v]] += sizeOf(v);
-      for (int k = t.childStart()[v]; k < t.childStart()[v + 1]; k++) {
-        stack[top++] = t.children()[k];
+      for (int k = t.start()[x]; k < t.start()[x + 1]; k++) {
+        stack[top++] = t.numbers()[k];
       }
     }
     List<TypeStatistics> rows = new ArrayList<>();
@@ -517,23 +519,12 @@ public final class HeapSnapshot {
     return rows;
   }
 
-  /** The total size of the reachable objects, once computed; -1 before. */
-  private volatile long reachable = -1;
-
-  /** The total size of the objects the roots reach (computed once). */
+  /**
+   * The total size of the objects the roots reach: what the roots' node retains (its own size is
+   * 0), summed with the dominator tree.
+   */
   public long reachableSize() {
-    if (reachable >= 0) {
-      return reachable;
-    }
-    Dominators d = dominators();
-    long total = 0;
-    for (int i = 0; i < address.length; i++) {
-      if (d.isDominated(i)) {
-        total += sizeOf(i);
-      }
-    }
-    reachable = total;
-    return total;
+    return dominators().retainedByNumber(0);
   }
 
   /**
@@ -644,15 +635,25 @@ public final class HeapSnapshot {
     return outside;
   }
 
-  private Dominators dominators;
+  private volatile Dominators dominators;
 
-  /** The dominator tree from the roots' node (index {@code objectCount()}); built once. */
-  private synchronized Dominators dominators() {
-    if (dominators == null) {
-      int n = address.length;
-      dominators = Dominators.of(first, target, rootTarget, v -> v == n ? 0 : sizeOf(v), n);
+  /**
+   * The dominator tree from the roots' node (index {@code objectCount()}); built once. Read without
+   * a lock once built: reports ask it once per object.
+   */
+  private Dominators dominators() {
+    Dominators d = dominators;
+    if (d == null) {
+      synchronized (this) {
+        d = dominators;
+        if (d == null) {
+          int n = address.length;
+          d = Dominators.of(first, target, rootTarget, v -> v == n ? 0 : sizeOf(v), n);
+          dominators = d;
+        }
+      }
     }
-    return dominators;
+    return d;
   }
 
   /**
@@ -661,44 +662,17 @@ public final class HeapSnapshot {
    * children are the objects only roots keep alive.
    */
   public int[] dominatedBy(int i) {
-    Tree t = tree();
-    return Arrays.copyOfRange(t.children(), t.childStart()[i], t.childStart()[i + 1]);
-  }
-
-  /** The dominator tree's children of each node (the roots' node is {@code n}), as offsets. */
-  private record Tree(int[] childStart, int[] children) {}
-
-  private Tree tree;
-
-  /** The dominator tree's children, built once: reports ask for it more than once. */
-  private synchronized Tree tree() {
-    if (tree == null) {
-      tree = tree(dominators(), address.length);
+    Dominators d = dominators();
+    int x = d.number(i);
+    if (x < 0) {
+      return new int[0];
     }
-    return tree;
-  }
-
-  private static Tree tree(Dominators d, int n) {
-    int[] order = d.preorder();
-    int[] childStart = new int[n + 2];
-    for (int v : order) {
-      int p = d.idom(v);
-      if (p >= 0) {
-        childStart[p + 1]++;
-      }
+    Dominators.Children t = d.children();
+    int[] out = new int[t.start()[x + 1] - t.start()[x]];
+    for (int k = 0; k < out.length; k++) {
+      out[k] = d.node(t.numbers()[t.start()[x] + k]);
     }
-    for (int v = 0; v <= n; v++) {
-      childStart[v + 1] += childStart[v];
-    }
-    int[] children = new int[childStart[n + 1]];
-    int[] fill = Arrays.copyOf(childStart, n + 1);
-    for (int v : order) {
-      int p = d.idom(v);
-      if (p >= 0) {
-        children[fill[p]++] = v;
-      }
-    }
-    return new Tree(childStart, children);
+    return out;
   }
 
   /**
@@ -725,31 +699,33 @@ public final class HeapSnapshot {
    */
   public List<Retainer> biggestRetainers(int depth, double minFraction, int width) {
     Dominators d = dominators();
-    Tree t = tree();
     long floor = (long) Math.ceil(reachableSize() * minFraction);
-    return retainers(d, t, address.length, depth, floor, width);
+    return retainers(d, d.children(), 0, depth, floor, width);
   }
 
-  private List<Retainer> retainers(Dominators d, Tree t, int v, int depth, long floor, int width) {
+  /** Retainers below the node numbered {@code x}. */
+  private List<Retainer> retainers(
+      Dominators d, Dominators.Children t, int x, int depth, long floor, int width) {
     if (depth <= 0) {
       return List.of();
     }
     List<Integer> kids = new ArrayList<>();
-    for (int k = t.childStart()[v]; k < t.childStart()[v + 1]; k++) {
-      if (d.retained(t.children()[k]) >= Math.max(floor, 1)) {
-        kids.add(t.children()[k]);
+    for (int k = t.start()[x]; k < t.start()[x + 1]; k++) {
+      if (d.retainedByNumber(t.numbers()[k]) >= Math.max(floor, 1)) {
+        kids.add(t.numbers()[k]);
       }
     }
-    kids.sort(Comparator.comparingLong((Integer c) -> d.retained(c)).reversed());
+    kids.sort(Comparator.comparingLong((Integer c) -> d.retainedByNumber(c)).reversed());
     List<Retainer> out = new ArrayList<>();
     for (int c : kids.subList(0, Math.min(width, kids.size()))) {
+      int v = d.node(c);
       out.add(
           new Retainer(
-              typeNameOf(c),
-              sizeOf(c),
-              d.retained(c),
+              typeNameOf(v),
+              sizeOf(v),
+              d.retainedByNumber(c),
               retainers(d, t, c, depth - 1, floor, width),
-              address[c]));
+              address[v]));
     }
     return out;
   }
@@ -761,29 +737,31 @@ public final class HeapSnapshot {
    */
   public Map<String, Long> dominatorFlame(int maxDepth) {
     Dominators d = dominators();
-    int n = address.length;
-    Tree t = tree();
+    Dominators.Children t = d.children();
+    int count = d.reachableCount();
     Map<String, Long> folded = new java.util.TreeMap<>();
     String[] frames = new String[maxDepth];
-    int[] stack = new int[n + 1];
-    int[] next = new int[n + 1];
-    int[] depthOf = new int[n + 1];
+    // On depth-first numbers: the roots' node is 0.
+    int[] stack = new int[count];
+    int[] next = new int[count];
+    int[] depthOf = new int[count];
     int top = 0;
-    stack[top] = n;
-    next[top] = t.childStart()[n];
+    stack[top] = 0;
+    next[top] = t.start()[0];
     depthOf[top++] = 0;
     while (top > 0) {
-      int v = stack[top - 1];
+      int x = stack[top - 1];
       int level = depthOf[top - 1];
-      if (next[top - 1] < t.childStart()[v + 1]) {
-        int c = t.children()[next[top - 1]++];
+      if (next[top - 1] < t.start()[x + 1]) {
+        int c = t.numbers()[next[top - 1]++];
+        int v = d.node(c);
         int childLevel = Math.min(level + 1, maxDepth);
         if (level < maxDepth) {
-          frames[level] = typeNameOf(c).replace(';', ',');
+          frames[level] = typeNameOf(v).replace(';', ',');
         }
-        folded.merge(String.join(";", Arrays.copyOf(frames, childLevel)), sizeOf(c), Long::sum);
+        folded.merge(String.join(";", Arrays.copyOf(frames, childLevel)), sizeOf(v), Long::sum);
         stack[top] = c;
-        next[top] = t.childStart()[c];
+        next[top] = t.start()[c];
         depthOf[top++] = childLevel;
       } else {
         top--;
@@ -813,8 +791,11 @@ public final class HeapSnapshot {
     return typeNames[type[i]];
   }
 
-  /** Object {@code i}'s type, an index into {@link #typeNames()}. */
-  int typeOf(int i) {
+  /**
+   * Object {@code i}'s type, as a number: objects of one type name have one number (an index into
+   * {@link #typeNames()}), so a loop over millions of objects compares numbers, not names.
+   */
+  public int typeOf(int i) {
     return type[i];
   }
 

@@ -15,7 +15,26 @@ final class LongColumn {
   private long[][] chunks = new long[4][];
   private int size;
 
+  /**
+   * The chunk being filled and the size at which it is full (0: none at hand): a walk adds tens of
+   * millions of references one at a time, and this keeps {@link #add} small enough for the quick
+   * compiler to inline.
+   */
+  private long[] tail;
+
+  private int tailLimit;
+
   void add(long v) {
+    int i = size;
+    if (i < tailLimit) {
+      tail[i & MASK] = v;
+      size = i + 1;
+      return;
+    }
+    addToNewChunk(v);
+  }
+
+  private void addToNewChunk(long v) {
     int c = size >>> SHIFT;
     if (c == chunks.length) {
       chunks = Arrays.copyOf(chunks, c * 2);
@@ -27,10 +46,13 @@ final class LongColumn {
     }
     chunks[c][size & MASK] = v;
     size++;
+    tail = chunks[c];
+    tailLimit = (c << SHIFT) + tail.length;
   }
 
   /** Appends {@code values[0..n)}, a chunk's worth at a time. */
   void addAll(long[] values, int n) {
+    tailLimit = 0;
     int from = 0;
     while (from < n) {
       int c = size >>> SHIFT;
@@ -76,12 +98,14 @@ final class LongColumn {
   /** Frees chunk {@code c}: nothing in it is read again. */
   void release(int c) {
     chunks[c] = null;
+    tailLimit = 0;
   }
 
   /** Empties the column. */
   void clear() {
     chunks = new long[4][];
     size = 0;
+    tailLimit = 0;
   }
 
   /** The values as one array; the column is empty afterwards. */
@@ -93,6 +117,7 @@ final class LongColumn {
       chunks[c] = null;
     }
     size = 0;
+    tailLimit = 0;
     return all;
   }
 }

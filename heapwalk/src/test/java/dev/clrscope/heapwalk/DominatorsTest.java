@@ -148,6 +148,40 @@ class DominatorsTest {
     }
   }
 
+  @Test
+  void predecessorsGatheredOnASecondThreadGiveTheSameTree() {
+    Random random = new Random(11);
+    for (int round = 0; round < 6; round++) {
+      // Objects, an extra node (the roots) with some of them as successors, and garbage: objects
+      // no root reaches, whose references must count nowhere.
+      int objects = 2_000 + random.nextInt(80_000);
+      int[] first = new int[objects + 1];
+      int[] target = new int[objects * 3];
+      int edges = 0;
+      for (int v = 0; v < objects; v++) {
+        first[v] = edges;
+        int k = random.nextInt(4);
+        for (int j = 0; j < k; j++) {
+          target[edges++] =
+              random.nextInt(10) < 8
+                  ? Math.min(objects - 1, v + 1 + random.nextInt(20))
+                  : random.nextInt(objects);
+        }
+      }
+      first[objects] = edges;
+      int[] roots = random.ints(1 + random.nextInt(50), 0, objects / 2).toArray();
+      long[] size = random.longs(objects, 1, 1_000).toArray();
+      java.util.function.IntToLongFunction sizeOf = v -> v == objects ? 0 : size[v];
+      Dominators one = Dominators.of(first, target, roots, sizeOf, objects, false);
+      Dominators two = Dominators.of(first, target, roots, sizeOf, objects, true);
+      assertThat(two.reachableCount()).isEqualTo(one.reachableCount());
+      for (int v = 0; v <= objects; v++) {
+        assertThat(two.idom(v)).as("round %d, node %d", round, v).isEqualTo(one.idom(v));
+        assertThat(two.retained(v)).as("round %d, node %d", round, v).isEqualTo(one.retained(v));
+      }
+    }
+  }
+
   /** Cooper, Harvey and Kennedy's iterative dominators: -1 for the root and unreached nodes. */
   private static int[] cooperHarveyKennedy(int[][] succ, int root) {
     int n = succ.length;

@@ -17,12 +17,13 @@ final class Heaps {
    */
   static List<HeapSnapshot.PathStep> pathTo(HeapSnapshot h, int i) {
     String type = h.typeNameOf(i);
+    int typeNumber = h.typeOf(i);
     long address = h.addressOf(i);
     // The search from the roots ends once it met every object of the type (or enough of them):
     // a type of one object, the usual suspect, ends it at that object.
     int instances = 0;
     for (int k = 0; k < h.objectCount() && instances < PATHS_LOOKED_AT; k++) {
-      if (h.typeNameOf(k).equals(type)) {
+      if (h.typeOf(k) == typeNumber) {
         instances++;
       }
     }

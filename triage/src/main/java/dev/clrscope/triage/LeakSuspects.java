@@ -190,7 +190,7 @@ final class LeakSuspects {
       Map<String, long[]> byType = new LinkedHashMap<>();
       // Children of one type come in runs (a collection's elements): the last type's tally is
       // kept at hand.
-      String lastType = null;
+      int lastType = -1;
       long[] last = null;
       for (int k : h.dominatedBy(node)) {
         long r = h.retainedSize(k);
@@ -198,10 +198,10 @@ final class LeakSuspects {
           best = k;
           bestRetained = r;
         }
-        String type = h.typeNameOf(k);
-        if (!type.equals(lastType)) {
+        int type = h.typeOf(k);
+        if (type != lastType) {
           lastType = type;
-          last = byType.computeIfAbsent(type, t -> new long[2]);
+          last = byType.computeIfAbsent(h.typeNameOf(k), t -> new long[2]);
         }
         last[0]++;
         last[1] += r;

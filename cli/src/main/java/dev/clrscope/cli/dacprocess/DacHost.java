@@ -85,6 +85,11 @@ public final class DacHost {
     System.setOut(host.out);
     System.setErr(host.err);
     System.setIn(InputStream.nullInputStream());
+    // Every command that stays here reads through the DAC over JNA, whose native part is unpacked
+    // and loaded on first use (about 50 ms): done on the second core while this one parses.
+    Thread jna = new Thread(DacHost::loadJna, "clrscope-dac-jna");
+    jna.setDaemon(true);
+    jna.start();
     // The front has Ctrl+C: in its own session this process gets none from the terminal, and where
     // it could not be put in one, a Ctrl+C is for the front to pass on as CANCEL or STOP.
     try {
@@ -95,6 +100,14 @@ public final class DacHost {
     current = host;
     host.serve();
     System.exit(0);
+  }
+
+  private static void loadJna() {
+    try {
+      Class.forName("com.sun.jna.Native", true, DacHost.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      // The command that uses the DAC meets it there, and says so.
+    }
   }
 
   /**
