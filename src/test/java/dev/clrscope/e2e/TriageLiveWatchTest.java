@@ -76,23 +76,7 @@ class TriageLiveWatchTest {
     long started = System.nanoTime();
     CliResult r;
     double pressedAfter;
-    try (RunningCli cli =
-        Clrscope.start(
-            Map.of(),
-            Clrscope.root(),
-            "triage",
-            "-p",
-            Long.toString(pid()),
-            "--duration",
-            "60s",
-            "--no-heap",
-            "--fail-on",
-            "critical",
-            "--format",
-            "json",
-            "--symbol-server",
-            "none")) {
-      cli.awaitStderrLine(l -> l.startsWith("Watching process " + pid() + " "), TriageCli.TIMEOUT);
+    try (RunningCli cli = watching("--no-heap", "--fail-on", "critical")) {
       long watching = System.nanoTime();
       // The user watches for 3 s, then presses Ctrl+C: the watch's counters come once a second.
       sleep(Duration.ofSeconds(3));
@@ -157,20 +141,7 @@ class TriageLiveWatchTest {
    */
   @Test
   void aSecondCtrlCAfterTheWatchStopsTriageAndLetsTheProcessGo() throws IOException {
-    try (RunningCli cli =
-        Clrscope.start(
-            Map.of(),
-            Clrscope.root(),
-            "triage",
-            "-p",
-            Long.toString(pid()),
-            "--duration",
-            "60s",
-            "--format",
-            "json",
-            "--symbol-server",
-            "none")) {
-      cli.awaitStderrLine(l -> l.startsWith("Watching process " + pid() + " "), TriageCli.TIMEOUT);
+    try (RunningCli cli = watching()) {
       cli.interrupt();
       cli.awaitStderrLine(
           l -> l.startsWith("The watch was cut short by Ctrl+C"), TriageCli.TIMEOUT);
@@ -184,6 +155,34 @@ class TriageLiveWatchTest {
           .isEqualTo("clrscope triage: stopped by SIGINT; process " + pid() + " was let go");
     }
     DacLiveProcessTest.assertRunsFree(app);
+  }
+
+  /**
+   * {@code triage -p PID --duration 60s --format json} with {@code more}, once its watch has begun
+   * (it says so on stderr once the counters' session runs).
+   */
+  private static RunningCli watching(String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "triage",
+                "-p",
+                Long.toString(pid()),
+                "--duration",
+                "60s",
+                "--format",
+                "json",
+                "--symbol-server",
+                "none"));
+    args.addAll(List.of(more));
+    RunningCli cli = Clrscope.start(Map.of(), Clrscope.root(), args.toArray(String[]::new));
+    try {
+      cli.awaitStderrLine(l -> l.startsWith("Watching process " + pid() + " "), TriageCli.TIMEOUT);
+    } catch (RuntimeException | AssertionError e) {
+      cli.close();
+      throw e;
+    }
+    return cli;
   }
 
   private static String check(JsonNode report, String area) {
