@@ -13,14 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code clrscope triage} on TriageApp's {@code deadlock} (thread transfer-in holds a Ledger's
  * Monitor and waits for a System.Threading.Lock that transfer-out holds while it waits for the
- * Ledger), live and on a core: one critical finding naming both threads, both lock types and
- * addresses, the frame where each waits with its line, and exit 3 with {@code --fail-on}; the
- * report's table fits 80 columns; {@code syncblk} counts the Ledger's waiter.
+ * Ledger), live and on a core, on .NET 8 and 10: one critical finding naming both threads, both
+ * lock types and addresses, the frame where each waits with its line, and exit 3 with {@code
+ * --fail-on}; the report's table fits 80 columns; {@code syncblk} counts the Ledger's waiter.
  */
 class TriageDeadlockTest {
   @TempDir static Path dir;
@@ -42,21 +41,43 @@ class TriageDeadlockTest {
     }
   }
 
-  private static JsonNode report(String source) {
-    return TriageCli.report(source, app, core);
+  /**
+   * The deadlock live and on a core (written by {@code clrscope dump}) on .NET 8 (TriageApp
+   * published self-contained, where the journal is a plain object's Monitor: .NET 8 has no
+   * System.Threading.Lock) and on .NET 10: the same facts on each, {@link #assertCycle}.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Runtime.class,
+      names = {"NET8", "NET10"})
+  @RunsCommands({"triage live", "triage CORE"})
+  void theCycleWithBothThreadsBothLocksAndWhereEachWaitsLiveAndOnACore(Runtime runtime) {
+    try (TargetProcess other =
+        TargetProcess.startUnwaited(runtime, TriageCli.APP, List.of(), Map.of())) {
+      JsonNode made = other.send("deadlock");
+      assertThat(made.get("lockType").asText())
+          .isEqualTo(runtime == Runtime.NET8 ? "System.Object" : "System.Threading.Lock");
+      String pid = Long.toString(other.ready().pid());
+      assertCycle(TriageCli.live(other), made, "-p " + pid);
+      Path written = TriageCli.dump(other, dir.resolve("deadlock-" + runtime + ".core"));
+      assertCycle(TriageCli.json(written.toString()), made, written.toString());
+    }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"live", "core"})
-  void theCycleWithBothThreadsBothLocksAndWhereEachWaits(String source) {
-    JsonNode report = report(source);
+  /**
+   * One critical finding, first: both threads by OS id, managed id and name; both locks' types,
+   * roles (a Monitor's or a Lock's owner and waiter) and addresses, the Ledger's size; each
+   * thread's role (what it holds, what it waits for, held by whom); the frame where each waits at
+   * its marked line; the next command on {@code target} ({@code -p PID} or the core's path).
+   */
+  private static void assertCycle(JsonNode report, JsonNode made, String target) {
     JsonNode f = TriageCli.finding(report, "deadlock");
     assertThat(report.get("findings").get(0)).isEqualTo(f);
     assertThat(f.get("severity").asText()).isEqualTo("critical");
-    String in = facts.get("inThread").asText();
-    String out = facts.get("outThread").asText();
-    int inTid = facts.get("inTid").asInt();
-    int outTid = facts.get("outTid").asInt();
+    String in = made.get("inThread").asText();
+    String out = made.get("outThread").asText();
+    int inTid = made.get("inTid").asInt();
+    int outTid = made.get("outTid").asInt();
     assertThat(f.get("title").asText())
         .contains(inTid + " (" + in + ")")
         .contains(outTid + " (" + out + ")");
@@ -64,25 +85,45 @@ class TriageDeadlockTest {
     f.get("evidence").get("threads").forEach(t -> threads.put(t.get("name").asText(), t));
     assertThat(threads.keySet()).containsExactlyInAnyOrder(in, out);
     assertThat(threads.get(in).get("osId").asInt()).isEqualTo(inTid);
-    assertThat(threads.get(in).get("managedId").asInt())
-        .isEqualTo(facts.get("inManagedId").asInt());
+    assertThat(threads.get(in).get("managedId").asInt()).isEqualTo(made.get("inManagedId").asInt());
     assertThat(threads.get(out).get("osId").asInt()).isEqualTo(outTid);
+    assertThat(threads.get(out).get("managedId").asInt())
+        .isEqualTo(made.get("outManagedId").asInt());
 
-    // The two locks: the Ledger's Monitor that transfer-in holds, the Lock that transfer-out holds.
+    // The two locks: the Ledger's Monitor that transfer-in holds, the journal that transfer-out
+    // holds (a Lock, or on .NET 8 a plain object's Monitor).
     Map<String, JsonNode> locks = new HashMap<>();
     f.get("evidence").get("objects").forEach(o -> locks.put(o.get("type").asText(), o));
-    String monitorType = facts.get("monitorType").asText();
-    String lockType = facts.get("lockType").asText();
+    String monitorType = made.get("monitorType").asText();
+    String lockType = made.get("lockType").asText();
+    boolean isLock = lockType.equals("System.Threading.Lock");
     assertThat(locks.keySet()).containsExactlyInAnyOrder(monitorType, lockType);
     String ledger = locks.get(monitorType).get("address").asText();
     String lock = locks.get(lockType).get("address").asText();
     assertThat(locks.get(monitorType).get("size").asLong()).isEqualTo(24);
     assertThat(locks.get(monitorType).get("role").asText())
-        .startsWith("Monitor held by " + inTid + " (" + in + ")")
-        .endsWith("waited for by " + outTid + " (" + out + ")");
+        .isEqualTo(
+            "Monitor held by "
+                + inTid
+                + " ("
+                + in
+                + "), waited for by "
+                + outTid
+                + " ("
+                + out
+                + ")");
     assertThat(locks.get(lockType).get("role").asText())
-        .startsWith("Lock held by " + outTid + " (" + out + ")")
-        .endsWith("waited for by " + inTid + " (" + in + ")");
+        .isEqualTo(
+            (isLock ? "Lock" : "Monitor")
+                + " held by "
+                + outTid
+                + " ("
+                + out
+                + "), waited for by "
+                + inTid
+                + " ("
+                + in
+                + ")");
     assertThat(threads.get(in).get("role").asText())
         .isEqualTo(
             "holds "
@@ -116,74 +157,24 @@ class TriageDeadlockTest {
     assertThat(
             TriageCli.hasFrame(
                 threads.get(in).get("frames"),
-                facts.get("inMethod").asText(),
+                made.get("inMethod").asText(),
                 "Deadlock.cs",
-                SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-in-waits")))
+                SourceMarkers.line(
+                    TriageCli.APP,
+                    "Deadlock.cs",
+                    isLock ? "transfer-in-waits" : "transfer-in-waits-monitor")))
         .as("%s", threads.get(in))
         .isTrue();
     assertThat(
             TriageCli.hasFrame(
                 threads.get(out).get("frames"),
-                facts.get("outMethod").asText(),
+                made.get("outMethod").asText(),
                 "Deadlock.cs",
                 SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-out-waits")))
         .as("%s", threads.get(out))
         .isTrue();
     assertThat(f.get("next").get(0).asText())
-        .startsWith("clrscope analyze ")
-        .endsWith("-c syncblk");
-  }
-
-  /**
-   * The deadlock live on .NET 8 (TriageApp published self-contained, where the journal is a plain
-   * object's Monitor: .NET 8 has no System.Threading.Lock) and on .NET 10: both threads, both lock
-   * types, where each waits.
-   */
-  @ParameterizedTest
-  @EnumSource(
-      value = Runtime.class,
-      names = {"NET8", "NET10"})
-  @RunsCommands({"triage live"})
-  void theCycleOnEachRuntime(Runtime runtime) {
-    try (TargetProcess other =
-        TargetProcess.startUnwaited(runtime, TriageCli.APP, List.of(), Map.of())) {
-      JsonNode made = other.send("deadlock");
-      JsonNode f = TriageCli.finding(TriageCli.live(other), "deadlock");
-      assertThat(f.get("severity").asText()).isEqualTo("critical");
-      Map<String, JsonNode> threads = new HashMap<>();
-      f.get("evidence").get("threads").forEach(t -> threads.put(t.get("name").asText(), t));
-      String in = made.get("inThread").asText();
-      String out = made.get("outThread").asText();
-      assertThat(threads.keySet()).containsExactlyInAnyOrder(in, out);
-      assertThat(threads.get(in).get("osId").asInt()).isEqualTo(made.get("inTid").asInt());
-      assertThat(threads.get(out).get("osId").asInt()).isEqualTo(made.get("outTid").asInt());
-      Map<String, JsonNode> locks = new HashMap<>();
-      f.get("evidence").get("objects").forEach(o -> locks.put(o.get("type").asText(), o));
-      assertThat(made.get("lockType").asText())
-          .isEqualTo(runtime == Runtime.NET8 ? "System.Object" : "System.Threading.Lock");
-      assertThat(locks.keySet())
-          .containsExactlyInAnyOrder(
-              made.get("monitorType").asText(), made.get("lockType").asText());
-      assertThat(
-              TriageCli.hasFrame(
-                  threads.get(in).get("frames"),
-                  made.get("inMethod").asText(),
-                  "Deadlock.cs",
-                  SourceMarkers.line(
-                      TriageCli.APP,
-                      "Deadlock.cs",
-                      runtime == Runtime.NET8 ? "transfer-in-waits-monitor" : "transfer-in-waits")))
-          .as("%s", threads.get(in))
-          .isTrue();
-      assertThat(
-              TriageCli.hasFrame(
-                  threads.get(out).get("frames"),
-                  made.get("outMethod").asText(),
-                  "Deadlock.cs",
-                  SourceMarkers.line(TriageCli.APP, "Deadlock.cs", "transfer-out-waits")))
-          .as("%s", threads.get(out))
-          .isTrue();
-    }
+        .isEqualTo("clrscope analyze " + target + " -c syncblk");
   }
 
   @Test

@@ -5,6 +5,9 @@ package dev.clrscope.triage;
  * the live-only signs of trouble.
  *
  * @param seconds how long it watched
+ * @param plannedSeconds how long it was to watch ({@code --duration})
+ * @param cutShortBy what ended the watch before its time (the user's {@code Ctrl+C}), or null when
+ *     it ran its length (or the process exited)
  * @param gcPausePercent the share of that time the process was paused in GC, in percent; null when
  *     not reported
  * @param exceptionsPerSecond exceptions thrown per second; null when not reported
@@ -15,6 +18,8 @@ package dev.clrscope.triage;
  */
 public record LiveSample(
     double seconds,
+    double plannedSeconds,
+    String cutShortBy,
     Double gcPausePercent,
     Double exceptionsPerSecond,
     Double queueLength,

@@ -93,11 +93,26 @@ final class LiveSigns {
                 List.of(Next.analyze(target, "threadpoolqueue"), Next.analyze(target, "pstacks"))));
       }
     }
-    out.checked(
-        "live watch",
+    String watched =
         seen.isEmpty()
             ? "the counters reported nothing in " + over
-            : String.join(", ", seen) + " over " + over);
+            : String.join(", ", seen) + " over " + over;
+    out.checked(
+        "live watch",
+        live.cutShortBy() == null
+            ? watched
+            : String.format(
+                    Locale.ROOT,
+                    "cut short by %s after %.1f s of %s s; ",
+                    live.cutShortBy(),
+                    live.seconds(),
+                    seconds(live.plannedSeconds()))
+                + watched);
+  }
+
+  /** {@code 60}, {@code 2.5}: a length as given. */
+  private static String seconds(double s) {
+    return s == Math.rint(s) ? Long.toString((long) s) : String.format(Locale.ROOT, "%.1f", s);
   }
 
   private static double round(double v) {

@@ -59,8 +59,13 @@ public final class LiveWatch {
     }
   }
 
-  /** What the values came to, over a watch of {@code seconds}. */
-  public synchronized LiveSample sample(double seconds) {
+  /**
+   * What the values came to, over a watch of {@code seconds}.
+   *
+   * @param planned how long it was to watch
+   * @param cutShortBy what ended it before its time (the user's {@code Ctrl+C}), or null
+   */
+  public synchronized LiveSample sample(double seconds, double planned, String cutShortBy) {
     Double gc = gcPercent();
     Double exceptions = exceptionsPerSecond(seconds);
     List<Double> queue = values(QUEUE, OLD_QUEUE);
@@ -71,6 +76,8 @@ public final class LiveWatch {
     }
     return new LiveSample(
         seconds,
+        planned,
+        cutShortBy,
         gc,
         exceptions,
         queue.isEmpty() ? null : queue.get(queue.size() - 1),

@@ -209,12 +209,7 @@ public final class DacHost {
           case RUN -> runs.add(Wire.Run.of(f.body()));
           case LINE -> lines.add(Wire.Line.of(f.body()));
           case NO_MORE_LINES -> lines.add(NO_MORE);
-          case CANCEL -> {
-            Runnable cancel = onCancel;
-            if (cancel != null) {
-              cancel.run();
-            }
-          }
+          case CANCEL -> cancel();
           case STOP -> stop();
           default -> throw new Wire.Broken("a " + f.kind() + " frame from the front");
         }
@@ -230,6 +225,19 @@ public final class DacHost {
     }
     runs.add(NO_MORE);
     lines.add(NO_MORE);
+  }
+
+  /**
+   * Runs the command's cancel action; one that came after its part ended (the front had not yet
+   * heard so) is said back, for the front to take the Ctrl+C as it would have then.
+   */
+  private void cancel() {
+    Runnable cancel = onCancel;
+    if (cancel != null) {
+      cancel.run();
+    } else {
+      send(Wire.Kind.CANCEL_MISSED, new byte[0]);
+    }
   }
 
   /** Ends the process: the shutdown hooks let a paused process go first. */
@@ -396,8 +404,10 @@ public final class DacHost {
   }
 
   /**
-   * Has a CANCEL from the front (Ctrl+C at the prompt) run {@code cancel} until the result is
-   * closed.
+   * Has the user's Ctrl+C end a part of the command, not the run, until the result is closed: the
+   * front is told, sends its next Ctrl+C on as CANCEL, and that runs {@code cancel} (on another
+   * thread: it must not block). One Ctrl+C is taken so; a second before the part has ended stops
+   * the run, as Ctrl+C does outside such a part. Analyze's command at the prompt, triage's watch.
    */
   public static Armed whileRunning(Runnable cancel) {
     DacHost h = current;
@@ -405,6 +415,10 @@ public final class DacHost {
       return () -> {};
     }
     h.onCancel = cancel;
-    return () -> h.onCancel = null;
+    h.send(Wire.Kind.CANCELLABLE, Wire.flag(true));
+    return () -> {
+      h.onCancel = null;
+      h.send(Wire.Kind.CANCELLABLE, Wire.flag(false));
+    };
   }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
@@ -26,11 +27,12 @@ import sun.misc.SignalHandler;
  * hands the whole command line to a DAC process ({@link DacHost}) and never maps the DAC itself. It
  * draws what that process prints (each command's output held until the command ends: {@link
  * HeldOutput}), answers its requests for lines (analyze's prompt with JLine here, where the
- * terminal is; stdin's lines), and keeps the user's signals: Ctrl+C at the prompt ends the running
- * command (CANCEL); otherwise Ctrl+C and SIGTERM stop the DAC process (STOP, a paused process let
- * go) and end with one line. A DAC process that ends without finishing (a fault in the DAC, a kill)
- * is one line too, exit 1; at the prompt the target is opened again in a new DAC process and the
- * prompt goes on.
+ * terminal is; stdin's lines), and keeps the user's signals: a Ctrl+C while the command said one
+ * ends a part of it (analyze's command at the prompt, triage's watch: {@link DacHost#whileRunning})
+ * is sent on as CANCEL, once; otherwise Ctrl+C and SIGTERM stop the DAC process (STOP, a paused
+ * process let go) and end with one line. A DAC process that ends without finishing (a fault in the
+ * DAC, a kill) is one line too, exit 1; at the prompt the target is opened again in a new DAC
+ * process and the prompt goes on.
  */
 public final class Front {
   /** How long a DAC process has to end once told to stop before it is killed. */
@@ -60,11 +62,14 @@ public final class Front {
   private volatile String command;
   private volatile Wire.Target target;
 
-  /** The DAC process has asked for a line at the prompt: Ctrl+C ends a running command. */
+  /** The DAC process has asked for a line at the prompt. */
   private volatile boolean atPrompt;
 
-  /** A line was handed over and the DAC process runs it. */
-  private volatile boolean lineRunning;
+  /**
+   * The DAC process's command said a Ctrl+C now ends a part of it: the next one is sent on as
+   * CANCEL, and taken back then, so that a second one stops the run.
+   */
+  private final AtomicBoolean cancellable = new AtomicBoolean();
 
   private volatile String runningLine = "";
 
@@ -237,6 +242,7 @@ public final class Front {
       throw new CommandFailure("could not start the DAC process: " + e.getMessage(), e);
     }
     child = c;
+    cancellable.set(false);
     if (terminal == null) {
       terminal = Terminal.Facts.ofThisProcess();
     }
@@ -292,6 +298,17 @@ public final class Front {
           case NAME -> command = f.text();
           case TARGET -> target = Wire.Target.of(f.body());
           case DONE -> held.release();
+          case CANCELLABLE -> cancellable.set(Wire.flag(f.body()));
+          case CANCEL_MISSED -> {
+            // At the prompt the command ended anyway, and the prompt goes on; elsewhere the
+            // Ctrl+C came after the part it could end: it stops the run, on a thread of its own
+            // (the stop waits for the DAC process, whose replies this thread goes on reading).
+            if (!atPrompt) {
+              Thread late = new Thread(() -> stop("SIGINT"), "clrscope-late-interrupt");
+              late.setDaemon(true);
+              late.start();
+            }
+          }
           case ASK -> {
             held.release();
             Wire.Ask ask = Wire.Ask.of(f.body());
@@ -348,7 +365,6 @@ public final class Front {
     int width = 0;
     if (ask.prompt()) {
       atPrompt = true;
-      lineRunning = false;
       if (prompt == null) {
         prompt = PromptReader.open(err);
       } else if (promptInterrupt != null) {
@@ -360,7 +376,6 @@ public final class Front {
       width = prompt.width();
       if (line != null) {
         runningLine = line;
-        lineRunning = true;
         promptInterrupt = handle("INT", sig -> interrupted());
       }
     } else {
@@ -388,10 +403,13 @@ public final class Front {
     }
   }
 
-  /** Ctrl+C: at the prompt it ends the running command; otherwise it stops the run. */
+  /**
+   * Ctrl+C: it ends the part of the command that said it can be ended (once); otherwise it stops
+   * the run.
+   */
   private void interrupted() {
     DacProcess c = child;
-    if (atPrompt && lineRunning && c != null) {
+    if (c != null && cancellable.compareAndSet(true, false)) {
       try {
         c.send(Wire.Kind.CANCEL, new byte[0]);
       } catch (IOException gone) {

@@ -34,7 +34,10 @@ final class Wire {
     LINE(2),
     /** No more lines (Ctrl+D at the prompt, the end of stdin). */
     NO_MORE_LINES(3),
-    /** Ctrl+C at the prompt while a command runs: that command ends, the target stays open. */
+    /**
+     * Ctrl+C while the command said it can take one ({@link #CANCELLABLE}): the part it named ends
+     * (the command at the prompt, triage's watch), the rest goes on.
+     */
     CANCEL(4),
     /** End now: the target is let go and the process exits (SIGTERM, SIGINT, output closed). */
     STOP(5),
@@ -55,7 +58,17 @@ final class Wire {
     /** The command line reads nothing through the DAC: the front runs it itself. */
     NOT_MINE(22),
     /** The command line ended with this exit code. */
-    END(23);
+    END(23),
+    /**
+     * Whether a Ctrl+C now ends a part of the command, not the run ({@link #flag(boolean)}): the
+     * front sends the next one on as CANCEL.
+     */
+    CANCELLABLE(24),
+    /**
+     * A CANCEL came after the part it was for had ended: outside the prompt, the front stops the
+     * run, as for a Ctrl+C then.
+     */
+    CANCEL_MISSED(25);
 
     final int code;
 
@@ -331,6 +344,19 @@ final class Wire {
     int code = r.integer();
     r.end();
     return code;
+  }
+
+  /** A flag as a body (CANCELLABLE). */
+  static byte[] flag(boolean value) {
+    return new Writer().flag(value).body();
+  }
+
+  /** The flag of a CANCELLABLE body. */
+  static boolean flag(byte[] body) throws Broken {
+    Reader r = new Reader(body);
+    boolean value = r.flag();
+    r.end();
+    return value;
   }
 
   /** A string as a body (NAME). */

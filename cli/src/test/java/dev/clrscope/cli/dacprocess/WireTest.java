@@ -35,6 +35,7 @@ class WireTest {
     Wire.write(out, Wire.Kind.LINE, new Wire.Line("gcroot 0x7f00", 80).body());
     Wire.write(out, Wire.Kind.NAME, Wire.text("clrscope analyze"));
     Wire.write(out, Wire.Kind.DONE, new byte[0]);
+    Wire.write(out, Wire.Kind.CANCELLABLE, Wire.flag(true));
     Wire.write(out, Wire.Kind.END, Wire.code(70));
     return out.toByteArray();
   }
@@ -55,6 +56,7 @@ class WireTest {
     assertThat(Wire.Line.of(Wire.read(in).body())).isEqualTo(new Wire.Line("gcroot 0x7f00", 80));
     assertThat(Wire.read(in).text()).isEqualTo("clrscope analyze");
     assertThat(Wire.read(in).kind()).isEqualTo(Wire.Kind.DONE);
+    assertThat(Wire.flag(Wire.read(in).body())).isTrue();
     assertThat(Wire.code(Wire.read(in).body())).isEqualTo(70);
     assertThat(Wire.read(in)).isNull();
   }

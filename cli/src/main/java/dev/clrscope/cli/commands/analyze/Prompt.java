@@ -11,7 +11,8 @@ import java.io.PrintStream;
  * prompt ({@link PromptReader}: line editing, history, completion) is run here. An error is one
  * line and the prompt goes on; Ctrl+D or {@code exit} ends. Ctrl+C while a command runs (the front
  * sends it on) ends that command where it next checks (a heap walk checks every 65,536 objects; a
- * single read of the target does not), a live process is let go, and the prompt goes on.
+ * single read of the target does not), a live process is let go, and the prompt goes on; a second
+ * Ctrl+C before it has ended stops analyze, as elsewhere.
  */
 final class Prompt {
   private final AnalyzeShell shell;

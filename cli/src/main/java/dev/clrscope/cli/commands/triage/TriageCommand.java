@@ -8,6 +8,7 @@ import dev.clrscope.cli.commands.ClrscopeSubcommand;
 import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.commands.analyze.AnalyzeCommand;
 import dev.clrscope.cli.commands.heap.HeapFile;
+import dev.clrscope.cli.dacprocess.DacHost;
 import dev.clrscope.cli.options.DacSourceOptions;
 import dev.clrscope.cli.options.DurationParser;
 import dev.clrscope.cli.options.FormatOption;
@@ -18,7 +19,6 @@ import dev.clrscope.cli.output.OutputFile;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.cli.session.StopSignals;
 import dev.clrscope.dac.DacOptions;
 import dev.clrscope.dac.TargetException;
 import dev.clrscope.ipc.DiagnosticsException;
@@ -78,6 +78,9 @@ import picocli.CommandLine.Parameters;
     })
 public final class TriageCommand extends ClrscopeSubcommand implements DacCommand {
   static final String NAME = "triage";
+
+  /** The stop reason of a watch the user ended early, as the report says it. */
+  private static final String CTRL_C = "Ctrl+C";
 
   @Override
   public boolean readsThroughDac() {
@@ -228,6 +231,11 @@ public final class TriageCommand extends ClrscopeSubcommand implements DacComman
 
   /** Everything triage reads through the DAC, in one call. */
   private static DacTriage.Outcome read(DacTriage.Request request) {
+    // Said before it is opened: the front then says a live process was let go when a Ctrl+C stops
+    // the read or the DAC process dies under it, and names what was read.
+    DacHost.reading(
+        request.pid(),
+        request.core() != null ? "core " + request.core() : "process " + request.pid());
     try {
       return DacTriage.run(request);
     } catch (TargetException e) {
@@ -248,36 +256,50 @@ public final class TriageCommand extends ClrscopeSubcommand implements DacComman
   }
 
   /**
-   * Watches the live process's counters for {@code length} through the session runner (Ctrl+C ends
-   * the watch early, and the triage goes on), before the process is paused.
+   * Watches the live process's counters for {@code length} through the session runner, before the
+   * process is paused. The user's first Ctrl+C ends the watch early and triage goes on with what it
+   * saw (the front sends it here as a cancel: {@link DacHost#whileRunning}); a second one, or one
+   * after the watch, stops triage as it stops any command, the process let go.
    */
   private LiveSample watch(int process, Duration length) {
-    err()
-        .println(
-            "Watching process "
-                + process
-                + " for "
-                + Unit.duration(length)
-                + " (time in GC, exceptions, the thread pool), then reading it paused.");
     TargetSpec target = new TargetSpec.ByPid(process, Duration.ofSeconds(10));
     try (AttachedTarget attached =
         new TargetResolver(new EndpointLocator(), err()).attach(target)) {
       LiveWatch watch = LiveWatch.forRuntime(runtimeMajor(attached));
       StopSwitch stop = new StopSwitch();
       SessionResult result;
-      try (StopSignals signals = StopSignals.install(stop, false, attached::passOn);
-          SessionRunner session =
+      try (SessionRunner session =
               SessionRunner.start(
                   attached.client(),
                   watch.plan().sessionRequest().withDuration(length),
                   stop,
-                  new CounterFeed(watch.plan(), watch::accept))) {
+                  new CounterFeed(watch.plan(), watch::accept));
+          DacHost.Armed ctrlC = DacHost.whileRunning(() -> stop.request(CTRL_C))) {
+        err()
+            .println(
+                "Watching process "
+                    + process
+                    + " for "
+                    + Unit.duration(length)
+                    + " (time in GC, exceptions, the thread pool), then reading it paused;"
+                    + " Ctrl+C ends the watch early.");
         result = session.finish();
       }
       if (result.failure() != null) {
         warn("the counters' stream broke off: " + result.failure().getMessage());
       }
-      return watch.sample(result.observedNanos() / 1e9);
+      double seconds = result.observedNanos() / 1e9;
+      String cutShortBy = CTRL_C.equals(result.stopReason()) ? CTRL_C : null;
+      if (cutShortBy != null) {
+        err()
+            .println(
+                "The watch was cut short by Ctrl+C after "
+                    + Unit.duration(result.observedNanos())
+                    + "; reading process "
+                    + process
+                    + " paused (Ctrl+C again stops).");
+      }
+      return watch.sample(seconds, length.toNanos() / 1e9, cutShortBy);
     } catch (DiagnosticsException e) {
       warn("the live watch failed, triage goes on without it: " + e.getMessage());
       return null;
