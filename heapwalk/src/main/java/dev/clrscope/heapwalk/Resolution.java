@@ -47,6 +47,7 @@ final class Resolution {
    * many nonzero addresses found no object.
    */
   static long resolve(LongColumn from, int[] into, LongToIntFunction index) {
+    from.seal();
     Resolution r = new Resolution(from, into, index);
     if (into.length < PARALLEL_FROM || Runtime.getRuntime().availableProcessors() < 2) {
       r.work();
