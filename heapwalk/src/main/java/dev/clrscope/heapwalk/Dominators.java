@@ -33,11 +33,12 @@ public final class Dominators {
   /** retained[i]: what node i retains. */
   private final long[] retained;
 
-  private Dominators(int[] dfn, int[] vertex, int[] idom, long[] retained) {
+  private Dominators(int[] dfn, int[] vertex, int[] idom, long[] retained, Children children) {
     this.dfn = dfn;
     this.vertex = vertex;
     this.idom = idom;
     this.retained = retained;
+    this.children = children;
   }
 
   /**
@@ -83,15 +84,11 @@ public final class Dominators {
       boolean twoThreads) {
     int n = first.length - (extra == null ? 1 : 0);
     int last = first.length - 1; // the extra node, when there is one
-    Predecessors preds = new Predecessors(first, target, extra, n, last);
-    Thread gathering = null;
-    if (twoThreads) {
-      gathering = new Thread(preds, "clrscope-dominators-predecessors");
-      gathering.setDaemon(true);
-      gathering.start();
-    } else {
-      preds.run();
-    }
+    Beside<Predecessors> gathered =
+        Beside.run(
+            "clrscope-dominators-predecessors",
+            twoThreads,
+            () -> Predecessors.of(first, target, extra, n, last));
     int[] dfn = new int[n];
     Arrays.fill(dfn, -1);
     int[] vertex = new int[n];
@@ -125,9 +122,7 @@ public final class Dominators {
         top--;
       }
     }
-    if (gathering != null) {
-      preds.await(gathering);
-    }
+    Predecessors preds = gathered.get();
     int[] predStart = preds.start;
     int[] pred = preds.nodes;
     int[] ancestor = cursor;
@@ -172,15 +167,21 @@ public final class Dominators {
       idom[i] = x;
     }
     semi = null;
+    int[] idoms = Arrays.copyOf(idom, count);
+    int reached = count;
+    // The tree's children (what reports read the tree by) on the second thread, while this one
+    // sums the retained sizes: both only read the immediate dominators.
+    Beside<Children> children =
+        Beside.run("clrscope-dominators-children", twoThreads, () -> childrenOf(idoms, reached));
     // A node's dominator is numbered before it: sum the sizes up from the last.
     long[] retained = new long[count];
     for (int i = count - 1; i >= 0; i--) {
       retained[i] += size.applyAsLong(vertex[i]);
       if (i > 0) {
-        retained[idom[i]] += retained[i];
+        retained[idoms[i]] += retained[i];
       }
     }
-    return new Dominators(dfn, Arrays.copyOf(vertex, count), Arrays.copyOf(idom, count), retained);
+    return new Dominators(dfn, Arrays.copyOf(vertex, count), idoms, retained, children.get());
   }
 
   /**
@@ -188,34 +189,16 @@ public final class Dominators {
    * increasing order. Two passes over the references in their order (a count per target, then each
    * source put in place), which need nothing of the depth-first search.
    */
-  private static final class Predecessors implements Runnable {
-    private final int[] first;
-    private final int[] target;
-    private final int[] extra;
-    private final int n;
-    private final int last;
-    int[] start;
-    int[] nodes;
-    private Throwable failure;
+  private static final class Predecessors {
+    final int[] start;
+    final int[] nodes;
 
-    Predecessors(int[] first, int[] target, int[] extra, int n, int last) {
-      this.first = first;
-      this.target = target;
-      this.extra = extra;
-      this.n = n;
-      this.last = last;
+    private Predecessors(int[] start, int[] nodes) {
+      this.start = start;
+      this.nodes = nodes;
     }
 
-    @Override
-    public void run() {
-      try {
-        gather();
-      } catch (Throwable e) { // an OutOfMemoryError on this thread is the caller's to throw
-        failure = e;
-      }
-    }
-
-    private void gather() {
+    static Predecessors of(int[] first, int[] target, int[] extra, int n, int last) {
       int objects = first.length - 1;
       int edges = first[objects];
       int[] s = new int[n + 1];
@@ -242,31 +225,7 @@ public final class Dominators {
           p[fill[w]++] = last;
         }
       }
-      start = s;
-      nodes = p;
-    }
-
-    /** Waits for the thread gathering them; what it threw is thrown here. */
-    void await(Thread gathering) {
-      boolean interrupted = false;
-      while (true) {
-        try {
-          gathering.join();
-          break;
-        } catch (InterruptedException e) {
-          // The computation cannot be left half done: the caller is told once it is over.
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      if (failure instanceof RuntimeException r) {
-        throw r;
-      }
-      if (failure instanceof Error e) {
-        throw e;
-      }
+      return new Predecessors(s, p);
     }
   }
 
@@ -366,13 +325,29 @@ public final class Dominators {
    * i} are numbered {@code numbers[start[i]] .. numbers[start[i + 1] - 1]}, in increasing order
    * (depth-first preorder). The root is numbered 0.
    */
-  record Children(int[] start, int[] numbers) {}
+  static final class Children {
+    private final int[] start;
+    private final int[] numbers;
+
+    Children(int[] start, int[] numbers) {
+      this.start = start;
+      this.numbers = numbers;
+    }
+
+    int[] start() {
+      return start;
+    }
+
+    int[] numbers() {
+      return numbers;
+    }
+  }
 
   private volatile Children children;
 
   /**
-   * The dominator tree's children, built once, from the immediate dominators read in number order
-   * (by node, each would be two random reads).
+   * The dominator tree's children, built with the tree (or once, when asked), from the immediate
+   * dominators read in number order (by node, each would be two random reads).
    */
   Children children() {
     Children c = children;
@@ -380,25 +355,29 @@ public final class Dominators {
       synchronized (this) {
         c = children;
         if (c == null) {
-          int count = vertex.length;
-          int[] start = new int[count + 1];
-          for (int i = 1; i < count; i++) {
-            start[idom[i] + 1]++;
-          }
-          for (int i = 0; i < count; i++) {
-            start[i + 1] += start[i];
-          }
-          int[] numbers = new int[Math.max(count - 1, 0)];
-          int[] next = Arrays.copyOf(start, count);
-          for (int i = 1; i < count; i++) {
-            numbers[next[idom[i]]++] = i;
-          }
-          c = new Children(start, numbers);
+          c = childrenOf(idom, vertex.length);
           children = c;
         }
       }
     }
     return c;
+  }
+
+  /** The children of the tree whose first {@code count} immediate dominators are {@code idom}. */
+  private static Children childrenOf(int[] idom, int count) {
+    int[] start = new int[count + 1];
+    for (int i = 1; i < count; i++) {
+      start[idom[i] + 1]++;
+    }
+    for (int i = 0; i < count; i++) {
+      start[i + 1] += start[i];
+    }
+    int[] numbers = new int[Math.max(count - 1, 0)];
+    int[] next = Arrays.copyOf(start, count);
+    for (int i = 1; i < count; i++) {
+      numbers[next[idom[i]]++] = i;
+    }
+    return new Children(start, numbers);
   }
 
   /** Node {@code v}'s depth-first number, -1 when the root does not reach it. */

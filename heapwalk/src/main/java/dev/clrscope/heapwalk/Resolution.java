@@ -53,46 +53,26 @@ final class Resolution {
       r.work();
       return r.outside.get();
     }
-    Throwable[] failed = {null};
-    Thread helper =
-        new Thread(
+    Beside<Void> helper =
+        Beside.run(
+            "clrscope-heap-resolve",
+            true,
             () -> {
-              try {
-                r.work();
-              } catch (RuntimeException | Error e) {
-                failed[0] = e;
-              }
-            },
-            "clrscope-heap-resolve");
-    helper.setDaemon(true);
-    helper.start();
+              r.work();
+              return null;
+            });
     try {
       r.work();
-    } finally {
-      joinUninterruptibly(helper);
-    }
-    if (failed[0] instanceof RuntimeException e) {
-      throw e;
-    }
-    if (failed[0] instanceof Error e) {
-      throw e;
-    }
-    return r.outside.get();
-  }
-
-  private static void joinUninterruptibly(Thread t) {
-    boolean interrupted = false;
-    while (true) {
+    } catch (RuntimeException | Error e) {
       try {
-        t.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
+        helper.get();
+      } catch (RuntimeException | Error also) {
+        e.addSuppressed(also);
       }
+      throw e;
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
+    helper.get();
+    return r.outside.get();
   }
 
   private void work() {

@@ -123,10 +123,10 @@ public final class TrainCommand extends ClrscopeSubcommand {
   }
 
   /**
-   * Loads, without initialising, the classes that only reading a core or a paused process needs
-   * (the DAC module and JNA's core), which no run above can reach without a core: a third of the
-   * classes {@code analyze} and {@code dump-heap CORE} load would otherwise come from the jar on
-   * every start (about 350 classes; docs/benchmarks.md).
+   * Loads, without initialising (but the outputs), the classes that only reading a core or a paused
+   * process needs (the DAC module, JNA's core, the heap graph, triage), which no run above can
+   * reach without a core: a third of the classes {@code analyze} and {@code dump-heap CORE} load
+   * would otherwise come from the jar on every start (about 350 classes; docs/benchmarks.md).
    */
   private static void loadReadersOfCores() {
     ClassLoader loader = TrainCommand.class.getClassLoader();
@@ -143,14 +143,22 @@ public final class TrainCommand extends ClrscopeSubcommand {
         String pkg = name.substring(0, slash + 1);
         if (pkg.startsWith("dev/clrscope/dac/")
             || pkg.equals("dev/clrscope/cli/commands/analyze/")
+            || pkg.equals("dev/clrscope/cli/commands/heap/")
+            || pkg.equals("dev/clrscope/cli/commands/triage/")
             || pkg.equals("dev/clrscope/cli/dacprocess/")
+            || pkg.equals("dev/clrscope/triage/")
+            || pkg.equals("dev/clrscope/heapwalk/")
+            || pkg.equals("dev/clrscope/symbols/")
             || pkg.equals("com/sun/jna/")
             || pkg.equals("com/sun/jna/internal/")) {
+          String className = name.substring(0, name.length() - ".class".length());
+          // An output's record schemas are static fields of lambdas, linked when the class is
+          // initialised: initialised here, their classes are archived too, not spun at the end of
+          // every run (35 of them for triage's report).
+          boolean initialise =
+              pkg.startsWith("dev/clrscope/cli/commands/") && className.endsWith("Output");
           try {
-            Class.forName(
-                name.substring(0, name.length() - ".class".length()).replace('/', '.'),
-                false,
-                loader);
+            Class.forName(className.replace('/', '.'), initialise, loader);
           } catch (ClassNotFoundException | LinkageError notArchived) {
             // A class that does not load here is only not archived: it loads from the jar.
           }
