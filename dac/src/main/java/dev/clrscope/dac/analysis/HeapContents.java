@@ -122,6 +122,9 @@ public final class HeapContents {
     /** Per type, what it is to the scan, and for a delegate where its list and count are. */
     private final Map<ClrType, long[]> kinds = new IdentityHashMap<>();
 
+    private ClrType lastType;
+    private long[] lastKind;
+
     private final Map<String, Integer> valueIds = new HashMap<>();
     private final List<String> values = new ArrayList<>();
     private final List<long[]> valueSizeAndSample = new ArrayList<>();
@@ -165,10 +168,17 @@ public final class HeapContents {
         }
         large[2] += o.size();
       }
-      long[] kind = kinds.get(o.type());
-      if (kind == null) {
-        kind = kindOf(o.type());
-        kinds.put(o.type(), kind);
+      // Runs of one type are the rule (an array's elements, a list's items): one lookup a run.
+      ClrType type = o.type();
+      long[] kind = lastKind;
+      if (type != lastType) {
+        kind = kinds.get(type);
+        if (kind == null) {
+          kind = kindOf(type);
+          kinds.put(type, kind);
+        }
+        lastType = type;
+        lastKind = kind;
       }
       int k = (int) kind[0];
       if (k == 0) {
