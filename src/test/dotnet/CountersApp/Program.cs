@@ -2,9 +2,9 @@ using System.Diagnostics;
 using System.Diagnostics.Metrics;
 using System.Diagnostics.Tracing;
 using System.Globalization;
-using System.Reflection;
-using System.Runtime.InteropServices;
 using System.Text.Json;
+
+using TestApps;
 
 namespace CountersApp;
 
@@ -19,7 +19,6 @@ internal static class Program
     /// <summary>How often the publishing thread ticks: 10 times a second.</summary>
     private const int TickMs = 100;
 
-    private static readonly object StdoutLock = new();
     private static readonly List<byte[]> Held = new();
 
     private static int Main(string[] args)
@@ -48,30 +47,14 @@ internal static class Program
         var ticker = new Thread(() => Tick(demo, source, churnKbPerTick)) { IsBackground = true, Name = "ticker" };
         ticker.Start();
 
-        Emit(w =>
-        {
-            w.WriteString("event", "ready");
-            w.WriteNumber("pid", Environment.ProcessId);
-            w.WriteString("commandLine", Environment.CommandLine);
-            w.WriteStartArray("args");
-            foreach (string arg in args)
-            {
-                w.WriteStringValue(arg);
-            }
-            w.WriteEndArray();
-            w.WriteString("runtimeVersion", Environment.Version.ToString());
-            w.WriteString("frameworkDescription", RuntimeInformation.FrameworkDescription);
-            w.WriteString("entrypoint", Assembly.GetEntryAssembly()?.GetName().Name);
-            w.WriteString("processPath", Environment.ProcessPath);
-        });
+        Protocol.EmitReady(args);
 
         if (noStdin)
         {
             Thread.Sleep(Timeout.Infinite);
             return 0;
         }
-        string? line;
-        while ((line = Console.In.ReadLine()) != null)
+        Protocol.ServeCommands(line =>
         {
             string[] words = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
             if (words.Length == 2 && words[0] == "hold-mb")
@@ -93,7 +76,7 @@ internal static class Program
                     w.WriteNumber("allocatedBytes", GC.GetTotalAllocatedBytes());
                 });
             }
-            else if (words.Length > 0)
+            else
             {
                 Emit(w =>
                 {
@@ -101,7 +84,7 @@ internal static class Program
                     w.WriteString("message", $"unknown command {line}");
                 });
             }
-        }
+        });
         return 0;
     }
 
@@ -135,21 +118,7 @@ internal static class Program
         }
     }
 
-    private static void Emit(Action<Utf8JsonWriter> write)
-    {
-        lock (StdoutLock)
-        {
-            using var buffer = new MemoryStream();
-            using (var w = new Utf8JsonWriter(buffer))
-            {
-                w.WriteStartObject();
-                write(w);
-                w.WriteEndObject();
-            }
-            Console.Out.WriteLine(System.Text.Encoding.UTF8.GetString(buffer.ToArray()));
-            Console.Out.Flush();
-        }
-    }
+    private static void Emit(Action<Utf8JsonWriter> write) => Protocol.Emit(write);
 }
 
 /// <summary>The Meter's instruments and what each tick does to them.</summary>

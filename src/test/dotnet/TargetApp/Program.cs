@@ -1,10 +1,9 @@
-using System.Buffers;
 using System.Diagnostics;
 using System.Globalization;
 using System.Reflection;
-using System.Runtime.InteropServices;
-using System.Text;
 using System.Text.Json;
+
+using TestApps;
 
 namespace TargetApp;
 
@@ -31,7 +30,6 @@ internal static class Program
 
     // Links for heap benchmarks: each holds two others, so N links make about 3N references.
     private static readonly List<Link> HeldLinks = new();
-    private static readonly object StdoutLock = new();
 
     private static int Main(string[] args)
     {
@@ -81,41 +79,14 @@ internal static class Program
             return 0;
         }
 
-        string? line;
-        while ((line = Console.In.ReadLine()) != null)
-        {
-            line = line.Trim();
-            if (line.Length > 0)
-            {
-                Execute(line);
-            }
-        }
+        Protocol.ServeCommands(Execute);
         return 0;
     }
 
     private static void EmitReady(string[] args, Options options, DateTime startedUtc)
     {
-        Emit(w =>
+        Protocol.EmitReady(args, w =>
         {
-            w.WriteString("event", "ready");
-            w.WriteNumber("pid", Environment.ProcessId);
-            w.WriteString("commandLine", Environment.CommandLine);
-            w.WriteStartArray("args");
-            foreach (string arg in args)
-            {
-                w.WriteStringValue(arg);
-            }
-            w.WriteEndArray();
-            w.WriteString("runtimeVersion", Environment.Version.ToString());
-            w.WriteString("frameworkDescription", RuntimeInformation.FrameworkDescription);
-            w.WriteString("entrypoint", Assembly.GetEntryAssembly()?.GetName().Name);
-            w.WriteString("assemblyPath", Assembly.GetEntryAssembly()?.Location);
-            w.WriteString("rid", RuntimeInformation.RuntimeIdentifier);
-            w.WriteString("os", OsName());
-            w.WriteString("osDescription", RuntimeInformation.OSDescription);
-            // Lower case, as the runtime itself reports it over the diagnostic IPC ("x64", "arm64").
-            w.WriteString("arch", RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant());
-            w.WriteString("processPath", Environment.ProcessPath);
             w.WriteString("startedUtc", startedUtc.ToString("O", CultureInfo.InvariantCulture));
             if (options.PrintEnv.Count > 0)
             {
@@ -129,15 +100,6 @@ internal static class Program
         });
     }
 
-    /// <summary>The operating system named as the runtime names it in its process info.</summary>
-    private static string OsName()
-    {
-        if (OperatingSystem.IsWindows()) return "Windows";
-        if (OperatingSystem.IsLinux()) return "Linux";
-        if (OperatingSystem.IsMacOS()) return "macOS";
-        if (OperatingSystem.IsFreeBSD()) return "FreeBSD";
-        return RuntimeInformation.OSDescription;
-    }
 
     private static void Execute(string line)
     {
@@ -570,23 +532,7 @@ internal static class Program
         Environment.Exit(code);
     }
 
-    internal static void Emit(Action<Utf8JsonWriter> body)
-    {
-        var buffer = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            writer.WriteStartObject();
-            body(writer);
-            writer.WriteEndObject();
-        }
-        string line = Encoding.UTF8.GetString(buffer.WrittenSpan);
-        // The exit-after-ms thread may write concurrently with the command loop.
-        lock (StdoutLock)
-        {
-            Console.Out.WriteLine(line);
-            Console.Out.Flush();
-        }
-    }
+    internal static void Emit(Action<Utf8JsonWriter> body) => Protocol.Emit(body);
 
     private sealed record Options(int? ExitAfterMs, int ExitCode, bool NoStdin, bool Child, List<string> PrintEnv)
     {

@@ -1,9 +1,7 @@
-using System.Buffers;
 using System.Globalization;
-using System.Reflection;
-using System.Runtime.InteropServices;
-using System.Text;
 using System.Text.Json;
+
+using TestApps;
 
 namespace TriageApp;
 
@@ -16,35 +14,11 @@ namespace TriageApp;
 /// </summary>
 internal static class Program
 {
-    private static readonly object StdoutLock = new();
-
     private static int Main(string[] args)
     {
-        Emit(w =>
+        Protocol.EmitReady(args);
+        Protocol.ServeCommands(line =>
         {
-            w.WriteString("event", "ready");
-            w.WriteNumber("pid", Environment.ProcessId);
-            w.WriteString("commandLine", Environment.CommandLine);
-            w.WriteStartArray("args");
-            foreach (string arg in args)
-            {
-                w.WriteStringValue(arg);
-            }
-            w.WriteEndArray();
-            w.WriteString("runtimeVersion", Environment.Version.ToString());
-            w.WriteString("frameworkDescription", RuntimeInformation.FrameworkDescription);
-            w.WriteString("entrypoint", Assembly.GetEntryAssembly()?.GetName().Name);
-            w.WriteString("assemblyPath", Assembly.GetEntryAssembly()?.Location);
-            w.WriteString("processPath", Environment.ProcessPath);
-        });
-        string? line;
-        while ((line = Console.In.ReadLine()) != null)
-        {
-            line = line.Trim();
-            if (line.Length == 0)
-            {
-                continue;
-            }
             try
             {
                 Execute(line.Split(' ', StringSplitOptions.RemoveEmptyEntries));
@@ -58,7 +32,7 @@ internal static class Program
                     w.WriteString("message", e.Message);
                 });
             }
-        }
+        });
         return 0;
     }
 
@@ -117,20 +91,5 @@ internal static class Program
         }
     }
 
-    internal static void Emit(Action<Utf8JsonWriter> body)
-    {
-        var buffer = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer))
-        {
-            writer.WriteStartObject();
-            body(writer);
-            writer.WriteEndObject();
-        }
-        string line = Encoding.UTF8.GetString(buffer.WrittenSpan);
-        lock (StdoutLock)
-        {
-            Console.Out.WriteLine(line);
-            Console.Out.Flush();
-        }
-    }
+    internal static void Emit(Action<Utf8JsonWriter> body) => Protocol.Emit(body);
 }

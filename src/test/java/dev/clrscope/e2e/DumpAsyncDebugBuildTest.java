@@ -9,10 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,25 +24,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DumpAsyncDebugBuildTest {
   private static final String APP = "DebugAsyncApp";
 
-  @TempDir static Path dir;
+  @RegisterExtension static final TriageRun run = TriageRun.of("pending").onApp(APP);
   private static TargetProcess app;
   private static JsonNode facts;
   private static Path core;
 
   @BeforeAll
   static void start() {
-    app = TriageCli.start(APP, Map.of());
-    facts = app.send("pending");
+    app = run.app();
+    facts = run.facts();
     assertThat(facts.get("stateMachineIsClass").asBoolean()).isTrue();
     assertThat(facts.get("completed").asBoolean()).isFalse();
-    core = TriageCli.dump(app, dir.resolve("debug-async.core"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
+    core = run.core();
   }
 
   private static Map<String, JsonNode> methods(String source) {

@@ -77,19 +77,6 @@ final class TriageCli {
     return json(args.toArray(String[]::new));
   }
 
-  /**
-   * The JSON report of {@code source}: {@code live} (the app, read at once) or {@code core} (its
-   * core), with {@code more} arguments.
-   */
-  static JsonNode report(String source, TargetProcess app, Path core, String... more) {
-    if (source.equals("live")) {
-      return live(app, more);
-    }
-    List<String> args = new ArrayList<>(List.of(core.toString()));
-    args.addAll(List.of(more));
-    return json(args.toArray(String[]::new));
-  }
-
   /** The findings of a kind. */
   static List<JsonNode> findings(JsonNode report, String kind) {
     List<JsonNode> out = new ArrayList<>();

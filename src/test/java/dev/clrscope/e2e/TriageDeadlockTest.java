@@ -7,9 +7,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -23,23 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class TriageDeadlockTest {
   @TempDir static Path dir;
-  private static TargetProcess app;
-  private static JsonNode facts;
-  private static Path core;
-
-  @BeforeAll
-  static void start() {
-    app = TriageCli.start(Map.of());
-    facts = app.send("deadlock");
-    core = TriageCli.dump(app, dir.resolve("deadlock.core"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
-  }
+  @RegisterExtension static final TriageRun run = TriageRun.of("deadlock");
 
   /**
    * The deadlock live and on a core (written by {@code clrscope dump}) on .NET 8 (TriageApp
@@ -179,7 +162,7 @@ class TriageDeadlockTest {
 
   @Test
   void failOnCriticalExitsWith3AndTheTableFits80Columns() {
-    CliResult r = TriageCli.run(core.toString(), "--fail-on", "critical");
+    CliResult r = TriageCli.run(run.core().toString(), "--fail-on", "critical");
     assertThat(r.exitCode()).as("%s", r).isEqualTo(3);
     List<String> lines = r.stdoutLines();
     int findings = lines.indexOf("SEVERITY  FINDING");
@@ -188,7 +171,7 @@ class TriageDeadlockTest {
     // Everything from the findings on; the head names the core's (temporary, long) path.
     assertThat(lines.subList(findings, lines.size()))
         .allSatisfy(l -> assertThat(l.length()).as(l).isLessThanOrEqualTo(80));
-    CliResult quiet = TriageCli.run(core.toString(), "--fail-on", "bogus");
+    CliResult quiet = TriageCli.run(run.core().toString(), "--fail-on", "bogus");
     assertThat(quiet.exitCode()).as("%s", quiet).isEqualTo(2);
     assertThat(quiet.stderr()).contains("give critical, error, warning or info");
   }
@@ -196,7 +179,7 @@ class TriageDeadlockTest {
   @Test
   void theHtmlReportHoldsEachThreadsStackFoldedWithItsLines() throws Exception {
     Path html = dir.resolve("deadlock.html");
-    CliResult r = TriageCli.run(core.toString(), "--no-heap", "--html", html.toString());
+    CliResult r = TriageCli.run(run.core().toString(), "--no-heap", "--html", html.toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     assertThat(r.stderr()).contains("Wrote " + html + ".");
     HeadlessChromium.Rendered page = HeadlessChromium.render(html, dir);
@@ -205,13 +188,13 @@ class TriageDeadlockTest {
     assertThat(page.dom())
         .contains(
             "<details class=\"stack\"><summary>thread "
-                + facts.get("inTid").asInt()
+                + run.facts().get("inTid").asInt()
                 + " ("
-                + facts.get("inThread").asText()
+                + run.facts().get("inThread").asText()
                 + "): holds ")
         .contains(
             "<li>"
-                + facts.get("inMethod").asText()
+                + run.facts().get("inMethod").asText()
                 + " <span class=\"line\">Deadlock.cs:"
                 + line
                 + "</span></li>")
@@ -222,15 +205,15 @@ class TriageDeadlockTest {
 
   @Test
   void syncblkCountsTheThreadWaitingForTheLedger() {
-    JsonNode rows = AnalyzeCli.one(AnalyzeCli.core(core), "syncblk");
+    JsonNode rows = AnalyzeCli.one(AnalyzeCli.core(run.core()), "syncblk");
     JsonNode ledger = null;
     for (JsonNode row : rows) {
-      if (row.get("type").asText().equals(facts.get("monitorType").asText())) {
+      if (row.get("type").asText().equals(run.facts().get("monitorType").asText())) {
         ledger = row;
       }
     }
     assertThat(ledger).as("%s", rows).isNotNull();
-    assertThat(ledger.get("owningOsThreadId").asInt()).isEqualTo(facts.get("inTid").asInt());
+    assertThat(ledger.get("owningOsThreadId").asInt()).isEqualTo(run.facts().get("inTid").asInt());
     // MonitorHeld 3: owned (1) and one thread waiting (2).
     assertThat(ledger.get("monitorHeld").asInt()).isEqualTo(3);
     assertThat(ledger.get("waiters").asInt()).isEqualTo(1);

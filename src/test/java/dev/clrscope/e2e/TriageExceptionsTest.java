@@ -7,9 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,23 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class TriageExceptionsTest {
   @TempDir static Path dir;
-  private static TargetProcess app;
-  private static JsonNode facts;
-  private static Path core;
-
-  @BeforeAll
-  static void start() {
-    app = TriageCli.start(Map.of());
-    facts = app.send("exception");
-    core = TriageCli.dump(app, dir.resolve("exception.core"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
-  }
+  @RegisterExtension static final TriageRun run = TriageRun.of("exception");
 
   /** The exception and its inner one, with the lines they were thrown at. */
   private static void assertThePaymentFailure(JsonNode finding, JsonNode facts) {
@@ -75,7 +58,8 @@ class TriageExceptionsTest {
   @ParameterizedTest
   @ValueSource(strings = {"live", "core"})
   void theExceptionTheThreadLastThrewWithItsInnerOne(String source) {
-    JsonNode report = TriageCli.report(source, app, core, "--no-heap");
+    JsonNode facts = run.facts();
+    JsonNode report = run.report(source, "--no-heap");
     JsonNode f = TriageCli.finding(report, "exception");
     assertThat(TriageCli.findings(report, "crash")).isEmpty();
     assertThat(f.get("severity").asText()).isEqualTo("info");

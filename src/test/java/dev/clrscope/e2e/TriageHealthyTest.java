@@ -3,14 +3,10 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -36,32 +32,15 @@ class TriageHealthyTest {
           "delegates",
           "timers");
 
-  @TempDir static Path dir;
-  private static TargetProcess app;
-  private static Path core;
-
-  @BeforeAll
-  static void start() {
-    app = TriageCli.start(Map.of());
-    app.send("healthy");
-    core = TriageCli.dump(app, dir.resolve("healthy.core"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
-  }
+  @RegisterExtension static final TriageRun run = TriageRun.of("healthy");
 
   @ParameterizedTest
   @ValueSource(strings = {"live", "core"})
   void nothingIsFoundAndWhatWasCheckedIsSaid(String source) {
     CliResult r =
         source.equals("live")
-            ? TriageCli.run(
-                "-p", Long.toString(app.ready().pid()), "--fail-on", "info", "--format", "json")
-            : TriageCli.run(core.toString(), "--fail-on", "info", "--format", "json");
+            ? TriageCli.run("-p", Long.toString(run.pid()), "--fail-on", "info", "--format", "json")
+            : TriageCli.run(run.core().toString(), "--fail-on", "info", "--format", "json");
     assertThat(r.exitCode()).as("%s", r).isZero();
     JsonNode report = r.stdoutJson();
     assertThat(report.get("findings")).as("%s", report.toPrettyString()).isEmpty();
@@ -80,7 +59,7 @@ class TriageHealthyTest {
 
   @Test
   void theTableSaysNothingWasFoundThenWhatWasChecked() {
-    CliResult r = TriageCli.run(core.toString());
+    CliResult r = TriageCli.run(run.core().toString());
     assertThat(r.exitCode()).as("%s", r).isZero();
     List<String> lines = r.stdoutLines();
     assertThat(lines).contains("Findings       none", "Nothing found. What was checked:");

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What only a live process shows, from {@code triage -p}'s watch of its counters: TriageApp's
@@ -26,26 +26,18 @@ import org.junit.jupiter.api.Test;
  * read) stops triage, the process let go.
  */
 class TriageLiveWatchTest {
-  private static TargetProcess app;
-  private static JsonNode facts;
+  @RegisterExtension static final TriageRun run = TriageRun.of("deadlock").withoutCore();
   private static JsonNode deadlock;
+  private static JsonNode facts;
 
   @BeforeAll
   static void start() {
-    app = TriageCli.start(Map.of());
-    deadlock = app.send("deadlock");
-    facts = app.send("churn 1000");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
+    deadlock = run.facts();
+    facts = run.app().send("churn 1000");
   }
 
   private static long pid() {
-    return app.ready().pid();
+    return run.pid();
   }
 
   @Test
@@ -131,7 +123,7 @@ class TriageLiveWatchTest {
     assertThat(lockTypes)
         .containsExactlyInAnyOrder(
             deadlock.get("monitorType").asText(), deadlock.get("lockType").asText());
-    DacLiveProcessTest.assertRunsFree(app);
+    DacLiveProcessTest.assertRunsFree(run.app());
   }
 
   /**
@@ -154,7 +146,7 @@ class TriageLiveWatchTest {
           .as("%s", r)
           .isEqualTo("clrscope triage: stopped by SIGINT; process " + pid() + " was let go");
     }
-    DacLiveProcessTest.assertRunsFree(app);
+    DacLiveProcessTest.assertRunsFree(run.app());
   }
 
   /**

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class TriageMemoryTest {
   @TempDir static Path dir;
+  @RegisterExtension static final TriageRun run = TriageRun.of("memory");
   private static TargetProcess app;
   private static JsonNode facts;
   private static Path before;
@@ -35,21 +36,14 @@ class TriageMemoryTest {
 
   @BeforeAll
   static void start() {
-    app = TriageCli.start(Map.of());
-    facts = app.send("memory");
-    before = TriageCli.dump(app, dir.resolve("before.core"));
+    app = run.app();
+    facts = run.facts();
+    before = run.core();
     // The app is idle: what the live process holds now is what the core holds.
     liveReport = TriageCli.live(app);
     liveTypes = heapReport("-p", Long.toString(app.ready().pid()), "--exact");
     app.send("grow " + GROWN);
     after = TriageCli.dump(app, dir.resolve("after.core"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
   }
 
   /** {@code dump-heap report ... --format json}: every type's row, by name. */

@@ -3,14 +3,11 @@ package dev.clrscope.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,33 +20,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * watch.
  */
 class TriageThreadPoolTest {
-  @TempDir static Path dir;
-  private static TargetProcess app;
-  private static JsonNode facts;
-  private static Path core;
-
-  @BeforeAll
-  static void start() {
-    // 4 workers at most: SetMaxThreads refuses fewer workers than processors.
-    app = TriageCli.start(Map.of("DOTNET_PROCESSOR_COUNT", "2"));
-    facts = app.send("sync-over-async");
-    core = TriageCli.dump(app, dir.resolve("pool.core"));
-  }
-
-  @AfterAll
-  static void stop() {
-    if (app != null) {
-      app.close();
-    }
-  }
-
-  private static JsonNode report(String source) {
-    return TriageCli.report(source, app, core);
-  }
+  // 4 workers at most: SetMaxThreads refuses fewer workers than processors.
+  @RegisterExtension
+  static final TriageRun run =
+      TriageRun.of("sync-over-async").withEnv(Map.of("DOTNET_PROCESSOR_COUNT", "2"));
 
   private static List<Integer> workerTids() {
     List<Integer> tids = new ArrayList<>();
-    facts.get("workerTids").forEach(t -> tids.add(t.asInt()));
+    run.facts().get("workerTids").forEach(t -> tids.add(t.asInt()));
     return tids;
   }
 
@@ -67,11 +45,11 @@ class TriageThreadPoolTest {
   @ParameterizedTest
   @ValueSource(strings = {"live", "core"})
   void theStarvedPoolItsQueueByCallbackAndWhereItsFourWorkersBlock(String source) {
-    JsonNode report = report(source);
+    JsonNode report = run.report(source);
     JsonNode f = TriageCli.finding(report, "threadpool-starvation");
     assertThat(f.get("severity").asText()).isEqualTo("critical");
     assertThat(report.get("findings").get(0)).isEqualTo(f);
-    String where = frame(facts.get("workerMethod").asText(), "handle-request-blocks");
+    String where = frame(run.facts().get("workerMethod").asText(), "handle-request-blocks");
     assertThat(f.get("title").asText())
         .isEqualTo(
             "The thread pool is starved: 10 work items wait and all 4 workers (at most 4) are"
@@ -79,10 +57,10 @@ class TriageThreadPoolTest {
                 + where
                 + ".");
     assertThat(TriageCli.fact(f, "queued work items").asInt())
-        .isEqualTo(facts.get("queued").asInt());
-    assertThat(TriageCli.fact(f, "queued: " + facts.get("queuedCallback").asText()).asInt())
-        .isEqualTo(facts.get("queued").asInt());
-    assertThat(TriageCli.fact(f, "workers").asInt()).isEqualTo(facts.get("workers").asInt());
+        .isEqualTo(run.facts().get("queued").asInt());
+    assertThat(TriageCli.fact(f, "queued: " + run.facts().get("queuedCallback").asText()).asInt())
+        .isEqualTo(run.facts().get("queued").asInt());
+    assertThat(TriageCli.fact(f, "workers").asInt()).isEqualTo(run.facts().get("workers").asInt());
     assertThat(TriageCli.fact(f, "maximum workers").asInt()).isEqualTo(4);
     assertThat(TriageCli.fact(f, "minimum workers").asInt()).isEqualTo(4);
     assertThat(TriageCli.fact(f, "blocked workers").asInt()).isEqualTo(4);
@@ -95,7 +73,7 @@ class TriageThreadPoolTest {
   @ParameterizedTest
   @ValueSource(strings = {"live", "core"})
   void syncOverAsyncCountedByTheBlockingFramePoolThreadsApart(String source) {
-    JsonNode report = report(source);
+    JsonNode report = run.report(source);
     List<JsonNode> found = TriageCli.findings(report, "sync-over-async");
     assertThat(found).hasSize(2);
     JsonNode pool = found.get(0);
@@ -103,7 +81,7 @@ class TriageThreadPoolTest {
     assertThat(TriageCli.fact(pool, "thread pool").asText()).isEqualTo("yes");
     assertThat(TriageCli.fact(pool, "threads").asInt()).isEqualTo(4);
     assertThat(TriageCli.fact(pool, "blocking frame").asText())
-        .isEqualTo(frame(facts.get("workerMethod").asText(), "handle-request-blocks"));
+        .isEqualTo(frame(run.facts().get("workerMethod").asText(), "handle-request-blocks"));
     assertThat(TriageCli.fact(pool, "awaited").asText())
         .isEqualTo("async TriageApp.SyncOverAsync.LoadCustomerAsync");
     assertThat(osIds(pool)).containsExactlyInAnyOrderElementsOf(workerTids());
@@ -116,29 +94,31 @@ class TriageThreadPoolTest {
     JsonNode own = found.get(1);
     assertThat(own.get("severity").asText()).isEqualTo("warning");
     assertThat(TriageCli.fact(own, "thread pool").asText()).isEqualTo("no");
-    assertThat(osIds(own)).containsExactly(facts.get("threadTid").asInt());
+    assertThat(osIds(own)).containsExactly(run.facts().get("threadTid").asInt());
     assertThat(own.get("evidence").get("threads").get(0).get("name").asText())
-        .isEqualTo(facts.get("threadName").asText());
+        .isEqualTo(run.facts().get("threadName").asText());
     assertThat(TriageCli.fact(own, "blocking frame").asText())
-        .isEqualTo(frame(facts.get("threadMethod").asText(), "build-report-blocks"));
+        .isEqualTo(frame(run.facts().get("threadMethod").asText(), "build-report-blocks"));
     assertThat(own.get("title").asText())
         .startsWith(
             "Thread "
-                + facts.get("threadTid").asInt()
+                + run.facts().get("threadTid").asInt()
                 + " ("
-                + facts.get("threadName").asText()
+                + run.facts().get("threadName").asText()
                 + ") blocks waiting for async TriageApp.SyncOverAsync.LoadCustomerAsync in ");
   }
 
   @Test
   void liveTheQueueWaitedAllThroughTheWatch() {
     JsonNode report =
-        TriageCli.json("-p", Long.toString(app.ready().pid()), "--duration", "3s", "--no-heap");
+        TriageCli.json("-p", Long.toString(run.pid()), "--duration", "3s", "--no-heap");
     JsonNode f = TriageCli.finding(report, "threadpool-queue");
-    assertThat(TriageCli.fact(f, "queue length").asInt()).isEqualTo(facts.get("queued").asInt());
+    assertThat(TriageCli.fact(f, "queue length").asInt())
+        .isEqualTo(run.facts().get("queued").asInt());
     assertThat(TriageCli.fact(f, "smallest queue length").asInt())
-        .isEqualTo(facts.get("queued").asInt());
-    assertThat(TriageCli.fact(f, "pool threads").asInt()).isEqualTo(facts.get("workers").asInt());
+        .isEqualTo(run.facts().get("queued").asInt());
+    assertThat(TriageCli.fact(f, "pool threads").asInt())
+        .isEqualTo(run.facts().get("workers").asInt());
     JsonNode watch = null;
     for (JsonNode c : report.get("checked")) {
       if (c.get("area").asText().equals("live watch")) {

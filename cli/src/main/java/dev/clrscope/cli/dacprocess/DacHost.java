@@ -3,6 +3,7 @@ package dev.clrscope.cli.dacprocess;
 import dev.clrscope.cli.Main;
 import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.render.Terminal;
+import dev.clrscope.cli.session.Signals;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.FileDescriptor;
@@ -16,8 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * The DAC process: the one process of a clrscope run that loads the runtime's DAC, opens the core
@@ -92,11 +91,7 @@ public final class DacHost {
     jna.start();
     // The front has Ctrl+C: in its own session this process gets none from the terminal, and where
     // it could not be put in one, a Ctrl+C is for the front to pass on as CANCEL or STOP.
-    try {
-      Signal.handle(new Signal("INT"), SignalHandler.SIG_IGN);
-    } catch (IllegalArgumentException notHere) {
-      // No such signal here.
-    }
+    Signals.ignore("INT");
     current = host;
     host.serve();
     System.exit(0);

@@ -8,6 +8,7 @@ import dev.clrscope.cli.commands.analyze.PromptReader;
 import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.output.StandardOutput;
 import dev.clrscope.cli.render.Terminal;
+import dev.clrscope.cli.session.Signals;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -19,8 +20,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * The front's side of a command line that reads through the DAC: the process the user talks to
@@ -77,7 +76,7 @@ public final class Front {
   private String broken;
 
   private PromptReader prompt;
-  private SignalHandler promptInterrupt;
+  private Signals.Previous promptInterrupt;
   private BufferedReader stdin;
   private Terminal.Facts terminal;
 
@@ -170,8 +169,8 @@ public final class Front {
   }
 
   private Integer run() {
-    SignalHandler interrupt = handle("INT", sig -> interrupted());
-    SignalHandler terminate = handle("TERM", sig -> stop("SIGTERM"));
+    Signals.Previous interrupt = Signals.handle("INT", this::interrupted);
+    Signals.Previous terminate = Signals.handle("TERM", () -> stop("SIGTERM"));
     Runnable outputClosed = this::outputClosed;
     StandardOutput.onFailure(outputClosed);
     boolean resumed = false;
@@ -220,12 +219,12 @@ public final class Front {
       StandardOutput.removeListener(outputClosed);
       if (prompt != null) {
         if (promptInterrupt != null) {
-          restore("INT", promptInterrupt);
+          promptInterrupt.restore();
         }
         prompt.close();
       }
-      restore("INT", interrupt);
-      restore("TERM", terminate);
+      interrupt.restore();
+      terminate.restore();
       DacProcess c = child;
       if (c != null) {
         c.endRequests();
@@ -369,14 +368,14 @@ public final class Front {
         prompt = PromptReader.open(err);
       } else if (promptInterrupt != null) {
         // JLine has Ctrl+C back while a line is typed: it clears the line.
-        restore("INT", promptInterrupt);
+        promptInterrupt.restore();
         promptInterrupt = null;
       }
       line = prompt.read(ask.text());
       width = prompt.width();
       if (line != null) {
         runningLine = line;
-        promptInterrupt = handle("INT", sig -> interrupted());
+        promptInterrupt = Signals.handle("INT", this::interrupted);
       }
     } else {
       line = stdinLine();
@@ -524,19 +523,5 @@ public final class Front {
       e.report().forEach(line -> err.println("  " + line));
     }
     err.flush();
-  }
-
-  private static SignalHandler handle(String signal, SignalHandler handler) {
-    try {
-      return Signal.handle(new Signal(signal), handler);
-    } catch (IllegalArgumentException notHere) {
-      return null;
-    }
-  }
-
-  private static void restore(String signal, SignalHandler previous) {
-    if (previous != null) {
-      handle(signal, previous);
-    }
   }
 }

@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import sun.misc.Signal;
 
 /**
  * The user's ways to stop a long-running command, wired to a session's {@link StopSwitch}: Ctrl+C,
@@ -38,12 +37,9 @@ public final class StopSignals implements AutoCloseable {
   @SuppressWarnings("SystemConsoleNull")
   public static StopSignals install(StopSwitch stop, boolean watchEnter, Consumer<String> passOn) {
     StopSignals s = new StopSignals(stop, passOn);
+    // Where the platform has no TERM (Windows), Ctrl+C still works through INT.
     for (String name : new String[] {"INT", "TERM"}) {
-      try {
-        Signal.handle(new Signal(name), sig -> s.signal("SIG" + name));
-      } catch (IllegalArgumentException e) {
-        // Not on this platform (Windows has no TERM): Ctrl+C still works through INT.
-      }
+      Signals.handle(name, () -> s.signal("SIG" + name));
     }
     // A reader that went away (| head) or a full disk ends the session as a signal would.
     StandardOutput.onFailure(s.outputClosed);
@@ -84,11 +80,7 @@ public final class StopSignals implements AutoCloseable {
   public void close() {
     StandardOutput.removeListener(outputClosed);
     for (String name : new String[] {"INT", "TERM"}) {
-      try {
-        Signal.handle(new Signal(name), sun.misc.SignalHandler.SIG_DFL);
-      } catch (IllegalArgumentException e) {
-        // Never installed.
-      }
+      Signals.reset(name);
     }
   }
 }
