@@ -2,7 +2,6 @@ package dev.clrscope.dac.interop;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
 
 /**
@@ -10,7 +9,7 @@ import com.sun.jna.Pointer;
  * never close it) and ptrace. Calls that set {@code errno} throw {@link LastErrorException}.
  */
 public interface LibC extends Library {
-  LibC INSTANCE = Native.load("c", LibC.class);
+  LibC INSTANCE = CLibrary.load();
 
   int RTLD_LAZY = 1;
   int RTLD_NOW = 2;
