@@ -405,9 +405,4 @@ public final class Dominators {
   public int reachableCount() {
     return vertex.length;
   }
-
-  /** The reachable nodes in depth-first preorder: every node after its dominator. */
-  public int[] preorder() {
-    return vertex.clone();
-  }
 }

@@ -15,7 +15,7 @@ final class LongColumn {
   private long[][] chunks = new long[4][];
 
   /**
-   * How many entries there are, but those {@link #add} put in {@link #tail}: see {@link #count}.
+   * How many entries there are, but those {@link #add} put in {@link #tail}: see {@link #size()}.
    */
   private int size;
 
@@ -39,11 +39,6 @@ final class LongColumn {
       return;
     }
     addToNewChunk(v);
-  }
-
-  /** How many entries there are. */
-  private int count() {
-    return tail != null ? tailBase + tailPos : size;
   }
 
   /** Counts what {@link #add} put in the tail into {@link #size}, and lets the tail go. */
@@ -104,7 +99,7 @@ final class LongColumn {
   }
 
   int size() {
-    return count();
+    return tail != null ? tailBase + tailPos : size;
   }
 
   /**
