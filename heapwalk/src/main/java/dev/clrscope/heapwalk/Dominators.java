@@ -343,24 +343,11 @@ public final class Dominators {
     }
   }
 
-  private volatile Children children;
+  private final Children children;
 
-  /**
-   * The dominator tree's children, built with the tree (or once, when asked), from the immediate
-   * dominators read in number order (by node, each would be two random reads).
-   */
+  /** The dominator tree's children, listed with the tree. */
   Children children() {
-    Children c = children;
-    if (c == null) {
-      synchronized (this) {
-        c = children;
-        if (c == null) {
-          c = childrenOf(idom, vertex.length);
-          children = c;
-        }
-      }
-    }
-    return c;
+    return children;
   }
 
   /** The children of the tree whose first {@code count} immediate dominators are {@code idom}. */
