@@ -20,12 +20,18 @@ import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The build's training run for the AppCDS archive: it runs the start-up paths of the common
  * commands for real (parsing, help, discovery, IPC, rendering, usage and target errors, slf4j and
  * logback with logs off, and with {@code -v} and {@code --log-file}), with their output thrown
  * away, so that their classes and lambdas land in the archive. Hidden.
+ *
+ * <p>Given a core ({@code --core}, which the build makes of a test app when it has .NET:
+ * cli/src/build/appcds.sh), the DAC process's commands also run on it for real: a lambda or method
+ * handle is archived only once its call site has run, and without a core the DAC process's ran none
+ * (about 120 classes spun at every start of one; a third of a small core's report).
  */
 @Command(name = "__train", hidden = true)
 public final class TrainCommand extends ClrscopeSubcommand {
@@ -53,6 +59,12 @@ public final class TrainCommand extends ClrscopeSubcommand {
           // front's side here (a DAC process is started for it) and the DAC process's below.
           List.of("analyze", "clrscope-train-missing.core", "-c", "dumpheap -stat"),
           List.of("analyze", "--help"));
+
+  @Option(names = "--core", description = "A core of a .NET process to run the DAC commands on.")
+  Path core;
+
+  @Option(names = "--object", description = "An object in that core, for gcroot.")
+  String object;
 
   @Override
   protected Result run() {
@@ -110,6 +122,9 @@ public final class TrainCommand extends ClrscopeSubcommand {
         // holds): the same run as a DAC process makes it, here, for the archive.
         DacHost.trainingRun(
             "analyze", "clrscope-train-missing.core", "-c", "dumpheap -stat", "--format", "json");
+        if (core != null) {
+          trainOnCore(core.toString(), object == null ? "0x0" : object);
+        }
         loadReadersOfCores();
       } finally {
         System.setOut(out);
@@ -120,6 +135,28 @@ public final class TrainCommand extends ClrscopeSubcommand {
     } finally {
       Files.deleteIfExists(socket);
     }
+  }
+
+  /** The DAC process's commands on a real core, as the DAC process runs them. */
+  private static void trainOnCore(String core, String object) {
+    String none = "--symbol-server=none";
+    DacHost.trainingRun("dump-heap", "report", core, none);
+    DacHost.trainingRun("dump-heap", "report", core, none, "--format", "json");
+    DacHost.trainingRun(
+        "analyze",
+        core,
+        none,
+        "-c",
+        "dumpheap -stat",
+        "-c",
+        "gcroot " + object,
+        "-c",
+        "syncblk",
+        "-c",
+        "clrstack -all",
+        "-c",
+        "threadpool");
+    DacHost.trainingRun("triage", core, none);
   }
 
   /**
