@@ -61,42 +61,56 @@ final class ExactHeap {
     long[] lastNamed = {0};
     // One visitor for every object: ten million of them must not each allocate one.
     Counted references = new Counted(b);
-    WalkSummary walk =
-        heap.walkSegments(
-            segments,
-            o -> {
-              if (also != null) {
-                also.visit(o);
-              }
-              long address = o.address();
-              long end = address + o.alignedSize();
-              int k = nextInterior[0];
-              while (k < interior.length && interior[k] < end) {
-                if (interior[k] >= address) {
-                  interiorObject[k] = address;
+    boolean walked = false;
+    WalkSummary walk;
+    try {
+      walk =
+          heap.walkSegments(
+              segments,
+              o -> {
+                if (also != null) {
+                  also.visit(o);
                 }
-                k++;
-              }
-              nextInterior[0] = k;
-              ClrType type = o.type();
-              if (type.isFree()) {
-                return;
-              }
-              references.count = 0;
-              o.references(references);
-              long mt = type.methodTable();
-              // Runs of one type are the rule (arrays of a type, a list's items): one lookup each.
-              if (mt != lastNamed[0]) {
-                lastNamed[0] = mt;
-                if (named.add(mt)) {
-                  b.typeName(mt, type.name());
+                long address = o.address();
+                long end = address + o.alignedSize();
+                int k = nextInterior[0];
+                while (k < interior.length && interior[k] < end) {
+                  if (interior[k] >= address) {
+                    interiorObject[k] = address;
+                  }
+                  k++;
                 }
-              }
-              b.object(address, o.size(), mt, references.count);
-              if (o.segment().kind() == SegmentKind.FROZEN) {
-                b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
-              }
-            });
+                nextInterior[0] = k;
+                ClrType type = o.type();
+                if (type.isFree()) {
+                  return;
+                }
+                references.count = 0;
+                o.references(references);
+                long mt = type.methodTable();
+                // Runs of one type are the rule (arrays of a type, a list's items): one lookup
+                // each.
+                if (mt != lastNamed[0]) {
+                  lastNamed[0] = mt;
+                  if (named.add(mt)) {
+                    b.typeName(mt, type.name());
+                  }
+                }
+                b.object(address, o.size(), mt, references.count);
+                if (o.segment().kind() == SegmentKind.FROZEN) {
+                  b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
+                }
+              });
+      // Every object is in the builder's columns once this returns (they are filled beside the
+      // walk).
+      b.walkEnded();
+      walked = true;
+    } finally {
+      if (!walked) {
+        // Stopped or failed: the builder's second thread ends with the walk.
+        b.abandon();
+      }
+    }
     HeapProblems problems = walk.problems();
     for (HeapProblem p : problems.first()) {
       b.problem(p.describe());
@@ -147,7 +161,6 @@ final class ExactHeap {
         }
       }
     }
-    b.walkEnded();
     return new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
   }
 

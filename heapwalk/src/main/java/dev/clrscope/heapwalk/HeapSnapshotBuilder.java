@@ -20,7 +20,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Turns the runtime's heap-walk events into a {@link HeapSnapshot}. The runtime walks the heap only
@@ -219,11 +221,14 @@ public final class HeapSnapshotBuilder {
   /** The objects {@link #object} has taken and not yet moved into the columns. */
   private static final int BATCH = 4096;
 
-  private final long[] batchAddress = new long[BATCH];
-  private final long[] batchSize = new long[BATCH];
-  private final long[] batchType = new long[BATCH];
-  private final long[] batchEdges = new long[BATCH];
-  private int batched;
+  /**
+   * The objects and references {@link #object} and {@link #reference} have taken and not yet moved
+   * into the columns.
+   */
+  private Batch batch = new Batch();
+
+  /** Moves full batches into the columns beside the walk, on two cores or more; else null. */
+  private Mover mover;
 
   /** Names type {@code typeId} (of an exact builder: the method table). */
   public void typeName(long typeId, String name) {
@@ -232,7 +237,11 @@ public final class HeapSnapshotBuilder {
 
   /** One reference of the object {@link #object} takes next (0: none, not to be given). */
   public void reference(long targetAddress) {
-    target.add(targetAddress);
+    Batch f = batch;
+    f.targets[f.references++] = targetAddress;
+    if (f.references == f.targets.length) {
+      flushObjects();
+    }
   }
 
   /**
@@ -240,19 +249,199 @@ public final class HeapSnapshotBuilder {
    * #reference}.
    */
   public void object(long objectAddress, long objectSize, long typeId, int references) {
-    batchAddress[batched] = objectAddress;
-    batchSize[batched] = objectSize;
-    batchType[batched] = typeId;
-    batchEdges[batched++] = references;
-    if (batched == BATCH) {
+    Batch f = batch;
+    int i = f.objects++;
+    f.address[i] = objectAddress;
+    f.size[i] = objectSize;
+    f.type[i] = typeId;
+    f.edges[i] = references;
+    if (i + 1 == BATCH) {
       flushObjects();
     }
   }
 
   private void flushObjects() {
-    if (batched > 0) {
-      addNodes(batchAddress, batchSize, batchType, batchEdges, batched, exactPointerSize);
-      batched = 0;
+    Batch f = batch;
+    if (f.objects == 0 && f.references == 0) {
+      return;
+    }
+    if (mover == null && Runtime.getRuntime().availableProcessors() >= 2) {
+      mover = new Mover();
+    }
+    if (mover == null) {
+      moveIntoColumns(f);
+    } else {
+      batch = mover.handOver(f);
+    }
+  }
+
+  /** A batch's references, then its objects, into the columns; the batch is left empty. */
+  private void moveIntoColumns(Batch f) {
+    target.addAll(f.targets, f.references);
+    if (f.objects > 0) {
+      addNodes(f.address, f.size, f.type, f.edges, f.objects, exactPointerSize);
+    }
+    f.objects = 0;
+    f.references = 0;
+  }
+
+  /**
+   * Ends an exact builder's walk that failed or was stopped: the thread that moved its batches ends
+   * too. Nothing is built after it.
+   */
+  public void abandon() {
+    if (mover != null) {
+      mover.abandon();
+      mover = null;
+    }
+    state = State.DONE;
+  }
+
+  /**
+   * An exact walk's objects and references, in batches: the walk fills one while the columns take
+   * another. Their references go into the column of targets in the order given, and each object
+   * claims the next of them as it comes: which batch a reference arrives in does not matter.
+   */
+  private static final class Batch {
+    final long[] address = new long[BATCH];
+    final long[] size = new long[BATCH];
+    final long[] type = new long[BATCH];
+    final long[] edges = new long[BATCH];
+    int objects;
+    final long[] targets = new long[8 * BATCH];
+    int references;
+  }
+
+  /**
+   * The columns of an exact walk filled on a thread of their own, beside the walk's: a third of the
+   * walk of a large heap is moving its objects and references into the columns and the page index.
+   * The walk's thread writes only the batches it fills and the builder's other fields (type names,
+   * roots, problems); this one only the columns the batches go into. Three batches go round: one
+   * being filled, one being moved, one waiting.
+   */
+  private final class Mover {
+    private final ArrayBlockingQueue<Batch> full = new ArrayBlockingQueue<>(3);
+    private final ArrayBlockingQueue<Batch> empty = new ArrayBlockingQueue<>(3);
+    private final Thread thread;
+    private volatile Throwable failed;
+    private volatile boolean stopped;
+
+    Mover() {
+      empty.add(new Batch());
+      empty.add(new Batch());
+      thread = new Thread(this::run, "clrscope-graph-columns");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    private void run() {
+      try {
+        while (!stopped) {
+          Batch b = full.poll(100, TimeUnit.MILLISECONDS);
+          if (b == null) {
+            continue;
+          }
+          if (b.objects < 0) {
+            return; // the end of the walk
+          }
+          moveIntoColumns(b);
+          empty.add(b);
+        }
+      } catch (InterruptedException e) {
+        // Abandoned.
+      } catch (RuntimeException | Error e) { // an OutOfMemoryError is the walk's to throw
+        failed = e;
+      }
+    }
+
+    /** Gives {@code b} to be moved; returns an empty batch to fill. */
+    Batch handOver(Batch b) {
+      put(b);
+      while (true) {
+        rethrow();
+        Batch next = pollUninterruptibly(empty);
+        if (next != null) {
+          return next;
+        }
+      }
+    }
+
+    /** Waits until every batch handed over is in the columns. */
+    void finish() {
+      Batch end = new Batch();
+      end.objects = -1;
+      put(end);
+      join();
+      rethrow();
+    }
+
+    void abandon() {
+      stopped = true;
+      thread.interrupt();
+      join();
+    }
+
+    /** Queues {@code b}; an interrupt is kept for the walk's thread to hear of afterwards. */
+    private void put(Batch b) {
+      boolean interrupted = false;
+      try {
+        while (true) {
+          rethrow();
+          try {
+            if (full.offer(b, 100, TimeUnit.MILLISECONDS)) {
+              return;
+            }
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+
+    private Batch pollUninterruptibly(ArrayBlockingQueue<Batch> queue) {
+      boolean interrupted = false;
+      try {
+        while (true) {
+          try {
+            return queue.poll(100, TimeUnit.MILLISECONDS);
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+
+    private void join() {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          thread.join();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private void rethrow() {
+      Throwable t = failed;
+      if (t instanceof RuntimeException r) {
+        throw r;
+      }
+      if (t instanceof Error e) {
+        throw e;
+      }
     }
   }
 
@@ -291,6 +480,11 @@ public final class HeapSnapshotBuilder {
   /** Ends an exact builder's walk: everything has been given. */
   public void walkEnded() {
     flushObjects();
+    if (mover != null) {
+      Mover m = mover;
+      mover = null;
+      m.finish();
+    }
     state = State.DONE;
   }
 

@@ -59,4 +59,64 @@ class ExactBuilderTest {
     assertThat(graph().pathsTo("System.String"::equals, 1).get(0).get(0).root())
         .isEqualTo("frozen object");
   }
+
+  /**
+   * More objects and references than a batch holds, one object's references spread over many
+   * batches: every reference is its object's, whichever thread moved the batches into the columns.
+   */
+  @Test
+  void objectsAndReferencesSpreadOverManyBatchesKeepTheirOwners() {
+    int n = 50_000;
+    long base = 0x10_0000;
+    HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
+    b.typeName(HOLDER, "Holder");
+    b.typeName(ITEM, "Item");
+    // An array of every item, then the items, each referencing the next.
+    long items = base + 0x10_0000;
+    for (int i = 0; i < n; i++) {
+      b.reference(items + 32L * i);
+    }
+    b.object(base, 16 + 8L * n, HOLDER, n);
+    for (int i = 0; i < n; i++) {
+      int refs = 0;
+      if (i + 1 < n) {
+        b.reference(items + 32L * (i + 1));
+        refs = 1;
+      }
+      b.object(items + 32L * i, 32, ITEM, refs);
+    }
+    b.root(base, HeapSnapshotBuilder.STATIC_ROOT, "App.Holder.All");
+    b.walkEnded();
+    HeapSnapshot s = b.build().orElseThrow();
+    assertThat(s.problems()).isEmpty();
+    assertThat(s.objectCount()).isEqualTo(n + 1);
+    assertThat(s.referenceCount()).isEqualTo(2L * n - 1);
+    int[] held = s.referencesOf(0);
+    assertThat(held).hasSize(n);
+    for (int i = 0; i < n; i++) {
+      assertThat(held[i]).isEqualTo(i + 1);
+      assertThat(s.referencesOf(i + 1)).containsExactly(i + 1 < n ? new int[] {i + 2} : new int[0]);
+    }
+    assertThat(s.retainedSize(0)).isEqualTo(16 + 8L * n + 32L * n);
+  }
+
+  /** A walk stopped half way ends the thread that fills the columns beside it. */
+  @Test
+  void anAbandonedWalkLeavesNoThreadBehind() throws InterruptedException {
+    HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
+    for (int i = 0; i < 20_000; i++) {
+      b.object(0x1000 + 32L * i, 32, ITEM, 0);
+    }
+    b.abandon();
+    for (int wait = 0; wait < 100 && columnsThreads() > 0; wait++) {
+      Thread.sleep(20);
+    }
+    assertThat(columnsThreads()).isZero();
+  }
+
+  private static long columnsThreads() {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals("clrscope-graph-columns"))
+        .count();
+  }
 }
