@@ -191,6 +191,30 @@ public final class DacSession implements AutoCloseable {
    *     DAC is not found or fails
    */
   public static DacSession openCore(Path core, DacOptions options) {
+    return openCore(core, options, true);
+  }
+
+  /**
+   * Starts opening {@code core} ahead of the command that will read it (the DAC process, while it
+   * parses the command): {@link #openCore} takes it, when asked for that file with options that
+   * find the same DAC. The DAC is looked for without downloading it.
+   */
+  public static void openCoreAhead(Path core) {
+    EarlyCore.start(core);
+  }
+
+  /** Closes a core {@link #openCoreAhead opened ahead} that no command took. */
+  public static void dropCoreOpenedAhead() {
+    EarlyCore.dropPending();
+  }
+
+  static DacSession openCore(Path core, DacOptions options, boolean takeEarly) {
+    if (takeEarly) {
+      DacSession early = EarlyCore.take(core, options);
+      if (early != null) {
+        return early;
+      }
+    }
     Owner owner = new Owner("clrscope-dac " + core.getFileName());
     try {
       return owner.call(

@@ -33,17 +33,43 @@ public interface DacCommand {
 
   /** Whether one of {@code words} names a core file ({@code --before=x.core} too). */
   static boolean namesACore(List<String> words) {
+    return firstCore(words, true) != null;
+  }
+
+  /**
+   * The core file a DAC process may open while it parses {@code words}: the first word that is one,
+   * unless the words ask for help or name a DAC of their own ({@code --dac}), which no DAC may be
+   * loaded before; null when none.
+   */
+  public static Path coreToOpenAhead(List<String> words) {
     for (String w : words) {
+      if (w.startsWith("--dac")
+          || w.equals("--help")
+          || w.equals("-h")
+          || w.equals("--version")
+          || w.equals("-V")) {
+        return null;
+      }
+    }
+    return firstCore(words, false);
+  }
+
+  /** The first of {@code words} that names a core file, with options' values or not; or null. */
+  private static Path firstCore(List<String> words, boolean optionValues) {
+    for (String w : words) {
+      if (w.startsWith("-") && !optionValues) {
+        continue;
+      }
       String path = w.startsWith("-") ? w.substring(w.indexOf('=') + 1) : w;
       try {
         if (!path.isEmpty() && !path.startsWith("-") && isCore(Path.of(path))) {
-          return true;
+          return Path.of(path);
         }
       } catch (InvalidPathException notAPath) {
         // A word that names no file.
       }
     }
-    return false;
+    return null;
   }
 
   /** Whether {@code file} is a core dump (an ELF core file); false for none. */

@@ -1,9 +1,11 @@
 package dev.clrscope.cli.dacprocess;
 
 import dev.clrscope.cli.Main;
+import dev.clrscope.cli.commands.DacCommand;
 import dev.clrscope.cli.output.RunOutput;
 import dev.clrscope.cli.render.Terminal;
 import dev.clrscope.cli.session.Signals;
+import dev.clrscope.dac.DacSession;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.FileDescriptor;
@@ -14,6 +16,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -167,6 +170,12 @@ public final class DacHost {
       Terminal.assumeFront(run.terminal());
       running = true;
       int code;
+      // The core the command reads, opened while the command is parsed (as long as opening it
+      // takes, on the other core): the command takes it if it asks for it.
+      Path core = DacCommand.coreToOpenAhead(run.words());
+      if (core != null) {
+        DacSession.openCoreAhead(core);
+      }
       try {
         code = Main.run(RunOutput.standard(), run.words().toArray(String[]::new));
       } catch (RuntimeException | Error e) {
@@ -174,6 +183,8 @@ public final class DacHost {
         err.println("clrscope: internal error, please report it:");
         e.printStackTrace(err);
         code = 70;
+      } finally {
+        DacSession.dropCoreOpenedAhead();
       }
       running = false;
       out.flush();
