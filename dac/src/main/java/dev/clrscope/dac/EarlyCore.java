@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -24,21 +25,24 @@ final class EarlyCore {
   private final Path core;
   private final DacOptions options;
   private final List<String> notes = new ArrayList<>();
-  private final Thread thread;
-  private DacSession session;
+  private final CompletableFuture<DacSession> session;
 
   private EarlyCore(Path core) {
     this.core = core;
     this.options = DacOptions.defaults().withSymbolServer(null).withNotes(this::note);
-    this.thread = new Thread(this::open, "clrscope-dac early " + core.getFileName());
-    thread.setDaemon(true);
+    this.session =
+        CompletableFuture.supplyAsync(
+            this::open,
+            work -> {
+              Thread t = new Thread(work, "clrscope-dac early " + core.getFileName());
+              t.setDaemon(true);
+              t.start();
+            });
   }
 
   /** Starts opening {@code core}; one opened before and not taken is closed. */
   static void start(Path core) {
-    EarlyCore e = new EarlyCore(core);
-    drop(PENDING.getAndSet(e));
-    e.thread.start();
+    drop(PENDING.getAndSet(new EarlyCore(core)));
   }
 
   /** Closes a core opened ahead that no command took. */
@@ -55,21 +59,21 @@ final class EarlyCore {
     if (e == null) {
       return null;
     }
-    if (!e.core.equals(core)
+    if (!e.core.toAbsolutePath().normalize().equals(core.toAbsolutePath().normalize())
         || asked.dac() != null
         || !Objects.equals(asked.cacheDir(), e.options.cacheDir())) {
       drop(e);
       return null;
     }
-    e.await();
-    if (e.session == null) {
+    DacSession opened = e.session.join();
+    if (opened == null) {
       // Not opened (no DAC without a download, not a core): opened as asked, which says why.
       return null;
     }
     synchronized (e.notes) {
       e.notes.forEach(asked.notes());
     }
-    return e.session;
+    return opened;
   }
 
   private void note(String line) {
@@ -78,45 +82,25 @@ final class EarlyCore {
     }
   }
 
-  private void open() {
+  /** The session, or null when the core could not be opened ahead. */
+  private DacSession open() {
     try {
-      session = DacSession.openCore(core, options, false);
+      return DacSession.openCore(core, options, false);
     } catch (RuntimeException | Error e) {
       // The command opens the file itself, and says what is wrong with it.
-    }
-  }
-
-  private void await() {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        thread.join();
-        break;
-      } catch (InterruptedException ex) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+      return null;
     }
   }
 
   private static void drop(EarlyCore e) {
-    if (e == null) {
-      return;
+    if (e != null) {
+      // Closed once open, on the thread that opens it: no caller waits for a core it does not want.
+      e.session.thenAccept(
+          s -> {
+            if (s != null) {
+              s.close();
+            }
+          });
     }
-    // Closed on a thread of its own once open, so that no caller waits for a core it does not
-    // want.
-    Thread closing =
-        new Thread(
-            () -> {
-              e.await();
-              if (e.session != null) {
-                e.session.close();
-              }
-            },
-            "clrscope-dac early close");
-    closing.setDaemon(true);
-    closing.start();
   }
 }

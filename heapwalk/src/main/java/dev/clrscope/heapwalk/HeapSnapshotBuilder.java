@@ -322,19 +322,17 @@ public final class HeapSnapshotBuilder {
   private final class Mover {
     private final ArrayBlockingQueue<Batch> full = new ArrayBlockingQueue<>(3);
     private final ArrayBlockingQueue<Batch> empty = new ArrayBlockingQueue<>(3);
-    private final Thread thread;
+    private final Beside<Void> thread;
     private volatile Throwable failed;
     private volatile boolean stopped;
 
     Mover() {
       empty.add(new Batch());
       empty.add(new Batch());
-      thread = new Thread(this::run, "clrscope-graph-columns");
-      thread.setDaemon(true);
-      thread.start();
+      thread = Beside.run("clrscope-graph-columns", true, this::run);
     }
 
-    private void run() {
+    private Void run() {
       try {
         while (!stopped) {
           Batch b = full.poll(100, TimeUnit.MILLISECONDS);
@@ -342,28 +340,25 @@ public final class HeapSnapshotBuilder {
             continue;
           }
           if (b.objects < 0) {
-            return; // the end of the walk
+            break; // the end of the walk
           }
           moveIntoColumns(b);
           empty.add(b);
         }
       } catch (InterruptedException e) {
-        // Abandoned.
+        Thread.currentThread().interrupt();
       } catch (RuntimeException | Error e) { // an OutOfMemoryError is the walk's to throw
+        // Said to the walk at its next hand-over, rather than once it has ended.
         failed = e;
+        throw e;
       }
+      return null;
     }
 
     /** Gives {@code b} to be moved; returns an empty batch to fill. */
     Batch handOver(Batch b) {
       put(b);
-      while (true) {
-        rethrow();
-        Batch next = pollUninterruptibly(empty);
-        if (next != null) {
-          return next;
-        }
-      }
+      return waitFor(() -> empty.poll(100, TimeUnit.MILLISECONDS));
     }
 
     /** Waits until every batch handed over is in the columns. */
@@ -371,25 +366,41 @@ public final class HeapSnapshotBuilder {
       Batch end = new Batch();
       end.objects = -1;
       put(end);
-      join();
-      rethrow();
+      thread.get();
     }
 
+    /** Ends the thread, within 100 ms, with what it was given left unmoved. */
     void abandon() {
       stopped = true;
-      thread.interrupt();
-      join();
+      try {
+        thread.get();
+      } catch (RuntimeException | Error e) {
+        // Abandoned: what went wrong there is not the caller's concern.
+      }
     }
 
-    /** Queues {@code b}; an interrupt is kept for the walk's thread to hear of afterwards. */
     private void put(Batch b) {
+      waitFor(() -> full.offer(b, 100, TimeUnit.MILLISECONDS) ? b : null);
+    }
+
+    /** One wait of at most 100 ms: a batch, or null when the time ran out. */
+    private interface Wait {
+      Batch once() throws InterruptedException;
+    }
+
+    /**
+     * Waits until {@code wait} gives a batch, or the thread has failed (its failure thrown here);
+     * an interrupt is kept for the walk's thread to hear of afterwards.
+     */
+    private Batch waitFor(Wait wait) {
       boolean interrupted = false;
       try {
         while (true) {
           rethrow();
           try {
-            if (full.offer(b, 100, TimeUnit.MILLISECONDS)) {
-              return;
+            Batch b = wait.once();
+            if (b != null) {
+              return b;
             }
           } catch (InterruptedException e) {
             interrupted = true;
@@ -402,45 +413,9 @@ public final class HeapSnapshotBuilder {
       }
     }
 
-    private Batch pollUninterruptibly(ArrayBlockingQueue<Batch> queue) {
-      boolean interrupted = false;
-      try {
-        while (true) {
-          try {
-            return queue.poll(100, TimeUnit.MILLISECONDS);
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
-        }
-      } finally {
-        if (interrupted) {
-          Thread.currentThread().interrupt();
-        }
-      }
-    }
-
-    private void join() {
-      boolean interrupted = false;
-      while (true) {
-        try {
-          thread.join();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
     private void rethrow() {
-      Throwable t = failed;
-      if (t instanceof RuntimeException r) {
-        throw r;
-      }
-      if (t instanceof Error e) {
-        throw e;
+      if (failed != null) {
+        thread.get(); // throws what the thread threw
       }
     }
   }
