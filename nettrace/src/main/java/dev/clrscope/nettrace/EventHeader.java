@@ -54,15 +54,21 @@ final class EventHeader {
       PayloadCursor c, int format, IdMap<EventMetadata> metadata, Sink sink) {
     boolean compressed = readBlockHeader(c);
     EventHeader h = new EventHeader();
+    // Runs of events share their metadata: the last one found is asked first.
+    int lastId = 0;
+    EventMetadata declared = null;
     while (c.remaining() > 0) {
       long at = c.streamOffset();
       h.read(c, compressed, format);
-      if (h.metadataId == 0) {
-        throw new NetTraceFormatException(at, "metadata record (id 0) inside an event block");
-      }
-      EventMetadata declared = metadata.get(h.metadataId);
-      if (declared == null) {
-        throw undefinedMetadata(h.metadataId, at);
+      if (declared == null || h.metadataId != lastId) {
+        if (h.metadataId == 0) {
+          throw new NetTraceFormatException(at, "metadata record (id 0) inside an event block");
+        }
+        declared = metadata.get(h.metadataId);
+        if (declared == null) {
+          throw undefinedMetadata(h.metadataId, at);
+        }
+        lastId = h.metadataId;
       }
       sink.header(h, declared, at);
       c.require(h.payloadSize, "event payload");
