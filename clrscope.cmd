@@ -13,7 +13,6 @@ if defined JAVA_HOME set "java=%JAVA_HOME%\bin\java"
 rem Commands that read whole trace files get the optimising compiler; the rest start sooner without.
 set "jit=-XX:TieredStopAtLevel=1"
 if /i "%~1 %~2"=="trace convert" set "jit=-XX:+TieredCompilation"
-if /i "%~1 %~2"=="trace stats" set "jit=-XX:+TieredCompilation"
 if /i "%~1 %~2"=="trace events" set "jit=-XX:+TieredCompilation"
 set "cds="
 if exist "%jsa%" set "cds=-XX:SharedArchiveFile=%jsa% -Xlog:cds=off -Xlog:cds+dynamic=off"

@@ -289,15 +289,27 @@ final class BlockFraming {
    * scratch buffer may be reused.
    */
   RawBlock next(boolean freshBufferForEvents) {
+    return next(freshBufferForEvents, null);
+  }
+
+  /**
+   * Reads the next block, an event block into {@code eventBuffer} (when it is large enough; a new
+   * array otherwise): the caller owns it until the block's events are done with. Null at the end.
+   */
+  RawBlock next(byte[] eventBuffer) {
+    return next(true, eventBuffer);
+  }
+
+  private RawBlock next(boolean fresh, byte[] eventBuffer) {
     if (ended) {
       return null;
     }
     return formatVersion == 6
-        ? nextV6(freshBufferForEvents)
-        : nextFastSerialization(freshBufferForEvents);
+        ? nextV6(fresh, eventBuffer)
+        : nextFastSerialization(fresh, eventBuffer);
   }
 
-  private RawBlock nextFastSerialization(boolean fresh) {
+  private RawBlock nextFastSerialization(boolean fresh, byte[] eventBuffer) {
     long at = src.position();
     int tag = src.readU8("next object tag or NullReference end marker");
     if (tag == FastSerializationTag.NULL_REFERENCE.code) {
@@ -334,7 +346,7 @@ final class BlockFraming {
       src.skip(size, "unknown object " + name);
       block = new RawBlock(kind, name, (Integer) type[1], new byte[0], 0, dataAt);
     } else {
-      byte[] data = src.readBlock(bufferFor(kind, fresh), size, name);
+      byte[] data = read(kind, fresh, eventBuffer, size, name);
       if (!(fresh && kind == BlockKind.EVENT)) {
         scratch = data;
       }
@@ -344,11 +356,14 @@ final class BlockFraming {
     return block;
   }
 
-  private byte[] bufferFor(BlockKind kind, boolean fresh) {
-    return fresh && kind == BlockKind.EVENT ? null : scratch;
+  /** A block's bytes: an event block's into {@code eventBuffer} or a new array, if asked. */
+  private byte[] read(BlockKind kind, boolean fresh, byte[] eventBuffer, int size, String what) {
+    return fresh && kind == BlockKind.EVENT
+        ? src.readBlockInto(eventBuffer, size, what)
+        : src.readBlock(scratch, size, what);
   }
 
-  private RawBlock nextV6(boolean fresh) {
+  private RawBlock nextV6(boolean fresh, byte[] eventBuffer) {
     long at = src.position();
     int h = src.readI32("V6 block header");
     int size = h & 0xFFFFFF;
@@ -367,7 +382,7 @@ final class BlockFraming {
       src.skip(size, "unknown block kind " + (h >>> 24));
       return new RawBlock(kind, "kind " + (h >>> 24), 0, new byte[0], 0, dataAt);
     }
-    byte[] data = src.readBlock(bufferFor(kind, fresh), size, kind + " block");
+    byte[] data = read(kind, fresh, eventBuffer, size, kind + " block");
     if (!(fresh && kind == BlockKind.EVENT)) {
       scratch = data;
     }

@@ -166,8 +166,19 @@ final class ByteSource implements Closeable {
       readFully(reuse, 0, size, what);
       return reuse;
     }
+    return readBlockInto(null, size, what);
+  }
+
+  /**
+   * Reads exactly {@code size} bytes into {@code into} if it is big enough, else into a buffer that
+   * grows as data arrives; a block cut off is reported alike either way (as declared and present).
+   */
+  byte[] readBlockInto(byte[] into, int size, String what) {
     long start = position();
-    byte[] dst = new byte[Math.min(size, INITIAL_BLOCK_CAPACITY)];
+    byte[] dst =
+        into != null && into.length >= size
+            ? into
+            : new byte[Math.min(size, INITIAL_BLOCK_CAPACITY)];
     int filled = 0;
     while (filled < size) {
       if (filled == dst.length) {

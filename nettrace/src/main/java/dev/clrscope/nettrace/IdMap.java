@@ -71,6 +71,16 @@ final class IdMap<V> {
     }
   }
 
+  /** A map of the same entries that changes apart from this one. */
+  IdMap<V> copy() {
+    IdMap<V> c = new IdMap<>();
+    c.keys = keys.clone();
+    c.values = values.clone();
+    c.used = used.clone();
+    c.size = size;
+    return c;
+  }
+
   int size() {
     return size;
   }

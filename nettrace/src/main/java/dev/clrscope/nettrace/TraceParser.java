@@ -27,7 +27,18 @@ final class TraceParser {
   private final BlockFraming framing;
   private final TraceHeader header;
   private final int format;
-  private final IdMap<EventMetadata> metadata = new IdMap<>();
+  private IdMap<EventMetadata> metadata = new IdMap<>();
+
+  /**
+   * Whether {@link #metadata} was handed to another thread with an event block (the unordered
+   * visit): it is then copied before it changes, so that block is decoded against the metadata that
+   * preceded it in the file.
+   */
+  private boolean metadataShared;
+
+  /** Where event blocks go undecoded, in the unordered visit; null: the parser decodes them. */
+  private EventBlockHandler eventBlocks;
+
   private final IdMap<StackTrace> stacks = new IdMap<>();
   private final IdMap<Sequence> threads = new IdMap<>();
   private final EventOrderer orderer;
@@ -57,6 +68,24 @@ final class TraceParser {
       this.ordered = ordered;
       this.last = last;
     }
+  }
+
+  /**
+   * Takes the event blocks of a V4/V5 trace undecoded, for the unordered visit ({@link
+   * UnorderedVisit}): every other block is still parsed here, in file order.
+   */
+  interface EventBlockHandler {
+    /** The array the next event block is read into (its length may exceed it), or null. */
+    byte[] nextBuffer();
+
+    /** An event block, with the metadata its events refer to (not to be changed). */
+    void eventBlock(RawBlock block, IdMap<EventMetadata> metadata);
+
+    /**
+     * A sequence point follows: every event block handed over before it must have had its sequence
+     * numbers folded in ({@link #foldSequences}) before its checkpoints are checked.
+     */
+    void beforeCheckpoint();
   }
 
   private long droppedEvents;
@@ -113,6 +142,41 @@ final class TraceParser {
     return sequencePoints;
   }
 
+  /**
+   * Hands the event blocks of a V4/V5 trace to {@code handler} instead of decoding them; returns
+   * false (and changes nothing) for a format whose event blocks need the parser's state as it
+   * stands at each event (netperf V3 defines metadata inside them, V6 resolves threads and labels).
+   */
+  boolean handOverEventBlocks(EventBlockHandler handler) {
+    if (format != 4 && format != 5) {
+      return false;
+    }
+    eventBlocks = handler;
+    return true;
+  }
+
+  /**
+   * Folds in the sequence numbers of an event block that was handed over, as if this parser had
+   * decoded it here: called in file order.
+   */
+  void foldSequences(BlockSequences s) {
+    for (int i = 0; i < s.size(); i++) {
+      Sequence t = thread(s.thread(i), s.first(i));
+      checkSequence(t, s.first(i));
+      droppedEvents += s.missingWithin(i);
+      t.last = s.last(i);
+    }
+  }
+
+  /** The metadata, to be changed: copied first if an event block handed over still uses it. */
+  private IdMap<EventMetadata> ownMetadata() {
+    if (metadataShared) {
+      metadata = metadata.copy();
+      metadataShared = false;
+    }
+    return metadata;
+  }
+
   /** Parses one block. Returns false at the end of the stream. */
   boolean readBlock() {
     try {
@@ -125,14 +189,19 @@ final class TraceParser {
   }
 
   private boolean parseNextBlock() {
-    RawBlock b = framing.next(true);
+    RawBlock b = eventBlocks == null ? framing.next(true) : framing.next(eventBlocks.nextBuffer());
     if (b == null) {
       return false;
     }
     blocksRead++;
     switch (b.kind()) {
       case EVENT:
-        parseEventBlockAtomically(b);
+        if (eventBlocks != null) {
+          metadataShared = true;
+          eventBlocks.eventBlock(b, metadata);
+        } else {
+          parseEventBlockAtomically(b);
+        }
         break;
       case METADATA:
         parseMetadataBlock(b);
@@ -214,20 +283,28 @@ final class TraceParser {
    * never recycled.
    */
   private void checkSequence(Sequence t, int sequence) {
-    int expected = t.last + 1;
-    if (sequence != expected && (t.last != 0 || format >= 6)) {
+    droppedEvents += missing(t.last, sequence, format);
+    t.last = sequence;
+  }
+
+  /**
+   * Events missing between a thread's sequence number {@code last} and its next, {@code sequence}.
+   */
+  static int missing(int last, int sequence, int format) {
+    int expected = last + 1;
+    if (sequence != expected && (last != 0 || format >= 6)) {
       int gap = sequence - expected;
       if (gap > 0) {
-        droppedEvents += gap;
+        return gap;
       }
     }
-    t.last = sequence;
+    return 0;
   }
 
   private EventMetadata lookupMetadata(int id, long at) {
     EventMetadata m = metadata.get(id);
     if (m == null) {
-      throw new NetTraceFormatException(at, "event refers to undefined metadata id " + id);
+      throw EventHeader.undefinedMetadata(id, at);
     }
     return m;
   }
@@ -273,34 +350,39 @@ final class TraceParser {
 
   // ---- V4+ event and metadata blocks -------------------------------------------------------
 
-  /**
-   * Event block (V4+).
-   *
-   * <pre>
-   *  u16 headerSize (&gt;= 20, includes itself) | u16 flags | i64 minTimestamp | i64 maxTimestamp
-   *  | reserved up to headerSize | event blob*
-   * </pre>
-   */
+  /** Event block (V4+): an event of each blob ({@link EventHeader#walkEventBlock}). */
   private void parseEventBlock(RawBlock b) {
-    PayloadCursor c = b.cursor();
-    boolean compressed = readBlockHeader(c);
-    HeaderState s = new HeaderState();
-    while (c.remaining() > 0) {
-      long at = c.streamOffset();
-      readHeader(c, compressed, s);
-      if (s.metadataId == 0) {
-        throw new NetTraceFormatException(at, "metadata record (id 0) inside an event block");
-      }
-      EventMetadata declared = lookupMetadata(s.metadataId, at);
-      EventMetadata m = declared;
-      long threadId = s.threadId;
-      long captureThreadId = s.captureThreadId;
-      Guid activity = s.activity;
-      Guid related = s.related;
-      long processId = header.processId();
-      TraceThread thread = null;
-      TraceThread captureThread = null;
-      LabelList labels = LabelList.EMPTY;
+    EventHeader.walkEventBlock(b.cursor(), format, metadata, new EventMaker(b));
+  }
+
+  /** Makes the events of one V4+ event block, with their V6 references resolved. */
+  private final class EventMaker implements EventHeader.Sink {
+    private final RawBlock block;
+    private EventMetadata m;
+    private long threadId;
+    private long captureThreadId;
+    private Guid activity;
+    private Guid related;
+    private long processId;
+    private TraceThread thread;
+    private TraceThread captureThread;
+    private LabelList labels;
+
+    EventMaker(RawBlock block) {
+      this.block = block;
+    }
+
+    @Override
+    public void header(EventHeader s, EventMetadata declared, long at) {
+      m = declared;
+      threadId = s.threadId;
+      captureThreadId = s.captureThreadId;
+      activity = s.activity;
+      related = s.related;
+      processId = header.processId();
+      thread = null;
+      captureThread = null;
+      labels = LabelList.EMPTY;
       if (format >= 6) {
         // V6 headers hold thread indexes and a label list id: resolve them to what V4 holds inline.
         thread = v6.thread(s.threadId, at);
@@ -315,13 +397,10 @@ final class TraceParser {
           processId = thread.processId();
         }
       }
-      c.require(s.payloadSize, "event payload");
-      int start = c.arrayPosition();
-      long payloadAt = c.streamOffset();
-      c.skip(s.payloadSize, "event payload");
-      if (!compressed && format < 6) {
-        c.skip((int) (-c.streamOffset() & 3), "event alignment padding");
-      }
+    }
+
+    @Override
+    public void event(EventHeader s, EventMetadata declared) {
       // V6: the capture thread index keys the sequence numbers, as the OS thread id does before.
       Sequence t = thread(s.captureThreadId, s.sequence);
       checkSequence(t, s.sequence);
@@ -340,10 +419,10 @@ final class TraceParser {
               related,
               stack,
               s.sorted,
-              b.data(),
-              start,
+              block.data(),
+              s.payloadStart,
               s.payloadSize,
-              payloadAt,
+              s.payloadStreamOffset,
               arrival++,
               processId,
               thread,
@@ -359,146 +438,6 @@ final class TraceParser {
     return t == null ? StackTrace.EMPTY : t;
   }
 
-  /** Reads the common event/metadata block header; returns true if headers are compressed. */
-  private static boolean readBlockHeader(PayloadCursor c) {
-    long at = c.streamOffset();
-    int headerSize = c.readU16("block header size");
-    if (headerSize < MIN_BLOCK_HEADER_SIZE) {
-      throw new NetTraceFormatException(
-          at, "block header size " + headerSize + " below " + MIN_BLOCK_HEADER_SIZE);
-    }
-    int flags = c.readU16("block flags");
-    c.skip(headerSize - 4, "block header");
-    return (flags & BLOCK_COMPRESSED) != 0;
-  }
-
-  /** Mutable previous-header state; compressed headers are deltas against it. */
-  private static final class HeaderState {
-    int metadataId;
-    int sequence;
-    long captureThreadId;
-    int processor;
-    long threadId;
-    int stackId;
-    long timestamp;
-    Guid activity = Guid.EMPTY;
-    Guid related = Guid.EMPTY;
-    boolean sorted;
-    int payloadSize;
-
-    /** V6 only; the thread ids above are then thread indexes. */
-    int labelListId;
-  }
-
-  private void readHeader(PayloadCursor c, boolean compressed, HeaderState s) {
-    if (!compressed && format >= 6) {
-      readV6UncompressedHeader(c, s);
-      return;
-    }
-    if (!compressed) {
-      long at = c.streamOffset();
-      int size = c.readI32("event size");
-      checkEventSize(c, at, size, UNCOMPRESSED_HEADER_AFTER_SIZE);
-      s.sorted = !readUncompressedUpToTimestamp(c, s, false);
-      s.activity = c.readGuid("activity id");
-      s.related = c.readGuid("related activity id");
-      long sizeAt = c.streamOffset();
-      s.payloadSize = c.readI32("payload size");
-      if (s.payloadSize < 0 || s.payloadSize > size - UNCOMPRESSED_HEADER_AFTER_SIZE) {
-        throw new NetTraceFormatException(
-            sizeAt, "payload size " + s.payloadSize + " exceeds event size " + size);
-      }
-      return;
-    }
-    int flags = c.readU8("compressed header flags");
-    if ((flags & METADATA_ID) != 0) {
-      s.metadataId = c.readVarUInt32("metadata id");
-    }
-    if ((flags & CAPTURE_THREAD_AND_SEQUENCE) != 0) {
-      s.sequence += c.readVarUInt32("sequence delta") + 1;
-      s.captureThreadId = c.readVarUInt64("capture thread id");
-      s.processor = c.readVarUInt32("processor number");
-    } else if (s.metadataId != 0) {
-      s.sequence++;
-    }
-    if ((flags & THREAD_ID) != 0) {
-      s.threadId = c.readVarUInt64("thread id");
-    }
-    if ((flags & STACK_ID) != 0) {
-      s.stackId = c.readVarUInt32("stack id");
-    }
-    s.timestamp += c.readVarUInt64("timestamp delta");
-    if ((flags & ACTIVITY_ID) != 0) {
-      if (format >= 6) {
-        s.labelListId = c.readVarUInt32("label list id");
-      } else {
-        s.activity = c.readGuid("activity id");
-      }
-    }
-    if ((flags & RELATED_ACTIVITY_ID) != 0 && format < 6) {
-      s.related = c.readGuid("related activity id");
-    }
-    s.sorted = (flags & SORTED) != 0;
-    if ((flags & DATA_LENGTH) != 0) {
-      long at = c.streamOffset();
-      s.payloadSize = c.readVarUInt32("payload size");
-      if (s.payloadSize < 0) {
-        throw new NetTraceFormatException(
-            at, "payload size " + (s.payloadSize & 0xFFFFFFFFL) + " too large");
-      }
-    }
-  }
-
-  /**
-   * Uncompressed V6 event header: no padding, and the high bit of the metadata id is set when the
-   * event IS sorted (the V6 spec's wording; V4 writers use the opposite sense).
-   *
-   * <pre>
-   *  u32 eventSize (bytes after it) | u32 metadataId | u32 seq | u64 threadIndex
-   *  | u64 captureThreadIndex | u32 processor | u32 stackId | u64 timestamp | u32 labelListId
-   *  | u32 payloadSize | payload
-   * </pre>
-   */
-  private static void readV6UncompressedHeader(PayloadCursor c, HeaderState s) {
-    long at = c.streamOffset();
-    long size = c.readU32("event size");
-    checkEventSize(c, at, size, V6_UNCOMPRESSED_HEADER_AFTER_SIZE);
-    s.sorted = readUncompressedUpToTimestamp(c, s, true);
-    s.labelListId = c.readI32("label list id");
-    long sizeAt = c.streamOffset();
-    s.payloadSize = c.readI32("payload size");
-    if (s.payloadSize != size - V6_UNCOMPRESSED_HEADER_AFTER_SIZE) {
-      throw new NetTraceFormatException(
-          sizeAt,
-          "payload size " + (s.payloadSize & 0xFFFFFFFFL) + " disagrees with event size " + size);
-    }
-  }
-
-  /** Rejects an event size (read at {@code at}) below {@code min} or beyond the block. */
-  private static void checkEventSize(PayloadCursor c, long at, long size, int min) {
-    if (size < min || size > c.remaining()) {
-      throw new NetTraceFormatException(
-          at, "event size " + size + " outside " + min + ".." + c.remaining());
-    }
-  }
-
-  /**
-   * Reads the uncompressed header fields V4 and V6 share, metadata id to timestamp (V6 has thread
-   * indexes where V4 has ids), and returns the metadata id's high bit, which V4 sets for an
-   * unsorted event and V6 for a sorted one.
-   */
-  private static boolean readUncompressedUpToTimestamp(PayloadCursor c, HeaderState s, boolean v6) {
-    int id = c.readI32("metadata id");
-    s.metadataId = id & ~UNCOMPRESSED_UNSORTED_BIT;
-    s.sequence = c.readI32("sequence number");
-    s.threadId = c.readI64(v6 ? "thread index" : "thread id");
-    s.captureThreadId = c.readI64(v6 ? "capture thread index" : "capture thread id");
-    s.processor = c.readI32("processor number");
-    s.stackId = c.readI32("stack id");
-    s.timestamp = c.readI64("timestamp");
-    return (id & UNCOMPRESSED_UNSORTED_BIT) != 0;
-  }
-
   /** Metadata block: same layout as an event block; each blob's payload is a metadata record. */
   private void parseMetadataBlock(RawBlock b) {
     PayloadCursor c = b.cursor();
@@ -506,16 +445,16 @@ final class TraceParser {
       parseV6MetadataBlock(c);
       return;
     }
-    boolean compressed = readBlockHeader(c);
-    HeaderState s = new HeaderState();
+    boolean compressed = EventHeader.readBlockHeader(c);
+    EventHeader s = new EventHeader();
     while (c.remaining() > 0) {
-      readHeader(c, compressed, s);
+      s.read(c, compressed, format);
       PayloadCursor record = c.slice(s.payloadSize, "metadata record");
       if (!compressed) {
         c.skip((int) (-c.streamOffset() & 3), "metadata alignment padding");
       }
       EventMetadata m = MetadataParser.parse(record);
-      metadata.put(m.metadataId(), m);
+      ownMetadata().put(m.metadataId(), m);
     }
   }
 
@@ -536,7 +475,7 @@ final class TraceParser {
         throw new NetTraceFormatException(
             c.streamOffset() - size, "metadata row with id 0 (ids start at 1)");
       }
-      metadata.put(m.metadataId(), m);
+      ownMetadata().put(m.metadataId(), m);
     }
   }
 
@@ -595,6 +534,9 @@ final class TraceParser {
     long countAt = c.streamOffset();
     int count = c.readI32("sequence point thread count");
     checkCount(c, countAt, count, 12, "thread count");
+    if (eventBlocks != null) {
+      eventBlocks.beforeCheckpoint();
+    }
     startSequencePoint();
     for (int i = 0; i < count; i++) {
       long id = c.readI64("thread id");
@@ -634,7 +576,7 @@ final class TraceParser {
       lastThread = null;
     }
     if ((flags & SEQUENCE_POINT_FLUSH_METADATA) != 0) {
-      metadata.clear();
+      ownMetadata().clear();
     }
   }
 
@@ -702,7 +644,7 @@ final class TraceParser {
     while (c.remaining() > 0) {
       long at = c.streamOffset();
       int size = c.readI32("event size");
-      checkEventSize(c, at, size, V3_HEADER_AFTER_SIZE + 4);
+      EventHeader.checkEventSize(c, at, size, V3_HEADER_AFTER_SIZE + 4);
       PayloadCursor e = c.slice(size, "event");
       int metadataId = e.readI32("metadata id");
       int threadId = e.readI32("thread id");
@@ -725,7 +667,7 @@ final class TraceParser {
       long[] ips = readPointers(e, stackSize);
       if (metadataId == 0) {
         EventMetadata m = MetadataParser.parse(payload);
-        metadata.put(m.metadataId(), m);
+        ownMetadata().put(m.metadataId(), m);
         continue;
       }
       EventMetadata m = lookupMetadata(metadataId, at);

@@ -1,5 +1,6 @@
 package dev.clrscope.monitor.trace;
 
+import dev.clrscope.nettrace.EventMetadata;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimeEvents;
 import dev.clrscope.nettrace.events.RuntimeManifest;
@@ -15,8 +16,13 @@ public final class EventNames {
 
   /** The name to show: TraceEvent's for known native events, else the metadata's, else "EventN". */
   public static String displayName(TraceEvent e) {
-    String name = RuntimeEvents.displayName(e);
-    return name == null || name.isEmpty() ? "Event" + e.eventId() : name;
+    return displayName(e.metadata());
+  }
+
+  /** {@link #displayName(TraceEvent)} of the events of metadata {@code m}. */
+  public static String displayName(EventMetadata m) {
+    String name = RuntimeEvents.displayName(m);
+    return name == null || name.isEmpty() ? "Event" + m.eventId() : name;
   }
 
   /**

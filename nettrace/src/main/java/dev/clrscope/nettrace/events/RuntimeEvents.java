@@ -1,5 +1,6 @@
 package dev.clrscope.nettrace.events;
 
+import dev.clrscope.nettrace.EventMetadata;
 import dev.clrscope.nettrace.Guid;
 import dev.clrscope.nettrace.TraceEvent;
 import dev.clrscope.nettrace.events.RuntimePayload.*;
@@ -177,19 +178,24 @@ public final class RuntimeEvents {
    * metadata's event name (empty when the metadata has none).
    */
   public static String displayName(TraceEvent e) {
-    if (e.metadata().fields().isEmpty()) {
+    return displayName(e.metadata());
+  }
+
+  /** {@link #displayName(TraceEvent)} of the events of metadata {@code m}. */
+  public static String displayName(EventMetadata m) {
+    if (m.fields().isEmpty()) {
       Optional<RuntimeManifest.Event> d =
-          RuntimeManifest.lookup(e.providerName(), e.eventId(), e.version());
+          RuntimeManifest.lookup(m.providerName(), m.eventId(), m.version());
       if (d.isPresent()) {
         return d.get().name();
       }
       String undeclared =
-          UNDECLARED_NAMES.getOrDefault(e.providerName(), Map.of()).get(e.eventId());
+          UNDECLARED_NAMES.getOrDefault(m.providerName(), Map.of()).get(m.eventId());
       if (undeclared != null) {
         return undeclared;
       }
     }
-    return e.eventName();
+    return m.eventName();
   }
 
   private static Known known(TraceEvent e) {

@@ -7,10 +7,12 @@ import dev.clrscope.cli.render.RecordSchema;
 import dev.clrscope.cli.render.Report;
 import dev.clrscope.cli.render.Result;
 import dev.clrscope.cli.render.Unit;
-import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.trace.EventNames;
 import dev.clrscope.nettrace.EventMetadata;
+import dev.clrscope.nettrace.EventTally;
+import dev.clrscope.nettrace.NetTraceFormatException;
 import dev.clrscope.nettrace.TraceHeader;
+import dev.clrscope.nettrace.UnorderedVisit;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,7 +69,8 @@ public final class StatsCommand extends ClrscopeSubcommand {
       long events,
       int threads,
       long dropped,
-      SessionResult read) {
+      NetTraceFormatException truncation,
+      long trailingBytes) {
     String format() {
       return "NetTrace V"
           + header.formatVersion()
@@ -104,9 +107,8 @@ public final class StatsCommand extends ClrscopeSubcommand {
               Field.data(
                   "truncated",
                   Unit.TEXT,
-                  (Head h) ->
-                      h.read().truncation() == null ? null : h.read().truncation().getMessage()),
-              Field.data("trailingBytes", Unit.COUNT, (Head h) -> h.read().trailingBytes())));
+                  (Head h) -> h.truncation() == null ? null : h.truncation().getMessage()),
+              Field.data("trailingBytes", Unit.COUNT, Head::trailingBytes)));
 
   private static final RecordSchema<Totals> TOTALS =
       new RecordSchema<Totals>(
@@ -124,89 +126,149 @@ public final class StatsCommand extends ClrscopeSubcommand {
   /** An event type: provider, id and version. */
   private record EventType(String provider, int eventId, int version) {}
 
+  /**
+   * The events of one block, or (added up) of the trace. An event's count found by its metadata's
+   * id, the metadata object the same (a V6 label may give an event metadata of its own): no key
+   * made and hashed per event (10 million events: a tenth of the command's time).
+   */
+  private static final class Tally implements EventTally<Tally> {
+    private EventMetadata[] seen = new EventMetadata[64];
+    private long[] counts = new long[64];
+    private long[] bytes = new long[64];
+    private int[] touched = new int[64];
+    private int touchedCount;
+
+    /** Events by type: the trace's totals, and a block's events whose id has other metadata. */
+    final Map<EventType, Totals> byType = new HashMap<>();
+
+    final Set<Long> threads = new HashSet<>();
+
+    /**
+     * Threads seen lately, by a few bits of their id: the set is asked (a boxed id) only for a
+     * thread not among them; events of a few threads interleave.
+     */
+    private final long[] recentThreads = new long[64];
+
+    long events;
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+
+    Tally() {
+      Arrays.fill(recentThreads, Long.MIN_VALUE);
+    }
+
+    @Override
+    public void event(EventMetadata m, long threadId, long timestamp, int payloadLength) {
+      events++;
+      int slot = (int) (threadId ^ threadId >>> 32) & (recentThreads.length - 1);
+      if (recentThreads[slot] != threadId) {
+        threads.add(threadId);
+        recentThreads[slot] = threadId;
+      }
+      first = Math.min(first, timestamp);
+      last = Math.max(last, timestamp);
+      int id = m.metadataId();
+      if (id >= 0 && id < seen.length && seen[id] == m) {
+        counts[id]++;
+        bytes[id] += payloadLength;
+      } else {
+        firstOfItsId(m, payloadLength);
+      }
+    }
+
+    private void firstOfItsId(EventMetadata m, int payloadLength) {
+      int id = m.metadataId();
+      if (id >= 0 && id < 1 << 16 && (id >= seen.length || seen[id] == null)) {
+        if (id >= seen.length) {
+          int size = Integer.highestOneBit(id) * 2;
+          seen = Arrays.copyOf(seen, size);
+          counts = Arrays.copyOf(counts, size);
+          bytes = Arrays.copyOf(bytes, size);
+        }
+        if (touchedCount == touched.length) {
+          touched = Arrays.copyOf(touched, touchedCount * 2);
+        }
+        touched[touchedCount++] = id;
+        seen[id] = m;
+        counts[id] = 1;
+        bytes[id] = payloadLength;
+      } else {
+        Totals t = totals(m);
+        t.count++;
+        t.bytes += payloadLength;
+      }
+    }
+
+    private Totals totals(EventMetadata m) {
+      return byType.computeIfAbsent(
+          new EventType(m.providerName(), m.eventId(), m.version()),
+          k -> new Totals(k.provider(), k.eventId(), k.version(), EventNames.displayName(m)));
+    }
+
+    @Override
+    public void add(Tally block) {
+      for (int i = 0; i < block.touchedCount; i++) {
+        int id = block.touched[i];
+        Totals t = totals(block.seen[id]);
+        t.count += block.counts[id];
+        t.bytes += block.bytes[id];
+      }
+      for (Totals b : block.byType.values()) {
+        Totals t =
+            byType.computeIfAbsent(
+                new EventType(b.provider, b.eventId, b.version),
+                k -> new Totals(b.provider, b.eventId, b.version, b.name));
+        t.count += b.count;
+        t.bytes += b.bytes;
+      }
+      threads.addAll(block.threads);
+      events += block.events;
+      first = Math.min(first, block.first);
+      last = Math.max(last, block.last);
+    }
+
+    @Override
+    public void clear() {
+      for (int i = 0; i < touchedCount; i++) {
+        seen[touched[i]] = null;
+      }
+      touchedCount = 0;
+      byType.clear();
+      threads.clear();
+      Arrays.fill(recentThreads, Long.MIN_VALUE);
+      events = 0;
+      first = Long.MAX_VALUE;
+      last = Long.MIN_VALUE;
+    }
+  }
+
   @Override
   protected Result run() {
-    Map<EventType, Totals> byType = new HashMap<>();
-    // An event's totals by its metadata's id first, the metadata object the same (a V6 label may
-    // give an event metadata of its own): no key made and hashed per event (10 million events: a
-    // tenth of the command's time).
-    EventMetadata[][] seen = {new EventMetadata[64]};
-    Totals[][] seenTotals = {new Totals[64]};
-    Set<Long> threads = new HashSet<>();
-    // Threads seen lately, by a few bits of their id: the set is asked (a boxed id) only for a
-    // thread
-    // not among them; events of a few threads interleave.
-    long[] recentThreads = new long[64];
-    Arrays.fill(recentThreads, Long.MIN_VALUE);
-    long[] span = {0, Long.MAX_VALUE, Long.MIN_VALUE};
-    TraceHeader[] header = new TraceHeader[1];
-    SessionResult read =
-        TraceFileInput.read(
-            input,
-            trace -> {
-              header[0] = trace.header();
-              return trace.feed(
-                  e -> {
-                    span[0]++;
-                    long thread = e.threadId();
-                    int slot = (int) (thread ^ thread >>> 32) & (recentThreads.length - 1);
-                    if (recentThreads[slot] != thread) {
-                      threads.add(thread);
-                      recentThreads[slot] = thread;
-                    }
-                    span[1] = Math.min(span[1], e.timestamp());
-                    span[2] = Math.max(span[2], e.timestamp());
-                    EventMetadata m = e.metadata();
-                    int id = m.metadataId();
-                    Totals t =
-                        id >= 0 && id < seen[0].length && seen[0][id] == m
-                            ? seenTotals[0][id]
-                            : null;
-                    if (t == null) {
-                      t =
-                          byType.computeIfAbsent(
-                              new EventType(e.providerName(), e.eventId(), e.version()),
-                              k ->
-                                  new Totals(
-                                      k.provider(),
-                                      k.eventId(),
-                                      k.version(),
-                                      EventNames.displayName(e)));
-                      if (id >= 0 && id < 1 << 16) {
-                        if (id >= seen[0].length) {
-                          int size = Integer.highestOneBit(id) * 2;
-                          seen[0] = Arrays.copyOf(seen[0], size);
-                          seenTotals[0] = Arrays.copyOf(seenTotals[0], size);
-                        }
-                        seen[0][id] = m;
-                        seenTotals[0][id] = t;
-                      }
-                    }
-                    t.count++;
-                    t.bytes += e.payloadLength();
-                  });
-            });
-    TraceFileInput.warnings(read, "counted").forEach(this::warn);
-    long events = span[0];
-    long first = span[1];
-    long last = span[2];
-    List<Totals> rows = new ArrayList<>(byType.values());
+    UnorderedVisit<Tally> visit = TraceFileInput.visit(input, Tally::new);
+    NetTraceFormatException truncation = visit.stopReason().orElse(null);
+    TraceFileInput.warnings(truncation, visit.trailingBytes(), "counted").forEach(this::warn);
+    Tally tally = visit.tally();
+    TraceHeader header = visit.header();
+    List<Totals> rows = new ArrayList<>(tally.byType.values());
     rows.sort(
         Comparator.comparing((Totals t) -> t.provider)
             .thenComparingInt(t -> t.eventId)
             .thenComparingInt(t -> t.version));
-    boolean any = events > 0;
+    boolean any = tally.events > 0;
     Head head =
         new Head(
             input.toString(),
-            header[0],
-            any ? header[0].toUtc(first) : null,
-            any ? header[0].toUtc(last) : null,
-            any ? (header[0].relativeNanos(last) - header[0].relativeNanos(first)) / 1e6 : null,
-            events,
-            threads.size(),
-            read.droppedEvents(),
-            read);
+            header,
+            any ? header.toUtc(tally.first) : null,
+            any ? header.toUtc(tally.last) : null,
+            any
+                ? (header.relativeNanos(tally.last) - header.relativeNanos(tally.first)) / 1e6
+                : null,
+            tally.events,
+            tally.threads.size(),
+            visit.droppedEvents(),
+            truncation,
+            visit.trailingBytes());
     return Report.builder()
         .values(HEAD, head)
         .rows("byEvent", null, TOTALS, rows)

@@ -7,8 +7,10 @@ import dev.clrscope.monitor.session.EventConsumer;
 import dev.clrscope.monitor.session.SavedTrace;
 import dev.clrscope.monitor.session.SessionResult;
 import dev.clrscope.monitor.session.StopSwitch;
+import dev.clrscope.nettrace.EventTally;
 import dev.clrscope.nettrace.InputFile;
 import dev.clrscope.nettrace.NetTraceFormatException;
+import dev.clrscope.nettrace.UnorderedVisit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A saved trace given to a command: the file checked, read once through {@link SavedTrace} (the one
@@ -43,9 +46,27 @@ public final class TraceFileInput {
    * file that is not a trace, or cannot be read, is a target error naming it.
    */
   public static <T> T read(Path file, Function<SavedTrace, T> body) {
+    return reading(
+        file,
+        () -> {
+          try (SavedTrace trace = SavedTrace.open(file)) {
+            return body.apply(trace);
+          }
+        });
+  }
+
+  /**
+   * Visits a saved trace's events unordered ({@link UnorderedVisit}, leniently: a truncated trace
+   * up to its last whole block), for a command that only tallies them; errors as {@link #read}'s.
+   */
+  public static <T extends EventTally<T>> UnorderedVisit<T> visit(Path file, Supplier<T> tallies) {
+    return reading(file, () -> UnorderedVisit.of(file, true, tallies));
+  }
+
+  private static <T> T reading(Path file, Supplier<T> body) {
     checkReadable(file);
-    try (SavedTrace trace = SavedTrace.open(file)) {
-      return body.apply(trace);
+    try {
+      return body.get();
     } catch (NetTraceFormatException e) {
       throw new CommandFailure(file + " is not a trace clrscope can read: " + e.getMessage(), e);
     } catch (UncheckedIOException e) {
@@ -58,18 +79,27 @@ public final class TraceFileInput {
    * ("counted"...): cut short, or bytes after its end marker.
    */
   public static List<String> warnings(SessionResult read, String done) {
+    return warnings(read.truncation(), read.trailingBytes(), done);
+  }
+
+  /**
+   * The warnings about how reading a trace ended: {@code truncation} (or null) where it was cut
+   * short, {@code trailingBytes} after its end marker.
+   */
+  public static List<String> warnings(
+      NetTraceFormatException truncation, long trailingBytes, String done) {
     List<String> warnings = new ArrayList<>();
-    if (read.truncation() != null) {
+    if (truncation != null) {
       warnings.add(
           "the trace is truncated ("
-              + read.truncation().getMessage()
+              + truncation.getMessage()
               + "); "
               + done
               + " everything before that point");
     }
-    if (read.trailingBytes() > 0) {
+    if (trailingBytes > 0) {
       warnings.add(
-          Unit.count(read.trailingBytes())
+          Unit.count(trailingBytes)
               + " bytes after the trace's end marker were ignored: they are not part of the"
               + " trace (was something appended to the file?)");
     }
