@@ -199,28 +199,32 @@ final class ClrReader {
         if (f == null) {
           break;
         }
-        ClrField.Kind kind =
-            f.isThreadLocal()
-                ? ClrField.Kind.THREAD_STATIC
-                : f.isStatic() ? ClrField.Kind.STATIC : ClrField.Kind.INSTANCE;
-        ElementType e = ElementType.of(f.type());
-        ClrField field =
-            new ClrField(
-                fieldName(type.module(), f.token()),
-                fieldTypeName(type, e, f),
-                e,
-                f.offset(),
-                kind,
-                f.fieldMt(),
-                type.methodTable(),
-                f.token(),
-                next);
-        (kind == ClrField.Kind.INSTANCE ? instance : statics).add(field);
+        ClrField field = field(type, next, f);
+        (field.kind() == ClrField.Kind.INSTANCE ? instance : statics).add(field);
         next = f.nextField();
       }
     }
     type.staticFields = List.copyOf(statics);
     type.instanceFields = List.copyOf(instance);
+  }
+
+  /** The field {@code type} declares at FieldDesc {@code fieldDesc}, named. On the owner thread. */
+  ClrField field(ClrType type, long fieldDesc, SosDac.FieldDescData f) {
+    ClrField.Kind kind =
+        f.isThreadLocal()
+            ? ClrField.Kind.THREAD_STATIC
+            : f.isStatic() ? ClrField.Kind.STATIC : ClrField.Kind.INSTANCE;
+    ElementType e = ElementType.of(f.type());
+    return new ClrField(
+        fieldName(type.module(), f.token()),
+        fieldTypeName(type, e, f),
+        e,
+        f.offset(),
+        kind,
+        f.fieldMt(),
+        type.methodTable(),
+        f.token(),
+        fieldDesc);
   }
 
   private String fieldName(long module, int token) {

@@ -331,9 +331,9 @@ public final class ClrRuntime {
         });
   }
 
-  /** The loaded types that declare statics. On the owner thread. */
-  List<ClrType> typesWithStatics() {
-    return modules.typesWithStatics();
+  /** The loaded types' statics that can hold an object. On the owner thread. */
+  List<ModuleReader.TypeStatics> statics() {
+    return modules.statics();
   }
 
   /** Where a static's value is, or 0. On the owner thread. */
@@ -341,13 +341,28 @@ public final class ClrRuntime {
     if (field.kind() != ClrField.Kind.STATIC) {
       throw new IllegalArgumentException(field.name() + " is not a static field");
     }
-    long[] bases = staticBases.get(type.methodTable());
+    long[] bases = staticBases(type.methodTable(), type.module(), type.token());
+    return slot(bases, field.elementType(), field.offset());
+  }
+
+  /** Where a static of a type the roots read is, or 0. On the owner thread. */
+  long staticSlot(ModuleReader.TypeStatics type, ModuleReader.StaticField field) {
+    long[] bases = staticBases(type.methodTable(), type.module(), type.token());
+    return slot(bases, field.elementType(), field.offset());
+  }
+
+  private static long slot(long[] bases, ElementType e, int offset) {
+    long base = e.isPrimitive() ? bases[0] : bases[1];
+    return base == 0 ? 0 : base + offset;
+  }
+
+  private long[] staticBases(long mt, long module, int token) {
+    long[] bases = staticBases.get(mt);
     if (bases == null) {
-      bases = readStaticBases(type);
-      staticBases.put(type.methodTable(), bases);
+      bases = readStaticBases(mt, module, token);
+      staticBases.put(mt, bases);
     }
-    long base = field.elementType().isPrimitive() ? bases[0] : bases[1];
-    return base == 0 ? 0 : base + field.offset();
+    return bases;
   }
 
   /**
@@ -359,14 +374,13 @@ public final class ClrRuntime {
    * as SOS's {@code GetStaticFieldPTR} and ClrMD read them. A generic instantiation's statics (a
    * "dynamic" type's) are apart, in the module's dynamic class table: not read.
    */
-  private long[] readStaticBases(ClrType type) {
-    long mt = type.methodTable();
+  private long[] readStaticBases(long mt, long module, int token) {
     if (sos.hasStaticBases()) {
       long[] b = sos.isInitialized(mt) ? sos.staticBases(mt) : null;
       return b == null ? new long[2] : b;
     }
-    SosDac.LocalModuleData dlm = domainLocalModule(type.module());
-    if (dlm == null || isDynamic(mt) || !classFlag(dlm, type, CLASS_INITIALIZED)) {
+    SosDac.LocalModuleData dlm = domainLocalModule(module);
+    if (dlm == null || isDynamic(mt) || !classFlag(dlm, token, CLASS_INITIALIZED)) {
       return new long[2];
     }
     return new long[] {dlm.nonGcStaticsStart(), dlm.gcStaticsStart()};
@@ -377,7 +391,21 @@ public final class ClrRuntime {
     if (field.kind() != ClrField.Kind.THREAD_STATIC) {
       throw new IllegalArgumentException(field.name() + " is not a thread-static field");
     }
-    long mt = type.methodTable();
+    return threadStaticSlot(
+        type.methodTable(),
+        type.module(),
+        type.token(),
+        field.elementType(),
+        field.offset(),
+        thread);
+  }
+
+  /**
+   * Where a thread-static (stored as {@code e}, at {@code offset}) of the type-def {@code token} of
+   * {@code module} at method table {@code mt} is on {@code thread}, or 0. On the owner thread.
+   */
+  long threadStaticSlot(
+      long mt, long module, int token, ElementType e, int offset, ClrThread thread) {
     long[] b;
     if (sos.hasStaticBases()) {
       b = sos.isInitialized(mt) ? sos.threadStaticBases(mt, thread.address()) : null;
@@ -385,24 +413,20 @@ public final class ClrRuntime {
       // Before .NET 9: the module's ThreadLocalModule on that thread, whose flags say whether
       // the type's thread statics were allocated there; the class constructor's flag is the
       // DomainLocalModule's, as SOS reads them.
-      SosDac.LocalModuleData dlm = domainLocalModule(type.module());
-      SosDac.ModuleData module = sos.moduleData(type.module());
+      SosDac.LocalModuleData dlm = domainLocalModule(module);
+      SosDac.ModuleData data = sos.moduleData(module);
       SosDac.LocalModuleData tlm =
-          dlm == null || module == null || isDynamic(mt)
+          dlm == null || data == null || isDynamic(mt)
               ? null
-              : sos.threadLocalModule(thread.address(), module.moduleIndex());
+              : sos.threadLocalModule(thread.address(), data.moduleIndex());
       b =
           tlm != null
-                  && classFlag(tlm, type, THREAD_STATICS_ALLOCATED)
-                  && classFlag(dlm, type, CLASS_INITIALIZED)
+                  && classFlag(tlm, token, THREAD_STATICS_ALLOCATED)
+                  && classFlag(dlm, token, CLASS_INITIALIZED)
               ? new long[] {tlm.nonGcStaticsStart(), tlm.gcStaticsStart()}
               : null;
     }
-    if (b == null) {
-      return 0;
-    }
-    long base = field.elementType().isPrimitive() ? b[0] : b[1];
-    return base == 0 ? 0 : base + field.offset();
+    return b == null ? 0 : slot(b, e, offset);
   }
 
   /** The class-data flag of a type whose class constructor has run. */
@@ -426,8 +450,8 @@ public final class ClrRuntime {
   }
 
   /** Whether a type's byte of class data (indexed by its type-def row) has {@code flag}. */
-  private boolean classFlag(SosDac.LocalModuleData m, ClrType type, int flag) {
-    int row = type.token() & 0x00ff_ffff;
+  private boolean classFlag(SosDac.LocalModuleData m, int typeDefToken, int flag) {
+    int row = typeDefToken & 0x00ff_ffff;
     if (m.classData() == 0 || row == 0) {
       return false;
     }

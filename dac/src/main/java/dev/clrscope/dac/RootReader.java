@@ -99,27 +99,20 @@ final class RootReader {
   }
 
   void statics(RootVisitor visitor) {
-    for (ClrType t : runtime.typesWithStatics()) {
-      for (ClrField f : t.staticFields()) {
-        if (f.kind() != ClrField.Kind.STATIC || !holdsObject(f)) {
-          continue;
-        }
-        long slot = runtime.staticSlot(t, f);
-        long object = slot == 0 ? 0 : reader.readLongOrZero(slot);
-        if (object != 0) {
-          visitor.visit(
-              new Root(
-                  RootKind.STATIC_FIELD, object, slot, 0, null, f, t.name(), 0, false, false, 0));
+    for (ModuleReader.TypeStatics t : runtime.statics()) {
+      for (ModuleReader.StaticField f : t.fields()) {
+        if (f.kind() == ClrField.Kind.STATIC) {
+          visit(visitor, t, f, runtime.staticSlot(t, f), 0);
         }
       }
     }
   }
 
   void threadStatics(RootVisitor visitor) {
-    for (ClrType t : runtime.typesWithStatics()) {
-      List<ClrField> fields = new ArrayList<>();
-      for (ClrField f : t.staticFields()) {
-        if (f.kind() == ClrField.Kind.THREAD_STATIC && holdsObject(f)) {
+    for (ModuleReader.TypeStatics t : runtime.statics()) {
+      List<ModuleReader.StaticField> fields = new ArrayList<>();
+      for (ModuleReader.StaticField f : t.fields()) {
+        if (f.kind() == ClrField.Kind.THREAD_STATIC) {
           fields.add(f);
         }
       }
@@ -130,31 +123,44 @@ final class RootReader {
         if (th.isDead() || th.isUnstarted()) {
           continue;
         }
-        for (ClrField f : fields) {
-          long slot = runtime.threadStaticSlot(t, f, th);
-          long object = slot == 0 ? 0 : reader.readLongOrZero(slot);
-          if (object != 0) {
-            visitor.visit(
-                new Root(
-                    RootKind.THREAD_STATIC_FIELD,
-                    object,
-                    slot,
-                    th.osId(),
-                    null,
-                    f,
-                    t.name(),
-                    0,
-                    false,
-                    false,
-                    0));
-          }
+        for (ModuleReader.StaticField f : fields) {
+          long slot =
+              runtime.threadStaticSlot(
+                  t.methodTable(), t.module(), t.token(), f.elementType(), f.offset(), th);
+          visit(visitor, t, f, slot, th.osId());
         }
       }
     }
   }
 
-  private static boolean holdsObject(ClrField f) {
-    // Structs in statics are boxed: their slot holds a reference too.
-    return f.isReference() || f.elementType() == ElementType.VALUETYPE;
+  /**
+   * Visits the root a static's slot (0: none) holds, if it holds an object; the field is named then
+   * only (the names are read through the DAC and the module's metadata, for the few that hold one).
+   */
+  private void visit(
+      RootVisitor visitor,
+      ModuleReader.TypeStatics t,
+      ModuleReader.StaticField f,
+      long slot,
+      int osThreadId) {
+    long object = slot == 0 ? 0 : reader.readLongOrZero(slot);
+    ClrType type = object == 0 ? null : reader.typeOrNull(t.methodTable());
+    SosDac.FieldDescData d = type == null ? null : sos.fieldDescData(f.fieldDesc());
+    if (d == null) {
+      return;
+    }
+    visitor.visit(
+        new Root(
+            f.kind() == ClrField.Kind.STATIC ? RootKind.STATIC_FIELD : RootKind.THREAD_STATIC_FIELD,
+            object,
+            slot,
+            osThreadId,
+            null,
+            reader.field(type, f.fieldDesc(), d),
+            type.name(),
+            0,
+            false,
+            false,
+            0));
   }
 }

@@ -79,26 +79,14 @@ public final class TypeDefinitions {
     } catch (IOException e) {
       throw new PdbFormatException("the assembly cannot be read (" + e.getMessage() + ")");
     }
-    if (root.u32(0, "the metadata signature") != METADATA_SIGNATURE) {
-      throw new PdbFormatException("no metadata signature");
-    }
-    long versionLength = root.u32(12, "the version length");
-    if (versionLength > 255) {
-      throw new PdbFormatException("a version string of " + versionLength + " bytes");
-    }
-    long at = 16 + versionLength;
-    int streamCount = root.u16(at + 2, "the stream count");
-    at += 4;
     PdbBytes tables = null;
     PdbBytes strings = null;
-    for (int i = 0; i < streamCount; i++) {
-      long offset = root.u32(at, "a stream header");
-      long size = root.u32(at + 4, "a stream header");
-      String name = root.utf8z(at + 8, 32, "a stream name");
-      at += 8 + ((name.length() + 4) & ~3);
-      switch (name) {
-        case "#~", "#-" -> tables = root.slice(offset, size, "the " + name + " stream");
-        case "#Strings" -> strings = root.slice(offset, size, "the #Strings heap");
+    for (Stream stream : streams(root)) {
+      switch (stream.name()) {
+        case "#~", "#-" ->
+            tables = root.slice(stream.offset(), stream.size(), "the " + stream.name() + " stream");
+        case "#Strings" ->
+            strings = root.slice(stream.offset(), stream.size(), "the #Strings heap");
         default -> {}
       }
     }
@@ -106,17 +94,8 @@ public final class TypeDefinitions {
       throw new PdbFormatException("no #~ stream or no #Strings heap");
     }
     int heapSizes = tables.u8(6, "the heap sizes");
-    long valid = tables.u64(8, "the table mask");
     long[] rows = new long[64];
-    int present = 0;
-    for (int t = 0; t < 64; t++) {
-      if ((valid & (1L << t)) != 0) {
-        rows[t] = tables.u32(24 + 4L * present++, "the row counts");
-        if (rows[t] > 0xFFFFFF) {
-          throw new PdbFormatException("a table of more than 16,777,215 rows");
-        }
-      }
-    }
+    int present = rowCounts(tables, rows);
     long tablesAt = 24 + 4L * present + ((heapSizes & 0x40) != 0 ? 4 : 0);
     Layout layout = new Layout(rows, heapSizes);
     long typeDefAt = tablesAt;
@@ -147,6 +126,173 @@ public final class TypeDefinitions {
     }
     return new TypeDefinitions(
         strings, typeDefs, typeDefRows, typeDefRowSize, (heapSizes & 0x01) != 0, enclosing);
+  }
+
+  /** A stream of a metadata root: its name, and where it is from the root's start. */
+  private record Stream(String name, long offset, long size) {}
+
+  /** The streams a metadata root's headers list. */
+  private static java.util.List<Stream> streams(PdbBytes root) throws PdbFormatException {
+    if (root.u32(0, "the metadata signature") != METADATA_SIGNATURE) {
+      throw new PdbFormatException("no metadata signature");
+    }
+    long versionLength = root.u32(12, "the version length");
+    if (versionLength > 255) {
+      throw new PdbFormatException("a version string of " + versionLength + " bytes");
+    }
+    long at = 16 + versionLength;
+    int streamCount = root.u16(at + 2, "the stream count");
+    at += 4;
+    java.util.List<Stream> out = new java.util.ArrayList<>();
+    for (int i = 0; i < streamCount; i++) {
+      long offset = root.u32(at, "a stream header");
+      long size = root.u32(at + 4, "a stream header");
+      String name = root.utf8z(at + 8, 32, "a stream name");
+      at += 8 + ((name.length() + 4) & ~3);
+      out.add(new Stream(name, offset, size));
+    }
+    return out;
+  }
+
+  /**
+   * Fills {@code rows} (by table number) from a {@code #~} stream's header; returns how many tables
+   * are present.
+   */
+  private static int rowCounts(PdbBytes tables, long[] rows) throws PdbFormatException {
+    long valid = tables.u64(8, "the table mask");
+    int present = 0;
+    for (int t = 0; t < 64; t++) {
+      if ((valid & (1L << t)) != 0) {
+        rows[t] = tables.u32(24 + 4L * present++, "the row counts");
+        if (rows[t] > 0xFFFFFF) {
+          throw new PdbFormatException("a table of more than 16,777,215 rows");
+        }
+      }
+    }
+    return present;
+  }
+
+  /** The most a metadata root's header and stream headers take: the version and five streams. */
+  private static final int ROOT_HEADER_BYTES = 20 + 256 + 5 * 40;
+
+  /** The most a {@code #~} stream's header takes: 24 bytes and a row count per table. */
+  private static final int TABLES_HEADER_BYTES = 24 + 64 * 4;
+
+  private static final int FIELD_PTR = 0x03;
+  private static final int FIELD = 0x04;
+  private static final int FIELD_STATIC = 0x10;
+  private static final int FIELD_LITERAL = 0x40;
+
+  /** More table bytes than any assembly's: a damaged count. */
+  private static final long MAX_TABLE_BYTES = 1L << 26;
+
+  /**
+   * The fields each type-def declares, by type-def row (index 0 unused, so that the arrays' length
+   * less one is the number of type-defs): its instance fields, and its statics the runtime keeps
+   * (static fields that are not literal constants).
+   *
+   * @param instance instance fields by row
+   * @param statics kept static fields by row
+   */
+  public record FieldCounts(int[] instance, int[] statics) {}
+
+  /**
+   * The fields the type-defs of the metadata of {@code size} bytes at {@code source}'s offset 0 (a
+   * loaded module's, in a process's memory) declare, read from the root's and the {@code #~}
+   * stream's headers and the TypeDef and Field tables only.
+   *
+   * @throws PdbFormatException when the metadata is not readable or not whole, or lists its fields
+   *     through a FieldPtr table (unoptimised metadata)
+   */
+  public static FieldCounts fieldCounts(PeDebugInfo.Source source, long size)
+      throws IOException, PdbFormatException {
+    PdbBytes root = PdbBytes.of(readUpTo(source, 0, size, ROOT_HEADER_BYTES), "the metadata");
+    Stream stream = null;
+    for (Stream s : streams(root)) {
+      if (s.name().equals("#~") || s.name().equals("#-")) {
+        stream = s;
+      }
+    }
+    if (stream == null) {
+      throw new PdbFormatException("no #~ stream");
+    }
+    if (stream.offset() > size || stream.size() > size - stream.offset()) {
+      throw new PdbFormatException("a tables stream beyond the metadata");
+    }
+    PdbBytes header =
+        PdbBytes.of(
+            readUpTo(source, stream.offset(), stream.size(), TABLES_HEADER_BYTES),
+            "the tables stream");
+    int heapSizes = header.u8(6, "the heap sizes");
+    long[] rows = new long[64];
+    int present = rowCounts(header, rows);
+    if (rows[FIELD_PTR] != 0) {
+      throw new PdbFormatException("fields listed through a FieldPtr table");
+    }
+    Layout layout = new Layout(rows, heapSizes);
+    long typeDefAt = 24 + 4L * present + ((heapSizes & 0x40) != 0 ? 4 : 0);
+    for (int t = 0; t < TYPE_DEF; t++) {
+      typeDefAt += rows[t] * layout.rowSize(t);
+    }
+    int typeDefRowSize = layout.rowSize(TYPE_DEF);
+    long fieldAt = typeDefAt + rows[TYPE_DEF] * typeDefRowSize;
+    int fieldRowSize = layout.rowSize(FIELD);
+    PdbBytes typeDefs =
+        table(source, stream, typeDefAt, rows[TYPE_DEF] * typeDefRowSize, "the TypeDef table");
+    PdbBytes fields = table(source, stream, fieldAt, rows[FIELD] * fieldRowSize, "the Field table");
+    // A type-def's fields run from its FieldList to the next type-def's (the table's end for the
+    // last); the column follows Flags, Name, Namespace and Extends.
+    int fieldListAt =
+        4 + 2 * layout.columnSize(Layout.STRING) + layout.columnSize(Layout.TYPE_DEF_OR_REF);
+    boolean wide = layout.index(FIELD) == 4;
+    int typeDefRows = (int) rows[TYPE_DEF];
+    long fieldRows = rows[FIELD];
+    int[] instance = new int[typeDefRows + 1];
+    int[] statics = new int[typeDefRows + 1];
+    long next = typeDefRows == 0 ? 0 : typeDefs.index(fieldListAt, wide, "a FieldList");
+    long counted = 1;
+    for (int r = 1; r <= typeDefRows; r++) {
+      long first = next;
+      next =
+          r == typeDefRows
+              ? fieldRows + 1
+              : typeDefs.index((long) r * typeDefRowSize + fieldListAt, wide, "a FieldList");
+      // A damaged table's lists may overlap: each field is counted once, so the work stays linear.
+      long end = Math.min(next, fieldRows + 1);
+      long from = Math.max(Math.max(first, 1), counted);
+      counted = Math.max(counted, end);
+      for (long f = from; f < end; f++) {
+        int flags = fields.u16((f - 1) * fieldRowSize, "a field's flags");
+        if ((flags & FIELD_STATIC) == 0) {
+          instance[r]++;
+        } else if ((flags & FIELD_LITERAL) == 0) {
+          statics[r]++;
+        }
+      }
+    }
+    return new FieldCounts(instance, statics);
+  }
+
+  private static PdbBytes table(
+      PeDebugInfo.Source source, Stream stream, long at, long bytes, String what)
+      throws IOException, PdbFormatException {
+    if (bytes > MAX_TABLE_BYTES || at > stream.size() || bytes > stream.size() - at) {
+      throw new PdbFormatException(what + " beyond the tables stream");
+    }
+    byte[] table = new byte[(int) bytes];
+    if (!source.read(stream.offset() + at, table)) {
+      throw new PdbFormatException(what + " is not readable");
+    }
+    return PdbBytes.of(table, what);
+  }
+
+  private static byte[] readUpTo(PeDebugInfo.Source source, long offset, long size, int most)
+      throws IOException, PdbFormatException {
+    byte[] bytes = new byte[(int) Math.min(size, most)];
+    if (!source.read(offset, bytes)) {
+      throw new PdbFormatException("the metadata is not readable");
+    }
+    return bytes;
   }
 
   /** Nesting deeper than this is a loop in a damaged file. */
@@ -300,7 +446,7 @@ public final class TypeDefinitions {
       return rows[table] > 0xFFFF ? 4 : 2;
     }
 
-    private int columnSize(int column) {
+    int columnSize(int column) {
       if (column < STRING) {
         return column;
       }

@@ -46,6 +46,61 @@ class TypeDefinitionsTest {
     assertThat(types.name(0x02ff_ffff)).isNull();
   }
 
+  /** The metadata of a file as a loaded module's is read: from its root on, in pieces. */
+  private static PeDebugInfo.Source from(byte[] file, int at) {
+    return (offset, dst) -> {
+      if (offset < 0 || offset > file.length - at - dst.length) {
+        return false;
+      }
+      System.arraycopy(file, at + (int) offset, dst, 0, dst.length);
+      return true;
+    };
+  }
+
+  @Test
+  void fieldCountsSayEachTypeDefsInstanceFieldsAndKeptStatics() throws Exception {
+    byte[] file = Files.readAllBytes(coreLib());
+    int metadata = indexOf(file, new byte[] {'B', 'S', 'J', 'B'});
+    TypeDefinitions.FieldCounts counts =
+        TypeDefinitions.fieldCounts(from(file, metadata), file.length - metadata);
+    Map<String, Integer> byName = byName(TypeDefinitions.of(file));
+    assertThat(counts.instance()).hasSize(byName.size() + 1);
+    assertThat(counts.statics()).hasSameSizeAs(counts.instance());
+    int string = byName.get("System.String") & 0xFFFFFF;
+    // _stringLength and _firstChar; String.Empty is a static readonly field the runtime keeps.
+    assertThat(counts.instance()[string]).isEqualTo(2);
+    assertThat(counts.statics()[string]).isPositive();
+    int object = byName.get("System.Object") & 0xFFFFFF;
+    assertThat(counts.instance()[object]).isZero();
+    assertThat(counts.statics()[object]).isZero();
+    // Int32's MaxValue and MinValue are literals: no statics the runtime keeps; m_value its one.
+    int int32 = byName.get("System.Int32") & 0xFFFFFF;
+    assertThat(counts.instance()[int32]).isEqualTo(1);
+    assertThat(counts.statics()[int32]).isZero();
+  }
+
+  @Test
+  void fieldCountsOfDamagedOrMissingMetadataAreOneFormatError() throws Exception {
+    byte[] good = Files.readAllBytes(coreLib());
+    int metadata = indexOf(good, new byte[] {'B', 'S', 'J', 'B'});
+    for (long size : new long[] {0, 4, 16, 100, 1000}) {
+      assertThatThrownBy(() -> TypeDefinitions.fieldCounts(from(good, metadata), size))
+          .isInstanceOf(PdbFormatException.class);
+    }
+    Random random = new Random(35);
+    for (int i = 0; i < 300; i++) {
+      byte[] bad = good.clone();
+      for (int j = 0; j < 8; j++) {
+        bad[metadata + random.nextInt(600)] = (byte) random.nextInt(256);
+      }
+      try {
+        TypeDefinitions.fieldCounts(from(bad, metadata), bad.length - metadata);
+      } catch (PdbFormatException expected) {
+        // a clean refusal
+      }
+    }
+  }
+
   private static int indexOf(byte[] data, byte[] what) {
     outer:
     for (int i = 0; i <= data.length - what.length; i++) {

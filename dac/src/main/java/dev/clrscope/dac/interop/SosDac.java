@@ -192,7 +192,8 @@ public final class SosDac {
       long assembly,
       boolean isReflection,
       boolean isPeFile,
-      long moduleIndex) {}
+      long moduleIndex,
+      long typeDefMap) {}
 
   /**
    * Where a module's statics are before .NET 9 (its DomainLocalModule, or on one thread its
@@ -361,7 +362,8 @@ public final class SosDac {
         d.address(DacpModuleData.Assembly),
         d.bool(DacpModuleData.bIsReflection),
         d.bool(DacpModuleData.bIsPEFile),
-        d.uint64(DacpModuleData.dwModuleIndex));
+        d.uint64(DacpModuleData.dwModuleIndex),
+        d.address(DacpModuleData.TypeDefToMethodTableMap));
   }
 
   /** A module's statics before .NET 9 ({@code GetDomainLocalModuleDataFromModule}), or null. */
