@@ -16,6 +16,8 @@ public final class HeapObject {
   HeapSegment segment;
   // The walk's current block: bytes [blockBase, blockBase + blockLength) of target memory.
   ByteBuffer block;
+  // The same block as words, or null when it does not start on a word.
+  long[] words;
   long blockBase;
   int blockLength;
   // Reads outside the walk's block (the elements of a large array).
@@ -98,7 +100,8 @@ public final class HeapObject {
   public long word(long offset) {
     long at = address + offset - blockBase;
     if (block != null && at >= 0 && at + 8 <= blockLength) {
-      return block.getLong((int) at);
+      long[] w = words;
+      return w != null && (at & 7) == 0 ? w[(int) (at >>> 3)] : block.getLong((int) at);
     }
     return window.word(address + offset, address + alignedSize);
   }

@@ -76,6 +76,7 @@ final class HeapWalker {
     long base = 0;
     int length = 0;
     ByteBuffer block = null;
+    long[] words = null;
     long objects = 0;
     long bytesSeen = 0;
     ClrType lastType = null;
@@ -108,6 +109,8 @@ final class HeapWalker {
         obj.block = block;
         obj.blockBase = base;
         obj.blockLength = length;
+        words = readAhead.words();
+        obj.words = words;
         if (length - into < Math.min(end - address, ClrReader.MIN_OBJECT_SIZE)) {
           if (address == segment.start()) {
             problem(
@@ -133,7 +136,7 @@ final class HeapWalker {
         }
       }
       int at = (int) into;
-      long mt = block.getLong(at) & ~7L;
+      long mt = (words != null ? words[at >>> 3] : block.getLong(at)) & ~7L;
       ClrType type;
       if (mt == lastMt && lastType != null) {
         type = lastType;
@@ -156,7 +159,10 @@ final class HeapWalker {
       }
       long size =
           type.instanceSize(
-              type.componentSize() == 0 ? 0 : Integer.toUnsignedLong(block.getInt(at + 8)));
+              type.componentSize() == 0
+                  ? 0
+                  : Integer.toUnsignedLong(
+                      words != null ? (int) words[(at >>> 3) + 1] : block.getInt(at + 8)));
       long aligned = (size + 7) & ~7L;
       if (Long.compareUnsigned(address + aligned, end) > 0 || aligned <= 0) {
         problem(
@@ -195,6 +201,12 @@ final class HeapWalker {
     private final dev.clrscope.dac.source.TargetMemory memory;
     private byte[] current = new byte[BLOCK];
     private byte[] spare = new byte[BLOCK];
+    // The blocks as little-endian words, when they start on a word: the walk's reads of a method
+    // table, a length or a reference are then an array's element, not a ByteBuffer's several
+    // calls (a sixth of the walk's time with the quick compiler).
+    private long[] currentWords = new long[BLOCK / 8];
+    private long[] spareWords = new long[BLOCK / 8];
+    private boolean currentAligned;
     private long base;
     private int length;
     private Future<Integer> pending;
@@ -212,6 +224,25 @@ final class HeapWalker {
       return length;
     }
 
+    /** The current block as words, or null when it does not start on a word. */
+    long[] words() {
+      return currentAligned ? currentWords : null;
+    }
+
+    /**
+     * Reads {@code want} bytes at {@code address} into {@code into} and, as words, {@code words}.
+     */
+    private int read(long address, byte[] into, long[] words, int want) {
+      int n = memory.read(address, into, 0, want);
+      if ((address & 7) == 0 && n > 0) {
+        ByteBuffer.wrap(into, 0, n & ~7)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .asLongBuffer()
+            .get(words, 0, n >>> 3);
+      }
+      return n;
+    }
+
     /** A block holding {@code address}: the prefetched one if it does, else read now. */
     ByteBuffer block(long address, int want) {
       Integer prefetched = awaitPending();
@@ -221,19 +252,24 @@ final class HeapWalker {
         byte[] t = current;
         current = spare;
         spare = t;
+        long[] w = currentWords;
+        currentWords = spareWords;
+        spareWords = w;
         base = pendingBase;
         length = prefetched;
       } else {
         base = address;
-        length = memory.read(address, current, 0, want);
+        length = read(address, current, currentWords, want);
       }
+      currentAligned = (base & 7) == 0;
       return ByteBuffer.wrap(current).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     void prefetch(long address, int want) {
       byte[] into = spare;
+      long[] words = spareWords;
       pendingBase = address;
-      pending = READER.submit(() -> memory.read(address, into, 0, want));
+      pending = READER.submit(() -> read(address, into, words, want));
     }
 
     private Integer awaitPending() {
