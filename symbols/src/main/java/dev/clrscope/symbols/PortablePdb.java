@@ -14,9 +14,6 @@ import java.util.Map;
  * kept when it is first asked for. Not thread-safe.
  */
 public final class PortablePdb {
-  /** "BSJB". */
-  private static final long METADATA_SIGNATURE = 0x424A5342L;
-
   /** A hidden sequence point's line: code the compiler made that belongs to no line. */
   private static final int HIDDEN_LINE = 0xFEEFEE;
 
@@ -89,28 +86,20 @@ public final class PortablePdb {
    */
   public static PortablePdb parse(byte[] data) throws PdbFormatException {
     PdbBytes file = PdbBytes.of(data, "the PDB");
-    if (file.length() < 4 || file.u32(0, "the signature") != METADATA_SIGNATURE) {
+    if (file.length() < 4 || file.u32(0, "the signature") != MetadataStreams.SIGNATURE) {
       throw new PdbFormatException(
           looksWindows(data)
               ? "a Windows PDB, not a portable one"
               : "not a portable PDB (no metadata signature)");
     }
-    long versionLength = file.u32(12, "the version length");
-    if (versionLength > 255) {
-      throw new PdbFormatException("a version string of " + versionLength + " bytes");
-    }
-    long at = 16 + versionLength;
-    int streamCount = file.u16(at + 2, "the stream count");
-    at += 4;
     PdbBytes pdb = null;
     long pdbAt = 0;
     PdbBytes tables = null;
     PdbBytes blob = null;
-    for (int i = 0; i < streamCount; i++) {
-      long offset = file.u32(at, "a stream header");
-      long size = file.u32(at + 4, "a stream header");
-      String name = file.utf8z(at + 8, 32, "a stream name");
-      at += 8 + ((name.length() + 4) & ~3);
+    for (MetadataStreams.Stream header : MetadataStreams.of(file)) {
+      String name = header.name();
+      long offset = header.offset();
+      long size = header.size();
       PdbBytes stream = file.slice(offset, size, "the " + name + " stream");
       switch (name) {
         case "#Pdb" -> {

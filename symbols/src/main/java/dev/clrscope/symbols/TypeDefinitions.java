@@ -19,7 +19,6 @@ public final class TypeDefinitions {
   /** No assembly needs more; a bigger file is refused unread. */
   private static final long MAX_FILE_BYTES = 1L << 30;
 
-  private static final long METADATA_SIGNATURE = 0x424A5342L;
   private static final int TYPE_DEF = 0x02;
   private static final int NESTED_CLASS = 0x29;
 
@@ -81,7 +80,7 @@ public final class TypeDefinitions {
     }
     PdbBytes tables = null;
     PdbBytes strings = null;
-    for (Stream stream : streams(root)) {
+    for (MetadataStreams.Stream stream : MetadataStreams.of(root)) {
       switch (stream.name()) {
         case "#~", "#-" ->
             tables = root.slice(stream.offset(), stream.size(), "the " + stream.name() + " stream");
@@ -126,32 +125,6 @@ public final class TypeDefinitions {
     }
     return new TypeDefinitions(
         strings, typeDefs, typeDefRows, typeDefRowSize, (heapSizes & 0x01) != 0, enclosing);
-  }
-
-  /** A stream of a metadata root: its name, and where it is from the root's start. */
-  private record Stream(String name, long offset, long size) {}
-
-  /** The streams a metadata root's headers list. */
-  private static java.util.List<Stream> streams(PdbBytes root) throws PdbFormatException {
-    if (root.u32(0, "the metadata signature") != METADATA_SIGNATURE) {
-      throw new PdbFormatException("no metadata signature");
-    }
-    long versionLength = root.u32(12, "the version length");
-    if (versionLength > 255) {
-      throw new PdbFormatException("a version string of " + versionLength + " bytes");
-    }
-    long at = 16 + versionLength;
-    int streamCount = root.u16(at + 2, "the stream count");
-    at += 4;
-    java.util.List<Stream> out = new java.util.ArrayList<>();
-    for (int i = 0; i < streamCount; i++) {
-      long offset = root.u32(at, "a stream header");
-      long size = root.u32(at + 4, "a stream header");
-      String name = root.utf8z(at + 8, 32, "a stream name");
-      at += 8 + ((name.length() + 4) & ~3);
-      out.add(new Stream(name, offset, size));
-    }
-    return out;
   }
 
   /**
@@ -207,8 +180,8 @@ public final class TypeDefinitions {
   public static FieldCounts fieldCounts(PeDebugInfo.Source source, long size)
       throws IOException, PdbFormatException {
     PdbBytes root = PdbBytes.of(readUpTo(source, 0, size, ROOT_HEADER_BYTES), "the metadata");
-    Stream stream = null;
-    for (Stream s : streams(root)) {
+    MetadataStreams.Stream stream = null;
+    for (MetadataStreams.Stream s : MetadataStreams.of(root)) {
       if (s.name().equals("#~") || s.name().equals("#-")) {
         stream = s;
       }
@@ -274,7 +247,7 @@ public final class TypeDefinitions {
   }
 
   private static PdbBytes table(
-      PeDebugInfo.Source source, Stream stream, long at, long bytes, String what)
+      PeDebugInfo.Source source, MetadataStreams.Stream stream, long at, long bytes, String what)
       throws IOException, PdbFormatException {
     if (bytes > MAX_TABLE_BYTES || at > stream.size() || bytes > stream.size() - at) {
       throw new PdbFormatException(what + " beyond the tables stream");
