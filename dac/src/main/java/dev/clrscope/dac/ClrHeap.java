@@ -78,7 +78,17 @@ public final class ClrHeap {
 
   /** The objects of these segments, in this order. On the owner thread. */
   WalkSummary walkSegments(List<HeapSegment> segments, HeapVisitor visitor) {
-    return new HeapWalker(reader, allocationContexts()).walk(segments, visitor);
+    return walker().walk(segments, visitor);
+  }
+
+  /** A walker of this heap, not yet walking. On the owner thread. */
+  HeapWalker walker() {
+    return new HeapWalker(reader, allocationContexts());
+  }
+
+  /** The reader this heap reads through. */
+  ClrReader reader() {
+    return reader;
   }
 
   /** Per-type counts and sizes of the whole heap (dumpheap -stat). */

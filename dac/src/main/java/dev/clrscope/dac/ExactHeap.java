@@ -1,5 +1,6 @@
 package dev.clrscope.dac;
 
+import dev.clrscope.heapwalk.Beside;
 import dev.clrscope.heapwalk.HeapSnapshot;
 import dev.clrscope.heapwalk.HeapSnapshotBuilder;
 import java.util.ArrayList;
@@ -56,51 +57,16 @@ final class ExactHeap {
     long[] interior = interiorAddresses(all);
     long[] interiorObject = new long[interior.length];
     List<HeapSegment> segments = segmentsInOrder(heap);
-    LongSet named = new LongSet();
-    int[] nextInterior = {0};
-    long[] lastNamed = {0};
     // One visitor for every object: ten million of them must not each allocate one.
-    Counted references = new Counted(b);
+    GraphVisitor first = new GraphVisitor(b, also, interior, interiorObject, 0);
+    int split = also == null ? splitPoint(segments) : -1;
     boolean walked = false;
     WalkSummary walk;
     try {
       walk =
-          heap.walkSegments(
-              segments,
-              o -> {
-                if (also != null) {
-                  also.visit(o);
-                }
-                long address = o.address();
-                long end = address + o.alignedSize();
-                int k = nextInterior[0];
-                while (k < interior.length && interior[k] < end) {
-                  if (interior[k] >= address) {
-                    interiorObject[k] = address;
-                  }
-                  k++;
-                }
-                nextInterior[0] = k;
-                ClrType type = o.type();
-                if (type.isFree()) {
-                  return;
-                }
-                references.count = 0;
-                o.references(references);
-                long mt = type.methodTable();
-                // Runs of one type are the rule (arrays of a type, a list's items): one lookup
-                // each.
-                if (mt != lastNamed[0]) {
-                  lastNamed[0] = mt;
-                  if (named.add(mt)) {
-                    b.typeName(mt, type.name());
-                  }
-                }
-                b.object(address, o.size(), mt, references.count);
-                if (o.segment().kind() == SegmentKind.FROZEN) {
-                  b.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
-                }
-              });
+          split < 0
+              ? heap.walkSegments(segments, first)
+              : walkInTwo(heap, segments, split, first, interior, interiorObject);
       // Every object is in the builder's columns once this returns (they are filled beside the
       // walk).
       b.walkEnded();
@@ -161,22 +127,175 @@ final class ExactHeap {
         }
       }
     }
-    return new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
+    Graph gg = new Graph(b.build().orElseThrow(), List.copyOf(all), rootObjects);
+    return gg;
   }
 
-  /** Hands each reference to the builder and counts an object's. */
-  private static final class Counted implements ReferenceVisitor {
-    private final HeapSnapshotBuilder builder;
-    int count;
+  /**
+   * Heaps of fewer bytes than this are walked on one thread: a second costs more than it saves (a
+   * thread, a second builder and their hand-overs). The system property {@code
+   * clrscope.heap.twoWalksFrom} sets another bound: the tests walk small cores in two with it.
+   */
+  static final long TWO_WALKS_FROM = Long.getLong("clrscope.heap.twoWalksFrom", 64L << 20);
 
-    Counted(HeapSnapshotBuilder builder) {
+  /**
+   * Where to cut the segments into two walks of about as many bytes each, on two cores or more: the
+   * index of the later walk's first segment, or -1 to walk them on one thread (a small heap, one
+   * segment that is most of it).
+   */
+  static int splitPoint(List<HeapSegment> segments) {
+    if (segments.size() < 2 || Runtime.getRuntime().availableProcessors() < 2) {
+      return -1;
+    }
+    long total = 0;
+    for (HeapSegment s : segments) {
+      total += s.end() - s.start();
+    }
+    if (total < TWO_WALKS_FROM) {
+      return -1;
+    }
+    long before = 0;
+    int best = -1;
+    long bestGap = Long.MAX_VALUE;
+    for (int k = 1; k < segments.size(); k++) {
+      HeapSegment s = segments.get(k - 1);
+      before += s.end() - s.start();
+      long gap = Math.abs(total - 2 * before);
+      if (gap < bestGap) {
+        bestGap = gap;
+        best = k;
+      }
+    }
+    // Halves further apart than 3 to 1 gain little over one walk.
+    return bestGap <= total / 2 ? best : -1;
+  }
+
+  /**
+   * The segments from {@code split} on walked into a builder of their own on a second thread,
+   * beside this thread's walk of those before it into {@code first}'s: the builder then takes the
+   * second's objects after its own ({@link HeapSnapshotBuilder#append}), so the graph is the one a
+   * single walk makes. The second walk asks this thread for the types it meets ({@link
+   * TypeRequests}); either walk failing stops the other, and the first failure is the one thrown.
+   */
+  private static WalkSummary walkInTwo(
+      ClrHeap heap,
+      List<HeapSegment> segments,
+      int split,
+      GraphVisitor first,
+      long[] interior,
+      long[] interiorObject) {
+    HeapSnapshotBuilder later = HeapSnapshotBuilder.exact(8);
+    GraphVisitor second =
+        new GraphVisitor(later, null, interior, interiorObject, segments.get(split).start());
+    TypeRequests requests = new TypeRequests(heap.reader());
+    HeapWalker mine = heap.walker().serving(requests);
+    HeapWalker theirs = heap.walker().beside(requests);
+    List<HeapSegment> upper = List.copyOf(segments.subList(split, segments.size()));
+    Beside<WalkSummary> other =
+        Beside.run(
+            "clrscope-dac walk",
+            true,
+            () -> {
+              try {
+                WalkSummary w = theirs.walk(upper, second);
+                later.walkEnded();
+                return w;
+              } catch (RuntimeException | Error e) {
+                requests.close();
+                later.abandon();
+                throw e;
+              } finally {
+                requests.ended();
+              }
+            });
+    WalkSummary lower;
+    try {
+      lower = mine.walk(segments.subList(0, split), first);
+      requests.serveUntilEnded();
+    } catch (RuntimeException | Error e) {
+      requests.close();
+      try {
+        other.get();
+      } catch (RuntimeException | Error cause) {
+        if (e instanceof TypeRequests.OtherHalfStopped) {
+          throw cause; // the later walk failed first: its failure is the one to say
+        }
+      }
+      throw e;
+    }
+    WalkSummary upperWalk = other.get();
+    first.builder.walkEnded();
+    first.builder.append(later);
+    return WalkSummary.concat(lower, upperWalk);
+  }
+
+  /**
+   * What each object of the graph's walk goes through: its references and itself into a builder,
+   * its type named the first time, interior roots pointing into it resolved to it. One per walk.
+   */
+  private static final class GraphVisitor implements HeapVisitor {
+    final HeapSnapshotBuilder builder;
+    private final HeapVisitor also;
+    private final long[] interior;
+    private final long[] interiorObject;
+    private int nextInterior;
+    private final LongSet named = new LongSet();
+    // The method tables named last, by a few of their bits: heaps interleave a few types (an
+    // object, its string, its array), each then named with no lookup of the set.
+    private final long[] lastNamed = new long[64];
+    private final HeapObject.ReferenceRuns runs;
+
+    GraphVisitor(
+        HeapSnapshotBuilder builder,
+        HeapVisitor also,
+        long[] interior,
+        long[] interiorObject,
+        long from) {
       this.builder = builder;
+      this.also = also;
+      this.interior = interior;
+      this.interiorObject = interiorObject;
+      int k = Arrays.binarySearch(interior, from);
+      this.nextInterior = k >= 0 ? k : -k - 1;
+      this.runs = builder::references;
     }
 
     @Override
-    public void reference(long target, long offset) {
-      builder.reference(target);
-      count++;
+    public void visit(HeapObject o) {
+      if (also != null) {
+        also.visit(o);
+      }
+      long address = o.address();
+      long end = address + o.alignedSize();
+      int k = nextInterior;
+      while (k < interior.length && interior[k] < end) {
+        if (interior[k] >= address) {
+          interiorObject[k] = address;
+        }
+        k++;
+      }
+      nextInterior = k;
+      ClrType type = o.type();
+      if (type.isFree()) {
+        return;
+      }
+      long mt = type.methodTable();
+      int recent = (int) (mt >>> 3) & (lastNamed.length - 1);
+      if (mt != lastNamed[recent]) {
+        lastNamed[recent] = mt;
+        if (named.add(mt)) {
+          builder.typeName(mt, type.name());
+        }
+      }
+      int gathered = o.gatherReferences();
+      if (gathered >= 0) {
+        builder.object(address, o.size(), mt, o.gathered(), gathered);
+      } else {
+        builder.object(address, o.size(), mt, (int) o.referenceRuns(runs));
+      }
+      if (o.segment().kind() == SegmentKind.FROZEN) {
+        builder.root(address, HeapSnapshotBuilder.FROZEN_ROOT, null);
+      }
     }
   }
 

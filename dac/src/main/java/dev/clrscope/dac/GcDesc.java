@@ -23,12 +23,26 @@ final class GcDesc {
   private final int[] skips;
   private final long repeatStart;
 
+  /**
+   * Whether every offset, length and skip is a whole number of words: the slots are then words of
+   * the object, which {@link #gather} reads by index. A real descriptor always is.
+   */
+  private final boolean inWords;
+
   private GcDesc(long[] offsets, long[] sizes, int[] pointers, int[] skips, long repeatStart) {
     this.offsets = offsets;
     this.sizes = sizes;
     this.pointers = pointers;
     this.skips = skips;
     this.repeatStart = repeatStart;
+    boolean words = (repeatStart & 7) == 0;
+    for (int i = 0; offsets != null && i < offsets.length; i++) {
+      words &= (offsets[i] & 7) == 0 && (sizes[i] & 7) == 0;
+    }
+    for (int i = 0; skips != null && i < skips.length; i++) {
+      words &= (skips[i] & 7) == 0;
+    }
+    this.inWords = words;
   }
 
   /**
@@ -109,6 +123,133 @@ final class GcDesc {
         return;
       }
     }
+  }
+
+  /**
+   * The non-null references of an object of {@code size} bytes whose first word is {@code
+   * words[first]} and whose every word is in {@code words}, copied into {@code out} from its start:
+   * the slots {@link #forEachSlot} gives, read with no call per slot (a walk meets tens of millions
+   * of them).
+   *
+   * @return how many, or -1 when {@code out} has no room for them or the descriptor's slots are not
+   *     whole words (then {@link #forEachSlot} reads them)
+   */
+  int gather(long size, long[] words, int first, long[] out) {
+    if (!inWords) {
+      return -1;
+    }
+    int n = 0;
+    if (offsets != null) {
+      for (int i = 0; i < offsets.length; i++) {
+        long offset = offsets[i];
+        long stop = offset + sizes[i] + size;
+        if (offset < 0 || stop > size) {
+          return n;
+        }
+        if (stop <= offset) {
+          continue;
+        }
+        int k = first + (int) (offset >>> 3);
+        int end = k + (int) ((stop - offset + 7) >>> 3);
+        if (n + (end - k) > out.length) {
+          return -1;
+        }
+        for (; k < end; k++) {
+          long target = words[k];
+          if (target != 0) {
+            out[n++] = target;
+          }
+        }
+      }
+      return n;
+    }
+    long offset = repeatStart;
+    if (offset < 0) {
+      return 0;
+    }
+    long limit = size - 8;
+    while (offset < limit) {
+      long before = offset;
+      for (int i = 0; i < pointers.length; i++) {
+        long stop = offset + 8L * pointers[i];
+        if (stop > size) {
+          return n;
+        }
+        if (stop > offset) {
+          int k = first + (int) (offset >>> 3);
+          int end = k + (int) ((stop - offset) >>> 3);
+          if (n + (end - k) > out.length) {
+            return -1;
+          }
+          for (; k < end; k++) {
+            long target = words[k];
+            if (target != 0) {
+              out[n++] = target;
+            }
+          }
+          offset = stop;
+        }
+        offset += skips[i];
+      }
+      if (offset <= before) {
+        return n;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The reference slots of an object of {@code size} bytes as runs of consecutive words: {@link
+   * #forEachSlot}'s slots, a run per series (an array of references is one), so that a large
+   * object's references are read a run at a time.
+   *
+   * @return false when the slots are not whole words (then only {@link #forEachSlot} reads them)
+   */
+  boolean forEachRun(long size, RunVisitor visitor) {
+    if (!inWords) {
+      return false;
+    }
+    if (offsets != null) {
+      for (int i = 0; i < offsets.length; i++) {
+        long offset = offsets[i];
+        long stop = offset + sizes[i] + size;
+        if (offset < 0 || stop > size) {
+          return true;
+        }
+        if (stop > offset) {
+          visitor.run(offset, (stop - offset + 7) >>> 3);
+        }
+      }
+      return true;
+    }
+    long offset = repeatStart;
+    if (offset < 0) {
+      return true;
+    }
+    long limit = size - 8;
+    while (offset < limit) {
+      long before = offset;
+      for (int i = 0; i < pointers.length; i++) {
+        long stop = offset + 8L * pointers[i];
+        if (stop > size) {
+          return true;
+        }
+        if (stop > offset) {
+          visitor.run(offset, pointers[i]);
+          offset = stop;
+        }
+        offset += skips[i];
+      }
+      if (offset <= before) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** Receives each run of reference slots: its first slot's offset and how many words it holds. */
+  interface RunVisitor {
+    void run(long offset, long words);
   }
 
   /** Receives the offset of each reference slot of an object. */

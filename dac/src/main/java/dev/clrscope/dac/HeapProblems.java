@@ -47,6 +47,25 @@ public record HeapProblems(
         : new HeapProblems(byKind, walk.bytesNotWalked(), List.of());
   }
 
+  /** The problems of two walks as one walk's, {@code lower}'s first. */
+  static HeapProblems concat(HeapProblems lower, HeapProblems upper) {
+    if (upper.isEmpty()) {
+      return lower;
+    }
+    if (lower.isEmpty()) {
+      return upper;
+    }
+    Map<HeapProblem.Kind, Integer> byKind = new EnumMap<>(lower.byKind);
+    upper.byKind.forEach((k, n) -> byKind.merge(k, n, Integer::sum));
+    List<HeapProblem> first = new ArrayList<>(lower.first);
+    for (HeapProblem p : upper.first) {
+      if (first.size() < KEPT) {
+        first.add(p);
+      }
+    }
+    return new HeapProblems(byKind, lower.bytesNotWalked + upper.bytesNotWalked, first);
+  }
+
   /** The counts by kind under their JSON names ({@code typeUnreadable}), or null when none. */
   public Map<String, Integer> countsByName() {
     if (byKind.isEmpty()) {

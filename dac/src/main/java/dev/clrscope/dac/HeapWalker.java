@@ -44,6 +44,40 @@ final class HeapWalker {
     }
   }
 
+  /**
+   * A walk on a thread beside the owner's: its types come from the owner through {@code requests},
+   * kept here once answered, and it stops once they are closed.
+   */
+  HeapWalker beside(TypeRequests requests) {
+    this.asks = requests;
+    this.askedTypes = new LongMap<>();
+    return this;
+  }
+
+  /** A walk on the owner thread that answers {@code requests} between its objects. */
+  HeapWalker serving(TypeRequests requests) {
+    this.serves = requests;
+    return this;
+  }
+
+  private TypeRequests asks;
+  private LongMap<ClrType> askedTypes;
+  private TypeRequests serves;
+
+  private ClrType typeOrNull(long mt) {
+    if (asks == null) {
+      return reader.typeOrNull(mt);
+    }
+    ClrType t = askedTypes.get(mt);
+    if (t == null && mt != 0) {
+      t = asks.typeOrNull(mt);
+      if (t != null) {
+        askedTypes.put(mt, t);
+      }
+    }
+    return t;
+  }
+
   WalkSummary walk(List<HeapSegment> segments, HeapVisitor visitor) {
     long started = System.nanoTime();
     HeapObject obj = new HeapObject(reader);
@@ -67,6 +101,15 @@ final class HeapWalker {
     problems.add(new HeapProblem(kind, segment, address, segment.end() - address, reason));
   }
 
+  /**
+   * The types of the method tables met last, by a few bits of the method table: heaps interleave a
+   * few types (an object, its string, its array), and each is then found without a map's lookup.
+   */
+  private static final int RECENT = 64;
+
+  private final long[] recentMt = new long[RECENT];
+  private final ClrType[] recentType = new ClrType[RECENT];
+
   private long[] walkSegment(HeapSegment segment, HeapObject obj, HeapVisitor visitor) {
     long end = segment.end();
     long address = segment.start();
@@ -79,12 +122,17 @@ final class HeapWalker {
     long[] words = null;
     long objects = 0;
     long bytesSeen = 0;
-    ClrType lastType = null;
-    long lastMt = 0;
     obj.segment = segment;
     while (Long.compareUnsigned(address, end) < 0) {
       if ((objects & 0xffff) == 0) {
-        reader.session().checkStop();
+        if (asks == null) {
+          reader.session().checkStop();
+        } else {
+          asks.checkOpen();
+        }
+      }
+      if (serves != null) {
+        serves.serve();
       }
       if (skipContexts) {
         while (ctx < contextStarts.length
@@ -138,10 +186,11 @@ final class HeapWalker {
       int at = (int) into;
       long mt = (words != null ? words[at >>> 3] : block.getLong(at)) & ~7L;
       ClrType type;
-      if (mt == lastMt && lastType != null) {
-        type = lastType;
+      int recent = (int) (mt >>> 3) & (RECENT - 1);
+      if (recentMt[recent] == mt && mt != 0) {
+        type = recentType[recent];
       } else {
-        type = reader.typeOrNull(mt);
+        type = typeOrNull(mt);
         if (type == null) {
           problem(
               HeapProblem.Kind.TYPE_UNREADABLE,
@@ -154,8 +203,8 @@ final class HeapWalker {
                   : "no object here: 0x" + Long.toHexString(mt) + " is not a method table");
           break;
         }
-        lastType = type;
-        lastMt = mt;
+        recentType[recent] = type;
+        recentMt[recent] = mt;
       }
       long size =
           type.instanceSize(

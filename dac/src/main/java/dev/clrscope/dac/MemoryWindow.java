@@ -40,4 +40,27 @@ final class MemoryWindow {
     }
     return view.getLong((int) at);
   }
+
+  /**
+   * The {@code n} words from {@code address} into {@code into[0..n)}, as {@link #word} reads them
+   * (0 where not readable), copied a window's run at a time rather than a word at a time.
+   */
+  void words(long address, long limit, long[] into, int n) {
+    int done = 0;
+    while (done < n) {
+      long at = address - base;
+      if (length == 0 || at < 0 || at + 8 > length) {
+        into[done++] = word(address, limit);
+        address += 8;
+        continue;
+      }
+      int k = Math.min(n - done, (int) ((length - at) >>> 3));
+      ByteBuffer.wrap(window, (int) at, 8 * k)
+          .order(ByteOrder.LITTLE_ENDIAN)
+          .asLongBuffer()
+          .get(into, done, k);
+      done += k;
+      address += 8L * k;
+    }
+  }
 }

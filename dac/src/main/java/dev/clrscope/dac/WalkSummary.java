@@ -11,6 +11,16 @@ package dev.clrscope.dac;
  */
 public record WalkSummary(
     long objects, long bytes, int segments, HeapProblems problems, long elapsedNanos) {
+  /** Two walks of consecutive parts of a heap as one, {@code lower}'s first. */
+  static WalkSummary concat(WalkSummary lower, WalkSummary upper) {
+    return new WalkSummary(
+        lower.objects + upper.objects,
+        lower.bytes + upper.bytes,
+        lower.segments + upper.segments,
+        HeapProblems.concat(lower.problems, upper.problems),
+        Math.max(lower.elapsedNanos, upper.elapsedNanos));
+  }
+
   /** Whether every segment was walked to its end. */
   public boolean complete() {
     return problems.isEmpty();

@@ -7,7 +7,7 @@ import java.util.function.Supplier;
  * caller's): {@link #get} waits for it and throws what it threw. For a graph's passes that read the
  * same arrays and write their own, on the core a heap's analysis otherwise leaves idle.
  */
-final class Beside<T> {
+public final class Beside<T> {
   private final Supplier<T> work;
   private Thread thread;
   private T result;
@@ -23,7 +23,7 @@ final class Beside<T> {
    * @param name its thread's name
    * @param onItsOwn whether on a thread of its own, or at once on this one
    */
-  static <T> Beside<T> run(String name, boolean onItsOwn, Supplier<T> work) {
+  public static <T> Beside<T> run(String name, boolean onItsOwn, Supplier<T> work) {
     Beside<T> b = new Beside<>(work);
     if (onItsOwn) {
       b.thread = new Thread(b::make, name);
@@ -44,7 +44,7 @@ final class Beside<T> {
   }
 
   /** What the work made, once it is done; what it threw is thrown here. */
-  T get() {
+  public T get() {
     if (thread != null) {
       boolean interrupted = false;
       while (true) {

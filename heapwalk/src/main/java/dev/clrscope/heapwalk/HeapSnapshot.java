@@ -179,16 +179,20 @@ public final class HeapSnapshot {
    */
   private static int[] withDependents(
       int[] first, int[] target, int[] dependentKey, int[] dependentValue, int n) {
-    int[] dependentsOf = new int[n + 1];
     int count = 0;
     for (int h = 0; h < dependentKey.length; h++) {
       if (dependentKey[h] >= 0 && dependentValue[h] >= 0) {
-        dependentsOf[dependentKey[h] + 1]++;
         count++;
       }
     }
     if (count == 0) {
       return target;
+    }
+    int[] dependentsOf = new int[n + 1];
+    for (int h = 0; h < dependentKey.length; h++) {
+      if (dependentKey[h] >= 0 && dependentValue[h] >= 0) {
+        dependentsOf[dependentKey[h] + 1]++;
+      }
     }
     if ((long) first[n] + count > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("more references than one snapshot can hold");
@@ -278,6 +282,7 @@ public final class HeapSnapshot {
     this.generationSizes = generationSizes == null ? null : generationSizes.clone();
     this.problems = graph.problems;
     this.exactRoots = graph.exactRoots;
+    this.inOrder = graph.inOrder;
   }
 
   /**
@@ -449,6 +454,11 @@ public final class HeapSnapshot {
   private int searches;
 
   private Boolean inOrder;
+
+  /** Says the objects are numbered in address order, as the walk that gave them knows. */
+  void addressesInOrder() {
+    inOrder = Boolean.TRUE;
+  }
 
   /** Lookups answered without an index: a root path's few; a walk's millions get the index. */
   private static final int FEW_LOOKUPS = 4096;

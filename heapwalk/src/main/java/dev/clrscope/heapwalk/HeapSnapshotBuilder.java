@@ -218,14 +218,24 @@ public final class HeapSnapshotBuilder {
 
   private int exactPointerSize;
 
-  /** The objects {@link #object} has taken and not yet moved into the columns. */
-  private static final int BATCH = 4096;
+  /**
+   * How many objects the first batch holds; each batch after holds twice as many as the one before,
+   * up to {@link #LARGEST_BATCH}. Each hand-over between the walk's thread and the columns' costs a
+   * wake-up of the other (a millisecond or more on a virtual machine's idle core): a heap of
+   * millions of objects wants few of them, a small heap its objects moved while it is walked.
+   */
+  private static final int FIRST_BATCH = 4096;
+
+  private static final int LARGEST_BATCH = 1 << 17;
 
   /**
    * The objects and references {@link #object} and {@link #reference} have taken and not yet moved
    * into the columns.
    */
-  private Batch batch = new Batch();
+  private Batch batch = new Batch(FIRST_BATCH);
+
+  /** How many objects the next batch holds. */
+  private int batchSize = FIRST_BATCH;
 
   /** Moves full batches into the columns beside the walk, on two cores or more; else null. */
   private Mover mover;
@@ -255,8 +265,34 @@ public final class HeapSnapshotBuilder {
     f.size[i] = objectSize;
     f.type[i] = typeId;
     f.edges[i] = references;
-    if (i + 1 == BATCH) {
+    if (i + 1 == f.address.length) {
       flushObjects();
+    }
+  }
+
+  /**
+   * The next object, in address order, with its references {@code targets[0..n)} (none 0): {@link
+   * #reference} of each, then {@link #object(long, long, long, int)}.
+   */
+  public void object(long objectAddress, long objectSize, long typeId, long[] targets, int n) {
+    references(targets, n);
+    object(objectAddress, objectSize, typeId, n);
+  }
+
+  /** {@link #reference} of each of {@code targets[0..n)}. */
+  public void references(long[] targets, int n) {
+    Batch f = batch;
+    int at = f.references;
+    if (at + n <= f.targets.length) {
+      long[] into = f.targets;
+      for (int k = 0; k < n; k++) {
+        into[at + k] = targets[k];
+      }
+      f.references = at + n;
+    } else {
+      for (int k = 0; k < n; k++) {
+        reference(targets[k]);
+      }
     }
   }
 
@@ -271,7 +307,8 @@ public final class HeapSnapshotBuilder {
     if (mover == null) {
       moveIntoColumns(f);
     } else {
-      batch = mover.handOver(f);
+      batchSize = Math.min(2 * batchSize, LARGEST_BATCH);
+      batch = mover.handOver(f).atLeast(batchSize);
     }
   }
 
@@ -303,13 +340,27 @@ public final class HeapSnapshotBuilder {
    * claims the next of them as it comes: which batch a reference arrives in does not matter.
    */
   private static final class Batch {
-    final long[] address = new long[BATCH];
-    final long[] size = new long[BATCH];
-    final long[] type = new long[BATCH];
-    final long[] edges = new long[BATCH];
+    final long[] address;
+    final long[] size;
+    final long[] type;
+    final long[] edges;
     int objects;
-    final long[] targets = new long[8 * BATCH];
+    // Most objects hold a reference or two: a batch of references fills about when its objects do.
+    final long[] targets;
     int references;
+
+    Batch(int objects) {
+      address = new long[objects];
+      size = new long[objects];
+      type = new long[objects];
+      edges = new long[objects];
+      targets = new long[4 * objects];
+    }
+
+    /** An empty batch of {@code objects} objects: this one if it holds as many, else a new one. */
+    Batch atLeast(int objects) {
+      return address.length >= objects ? this : new Batch(objects);
+    }
   }
 
   /**
@@ -327,8 +378,8 @@ public final class HeapSnapshotBuilder {
     private volatile boolean stopped;
 
     Mover() {
-      empty.add(new Batch());
-      empty.add(new Batch());
+      empty.add(new Batch(FIRST_BATCH));
+      empty.add(new Batch(FIRST_BATCH));
       thread = Beside.run("clrscope-graph-columns", true, this::run);
     }
 
@@ -363,7 +414,7 @@ public final class HeapSnapshotBuilder {
 
     /** Waits until every batch handed over is in the columns. */
     void finish() {
-      Batch end = new Batch();
+      Batch end = new Batch(0);
       end.objects = -1;
       put(end);
       thread.get();
@@ -451,6 +502,38 @@ public final class HeapSnapshotBuilder {
     placesByKind.forEach((kind, n) -> stopsByKind.merge(kind, n, Integer::sum));
     bytesNotWalked += bytes;
   }
+
+  /**
+   * Takes what {@code later}, an exact builder of another walk of segments that all lie above this
+   * one's (walked beside it, on another thread), was given: its objects and their references come
+   * after this builder's, numbered as one walk would have numbered them; its roots (its frozen
+   * objects) after this one's so far, its type names and problems. Once both walks have ended
+   * ({@link #walkEnded}), before this builder is given anything else; {@code later} is used up.
+   */
+  public void append(HeapSnapshotBuilder later) {
+    if (!exactRoots
+        || !later.exactRoots
+        || later == this
+        || tail != null
+        || later.tail != null
+        || state != State.DONE
+        || later.state != State.DONE) {
+      throw new IllegalStateException("only an ended exact walk appends another, once");
+    }
+    tail = later;
+    long[] roots = later.rootAddress.drain();
+    int[] kinds = later.rootKind.drain();
+    for (int r = 0; r < roots.length; r++) {
+      root(roots[r], kinds[r], later.rootNames.get(r));
+    }
+    later.typeNames.forEach(typeNames::putIfAbsent);
+    problems.addAll(later.problems);
+    later.stopsByKind.forEach((kind, count) -> stopsByKind.merge(kind, count, Integer::sum));
+    bytesNotWalked += later.bytesNotWalked;
+  }
+
+  /** The builder {@link #append} took, whose objects come after this one's; or null. */
+  private HeapSnapshotBuilder tail;
 
   /** Ends an exact builder's walk: everything has been given. */
   public void walkEnded() {
@@ -541,37 +624,65 @@ public final class HeapSnapshotBuilder {
     if (state != State.DONE) {
       found.add("the end of GC " + gcNumber + " was not seen: the walk may be incomplete");
     }
-    int n = address.size();
-    int edges = target.size();
+    HeapSnapshotBuilder later = tail;
+    int na = address.size();
+    int n = na + (later == null ? 0 : later.address.size());
+    int edgesHere = target.size();
+    int edgesLater = later == null ? 0 : later.target.size();
+    int edges = edgesHere + edgesLater;
     edgesArrived = edges;
+    long claimed = claimedEdges + (later == null ? 0 : later.claimedEdges);
     // Object i owns the next edgeCount[i] references: only a whole stream says which are whose.
-    boolean trusted = claimedEdges == edges;
+    boolean trusted =
+        claimedEdges == edgesHere && (later == null || later.claimedEdges == edgesLater);
     if (!trusted) {
       found.add(
           "the objects claim "
-              + claimedEdges
+              + claimed
               + " references but "
               + edges
               + " arrived: events were lost, so which object holds which reference is unknown;"
               + " the references are left out (counts and sizes are exact, retained sizes and"
               + " paths are not)");
     }
-    int[] objectFirst;
+    int[] objectFirst = new int[n + 1];
     if (trusted) {
-      firstEdge.add(edges);
-      objectFirst = firstEdge.drain();
-    } else {
-      firstEdge.drain();
-      objectFirst = new int[n + 1];
+      firstEdge.drainInto(objectFirst, 0);
+      if (later != null) {
+        later.firstEdge.drainInto(objectFirst, na);
+        for (int i = na; i < n; i++) {
+          objectFirst[i] += edgesHere;
+        }
+      }
+      objectFirst[n] = edges;
     }
-    long[] addresses = address.drain();
+    firstEdge.clear();
+    long[] addresses = new long[n];
+    address.drainInto(addresses, 0);
+    if (later != null) {
+      later.firstEdge.clear();
+      later.address.drainInto(addresses, na);
+      if (pages == null) {
+        pages = later.pages;
+      } else if (later.pages != null) {
+        pages.append(later.pages, na);
+      }
+      later.pages = null;
+    }
+    boolean ascending = pages != null && pages.ascending();
     if (pages != null && pages.ordered()) {
       pages.seal();
     }
     java.util.function.LongToIntFunction index =
         pages != null && pages.ordered() ? pages::find : new AddressIndex(addresses)::find;
     int[] objectTarget = new int[trusted ? edges : 0];
-    long outside = Resolution.resolve(target, objectTarget, index);
+    long outside = trusted ? Resolution.resolve(target, objectTarget, 0, edgesHere, index) : 0;
+    if (later != null) {
+      if (trusted) {
+        outside += Resolution.resolve(later.target, objectTarget, edgesHere, edgesLater, index);
+      }
+      later.target.clear();
+    }
     target.clear();
     pages = null;
     int[] rootObject = findAll(index, rootAddress.drain());
@@ -582,11 +693,28 @@ public final class HeapSnapshotBuilder {
     for (int r = 0; r < kinds.length; r++) {
       kind[r] = (byte) kinds[r];
     }
+    int[] types = new int[n];
+    type.drainInto(types, 0);
+    int[] sizes = new int[n];
+    size.drainInto(sizes, 0);
+    if (later != null) {
+      // The later walk numbered its types by itself: renumbered as one walk would have, in order
+      // of first use.
+      later.type.drainInto(types, na);
+      int[] renumbered = new int[later.typeIds.size()];
+      for (int t = 0; t < renumbered.length; t++) {
+        renumbered[t] = typeIds.indexOf(later.typeIds.idOf(t));
+      }
+      for (int i = na; i < n; i++) {
+        types[i] = renumbered[types[i]];
+      }
+      later.size.drainInto(sizes, na);
+      later.bigSizes.forEach((i, big) -> bigSizes.put(i + na, big));
+    }
     int typeCount = typeIds.size();
     String[] names = new String[typeCount];
     typeModuleIds = new long[typeCount];
     int unnamed = 0;
-    int[] types = type.drain();
     int[] perType = new int[typeCount];
     for (int t : types) {
       perType[t]++;
@@ -609,11 +737,11 @@ public final class HeapSnapshotBuilder {
               + " objects have a type the runtime did not name (another session keeps the Type"
               + " keyword on, so the runtime did not send its names again)");
     }
-    return Optional.of(
+    HeapSnapshot snapshot =
         new HeapSnapshot(
             gcNumber,
             addresses,
-            size.drain(),
+            sizes,
             bigSizes,
             types,
             names,
@@ -628,7 +756,11 @@ public final class HeapSnapshotBuilder {
             outside,
             null,
             new WalkProblems(found, stopsByKind, bytesNotWalked),
-            !exactRoots));
+            !exactRoots);
+    if (ascending) {
+      snapshot.addressesInOrder();
+    }
+    return Optional.of(snapshot);
   }
 
   /**
@@ -852,15 +984,20 @@ public final class HeapSnapshotBuilder {
       }
     }
     size.addAll(column, n);
-    long lastId = 0;
-    int last = -1;
+    // Heaps interleave a few types (an object, its string, its array): the ids met last, by a
+    // few of their bits, are numbered without the table's lookup.
+    long[] seenId = recentIds;
+    int[] seenIndex = recentIndexes;
     for (int j = 0; j < n; j++) {
       long id = typeId[j];
-      if (id != lastId || last < 0) {
-        last = typeIds.indexOf(id);
-        lastId = id;
+      int r = (int) (id ^ id >>> 7) & (RECENT_TYPES - 1);
+      int t = seenIndex[r] - 1;
+      if (t < 0 || seenId[r] != id) {
+        t = typeIds.indexOf(id);
+        seenId[r] = id;
+        seenIndex[r] = t + 1;
       }
-      column[j] = last;
+      column[j] = t;
     }
     type.addAll(column, n);
     long claimed = claimedEdges;
@@ -871,6 +1008,13 @@ public final class HeapSnapshotBuilder {
     firstEdge.addAll(column, n);
     claimedEdges = claimed;
   }
+
+  private static final int RECENT_TYPES = 64;
+
+  /** The type ids {@link #addNodes} met last and their numbers + 1 (0: none yet). */
+  private final long[] recentIds = new long[RECENT_TYPES];
+
+  private final int[] recentIndexes = new int[RECENT_TYPES];
 
   /** One event's worth of a column, reused. */
   private int[] scratch = new int[0];

@@ -67,15 +67,29 @@ final class IntColumn {
     }
   }
 
+  /** Empties the column. */
+  void clear() {
+    chunks = new int[4][];
+    size = 0;
+  }
+
   /** The values as one array; the column is empty afterwards. */
   int[] drain() {
-    int[] all = new int[size];
+    int[] all = new int[size()];
+    drainInto(all, 0);
+    return all;
+  }
+
+  /**
+   * The values into {@code all} from {@code at}, freeing each chunk as soon as it is copied; the
+   * column is empty afterwards.
+   */
+  void drainInto(int[] all, int at) {
     for (int c = 0; c * (long) CHUNK < size; c++) {
       int from = c << SHIFT;
-      System.arraycopy(chunks[c], 0, all, from, Math.min(CHUNK, size - from));
+      System.arraycopy(chunks[c], 0, all, at + from, Math.min(CHUNK, size - from));
       chunks[c] = null;
     }
     size = 0;
-    return all;
   }
 }

@@ -137,14 +137,22 @@ final class LongColumn {
 
   /** The values as one array; the column is empty afterwards. */
   long[] drain() {
+    long[] all = new long[size()];
+    drainInto(all, 0);
+    return all;
+  }
+
+  /**
+   * The values into {@code all} from {@code at}, freeing each chunk as soon as it is copied; the
+   * column is empty afterwards.
+   */
+  void drainInto(long[] all, int at) {
     settle();
-    long[] all = new long[size];
     for (int c = 0; c * (long) CHUNK < size; c++) {
       int from = c << SHIFT;
-      System.arraycopy(chunks[c], 0, all, from, Math.min(CHUNK, size - from));
+      System.arraycopy(chunks[c], 0, all, at + from, Math.min(CHUNK, size - from));
       chunks[c] = null;
     }
     size = 0;
-    return all;
   }
 }

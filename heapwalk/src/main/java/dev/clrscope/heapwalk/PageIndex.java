@@ -62,6 +62,16 @@ final class PageIndex {
     return ordered;
   }
 
+  /**
+   * Whether the objects came in ascending address order (each page after the one before, and in
+   * order on it): the walk's objects are then numbered in address order.
+   */
+  boolean ascending() {
+    return ordered && ascending;
+  }
+
+  private boolean ascending = true;
+
   /** {@link #add} of {@code addresses[0..n)}. */
   void addAll(long[] addresses, int n) {
     ranks = null;
@@ -96,6 +106,9 @@ final class PageIndex {
       return;
     }
     if (page != currentPage) {
+      if (page < currentPage) {
+        ascending = false;
+      }
       if (pages * 2 >= mask) {
         grow();
       }
@@ -108,6 +121,9 @@ final class PageIndex {
       key[slot] = page + 1;
       first[slot] = i;
       pages++;
+      if (firstPage < 0) {
+        firstPage = page;
+      }
       currentPage = page;
       currentSlot = slot;
       lastGranule = -1;
@@ -119,6 +135,55 @@ final class PageIndex {
     bits[currentSlot * words + (granule >>> 6)] |= 1L << granule;
     lastGranule = granule;
   }
+
+  /**
+   * Takes {@code later}'s objects after this one's: the index of objects added to another index, of
+   * addresses above all of this one's, numbered from {@code offset} (this one's count). A page both
+   * hold leaves the index unordered.
+   */
+  void append(PageIndex later, int offset) {
+    ranks = null;
+    if (later.words != words) {
+      throw new IllegalArgumentException("pages of another pointer size");
+    }
+    boolean wasAscending = ascending();
+    long lastPage = currentPage;
+    for (int s = 0; s < later.key.length; s++) {
+      if (later.key[s] == 0) {
+        continue;
+      }
+      if (pages * 2 >= mask) {
+        grow();
+      }
+      long page = later.key[s] - 1;
+      int slot = slotOf(page);
+      if (key[slot] != 0) {
+        ordered = false;
+        continue;
+      }
+      key[slot] = page + 1;
+      first[slot] = later.first[s] + offset;
+      System.arraycopy(later.bits, s * words, bits, slot * words, words);
+      pages++;
+    }
+    ordered &= later.ordered;
+    ascending =
+        wasAscending
+            && later.ascending()
+            && (later.count == 0 || count == 0 || later.firstPage > lastPage);
+    if (count == 0) {
+      firstPage = later.firstPage;
+    }
+    count += later.count;
+    if (later.currentPage >= 0) {
+      currentPage = later.currentPage;
+      currentSlot = slotOf(currentPage);
+      lastGranule = later.lastGranule;
+    }
+  }
+
+  /** The page of the first object added, or -1. */
+  private long firstPage = -1;
 
   private void grow() {
     long[] oldKey = key;

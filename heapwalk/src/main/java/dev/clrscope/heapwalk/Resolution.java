@@ -21,22 +21,26 @@ final class Resolution {
 
   private final LongColumn from;
   private final int[] into;
+  private final int at;
+  private final int count;
   private final LongToIntFunction index;
   private final int units;
   private final AtomicInteger nextUnit = new AtomicInteger();
   private final AtomicIntegerArray unitsLeft;
   private final AtomicLong outside = new AtomicLong();
 
-  private Resolution(LongColumn from, int[] into, LongToIntFunction index) {
+  private Resolution(LongColumn from, int[] into, int at, int count, LongToIntFunction index) {
     this.from = from;
     this.into = into;
+    this.at = at;
+    this.count = count;
     this.index = index;
-    units = (into.length + UNIT - 1) / UNIT;
+    units = (count + UNIT - 1) / UNIT;
     int chunk = LongColumn.chunkSize();
-    int chunks = (into.length + chunk - 1) / chunk;
+    int chunks = (count + chunk - 1) / chunk;
     unitsLeft = new AtomicIntegerArray(chunks);
     for (int c = 0; c < chunks; c++) {
-      int entries = Math.min(chunk, into.length - c * chunk);
+      int entries = Math.min(chunk, count - c * chunk);
       unitsLeft.set(c, (entries + UNIT - 1) / UNIT);
     }
   }
@@ -47,9 +51,14 @@ final class Resolution {
    * many nonzero addresses found no object.
    */
   static long resolve(LongColumn from, int[] into, LongToIntFunction index) {
+    return resolve(from, into, 0, into.length, index);
+  }
+
+  /** {@link #resolve} of {@code count} entries into {@code into} from {@code at}. */
+  static long resolve(LongColumn from, int[] into, int at, int count, LongToIntFunction index) {
     from.seal();
-    Resolution r = new Resolution(from, into, index);
-    if (into.length < PARALLEL_FROM || Runtime.getRuntime().availableProcessors() < 2) {
+    Resolution r = new Resolution(from, into, at, count, index);
+    if (count < PARALLEL_FROM || Runtime.getRuntime().availableProcessors() < 2) {
       r.work();
       return r.outside.get();
     }
@@ -84,7 +93,7 @@ final class Resolution {
     int lastObject = -1;
     for (int u; (u = nextUnit.getAndIncrement()) < units; ) {
       int start = u * UNIT;
-      int end = Math.min(into.length, start + UNIT);
+      int end = Math.min(count, start + UNIT);
       int c = start / chunk;
       long[] addresses = from.chunkAt(start);
       for (int k = start, j = start - c * chunk; k < end; k++, j++) {
@@ -97,7 +106,7 @@ final class Resolution {
           lastAddress = a;
           lastObject = o;
         }
-        into[k] = o;
+        into[at + k] = o;
         if (o < 0 && a != 0) {
           missed++;
         }

@@ -24,7 +24,10 @@ final class ChildTriage implements DumpTriage {
     command.addAll(
         List.of(
             "-XX:+UseSerialGC",
+            // The launcher's options for heap graphs (the clrscope script says why).
             "-XX:PretenureSizeThreshold=1m",
+            "-XX:InitialRAMPercentage=3",
+            "-XX:NewRatio=8",
             "-XX:-UsePerfData",
             "-Dfile.encoding=UTF-8",
             "-Dsun.stdout.encoding=UTF-8",
