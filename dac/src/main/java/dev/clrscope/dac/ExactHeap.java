@@ -134,7 +134,7 @@ final class ExactHeap {
   /**
    * Heaps of fewer bytes than this are walked on one thread: a second costs more than it saves (a
    * thread, a second builder and their hand-overs). The system property {@code
-   * clrscope.heap.twoWalksFrom} sets another bound: the tests walk small cores in two with it.
+   * clrscope.heap.twoWalksFrom} sets another bound: the tests walk small cores in two with 0.
    */
   static final long TWO_WALKS_FROM = Long.getLong("clrscope.heap.twoWalksFrom", 64L << 20);
 
@@ -166,8 +166,9 @@ final class ExactHeap {
         best = k;
       }
     }
-    // Halves further apart than 3 to 1 gain little over one walk.
-    return bestGap <= total / 2 ? best : -1;
+    // Halves further apart than 3 to 1 gain little over one walk (a bound of 0 walks every heap of
+    // two segments or more in two).
+    return bestGap <= total / 2 || TWO_WALKS_FROM == 0 ? best : -1;
   }
 
   /**
