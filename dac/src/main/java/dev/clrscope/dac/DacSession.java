@@ -197,10 +197,12 @@ public final class DacSession implements AutoCloseable {
   /**
    * Starts opening {@code core} ahead of the command that will read it (the DAC process, while it
    * parses the command): {@link #openCore} takes it, when asked for that file with options that
-   * find the same DAC. The DAC is looked for without downloading it.
+   * find the same DAC. The DAC is looked for without downloading it. When {@code graph}, the heap's
+   * graph is read once the core is open (its {@link ClrHeap#snapshot}, on the owner thread, where
+   * the command's calls then wait for it): for a command that reads the graph before anything else.
    */
-  public static void openCoreAhead(Path core) {
-    EarlyCore.start(core);
+  public static void openCoreAhead(Path core, boolean graph) {
+    EarlyCore.start(core, graph);
   }
 
   /** Closes a core {@link #openCoreAhead opened ahead} that no command took. */

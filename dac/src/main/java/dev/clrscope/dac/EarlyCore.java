@@ -27,22 +27,43 @@ final class EarlyCore {
   private final List<String> notes = new ArrayList<>();
   private final CompletableFuture<DacSession> session;
 
-  private EarlyCore(Path core) {
+  private EarlyCore(Path core, boolean graph) {
     this.core = core;
     this.options = DacOptions.defaults().withSymbolServer(null).withNotes(this::note);
-    this.session =
-        CompletableFuture.supplyAsync(
-            this::open,
-            work -> {
-              Thread t = new Thread(work, "clrscope-dac early " + core.getFileName());
-              t.setDaemon(true);
-              t.start();
-            });
+    this.session = new CompletableFuture<>();
+    Thread t =
+        new Thread(
+            () -> {
+              DacSession s = open();
+              session.complete(s);
+              if (graph && s != null) {
+                readGraph(s);
+              }
+            },
+            "clrscope-dac early " + core.getFileName());
+    t.setDaemon(true);
+    t.start();
   }
 
-  /** Starts opening {@code core}; one opened before and not taken is closed. */
-  static void start(Path core) {
-    drop(PENDING.getAndSet(new EarlyCore(core)));
+  /**
+   * Reads the heap's graph, kept by the session's heap view for the command: the command's calls
+   * wait behind it on the owner thread. A failure is the command's to meet and say, when it reads
+   * the graph itself.
+   */
+  private static void readGraph(DacSession s) {
+    try {
+      s.heap().snapshot();
+    } catch (RuntimeException | Error e) {
+      // The command reads it again, and says what is wrong.
+    }
+  }
+
+  /**
+   * Starts opening {@code core} (and reading its graph when {@code graph}); one opened before and
+   * not taken is closed.
+   */
+  static void start(Path core, boolean graph) {
+    drop(PENDING.getAndSet(new EarlyCore(core, graph)));
   }
 
   /** Closes a core opened ahead that no command took. */

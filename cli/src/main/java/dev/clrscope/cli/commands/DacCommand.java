@@ -4,6 +4,7 @@ import dev.clrscope.dac.DacSession;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A command that reads a core or a paused process through the runtime's DAC. It never runs in the
@@ -52,6 +53,38 @@ public interface DacCommand {
       }
     }
     return firstCore(words, false);
+  }
+
+  /**
+   * Whether a command of these {@code words}, whose core is opened ahead ({@link
+   * #coreToOpenAhead}), reads the core's whole object graph before anything else: {@code dump-heap
+   * report}, {@code roots} or {@code dominators} of a core, {@code analyze} whose first command is
+   * {@code gcroot}, {@code paths}, {@code retained} or {@code dominators}. The graph is then read
+   * while the command is parsed too.
+   */
+  public static boolean readsGraphFirst(List<String> words) {
+    if (words.size() >= 2 && words.get(0).equals("dump-heap")) {
+      return Set.of("report", "roots", "dominators").contains(words.get(1));
+    }
+    if (words.isEmpty() || !words.get(0).equals("analyze")) {
+      return false;
+    }
+    for (int i = 1; i < words.size(); i++) {
+      String w = words.get(i);
+      String command = null;
+      if ((w.equals("-c") || w.equals("--command")) && i + 1 < words.size()) {
+        command = words.get(i + 1);
+      } else if (w.startsWith("-c=") || w.startsWith("--command=")) {
+        command = w.substring(w.indexOf('=') + 1);
+      } else if (w.startsWith("-c") && w.length() > 2 && !w.startsWith("--")) {
+        command = w.substring(2);
+      }
+      if (command != null) {
+        String name = command.strip().split("\\s+", 2)[0];
+        return Set.of("gcroot", "paths", "retained", "dominators").contains(name);
+      }
+    }
+    return false;
   }
 
   /** The first of {@code words} that names a core file, with options' values or not; or null. */

@@ -171,10 +171,11 @@ public final class DacHost {
       running = true;
       int code;
       // The core the command reads, opened while the command is parsed (as long as opening it
-      // takes, on the other core): the command takes it if it asks for it.
+      // takes, on the other core), and its graph read too when the command reads that first: the
+      // command takes it if it asks for it.
       Path core = DacCommand.coreToOpenAhead(run.words());
       if (core != null) {
-        DacSession.openCoreAhead(core);
+        DacSession.openCoreAhead(core, DacCommand.readsGraphFirst(run.words()));
       }
       try {
         code = Main.run(RunOutput.standard(), run.words().toArray(String[]::new));

@@ -61,4 +61,30 @@ class DacCommandTest {
         .isEqualTo(after);
     assertThat(DacCommand.namesACore(List.of("triage", "--before=" + before))).isTrue();
   }
+
+  @Test
+  void theGraphIsReadAheadOnlyForACommandThatReadsItFirst() {
+    assertThat(DacCommand.readsGraphFirst(List.of("dump-heap", "report", "x.core"))).isTrue();
+    assertThat(DacCommand.readsGraphFirst(List.of("dump-heap", "roots", "x.core", "--type", "T")))
+        .isTrue();
+    assertThat(DacCommand.readsGraphFirst(List.of("dump-heap", "dominators", "x.core"))).isTrue();
+    assertThat(DacCommand.readsGraphFirst(List.of("dump-heap", "diff", "a.core", "b.core")))
+        .isFalse();
+    assertThat(DacCommand.readsGraphFirst(List.of("analyze", "x.core", "-c", "gcroot 0x1")))
+        .isTrue();
+    assertThat(DacCommand.readsGraphFirst(List.of("analyze", "x.core", "--command=paths 0x1")))
+        .isTrue();
+    assertThat(DacCommand.readsGraphFirst(List.of("analyze", "x.core", "-c", " retained -top 5")))
+        .isTrue();
+    assertThat(DacCommand.readsGraphFirst(List.of("analyze", "x.core", "-cdominators"))).isTrue();
+    // The first command decides: the graph read first would make clrstack wait for it.
+    assertThat(
+            DacCommand.readsGraphFirst(
+                List.of("analyze", "x.core", "-c", "clrstack -all", "-c", "gcroot 0x1")))
+        .isFalse();
+    assertThat(DacCommand.readsGraphFirst(List.of("analyze", "x.core"))).isFalse();
+    assertThat(DacCommand.readsGraphFirst(List.of("analyze", "x.core", "-c"))).isFalse();
+    assertThat(DacCommand.readsGraphFirst(List.of("triage", "x.core"))).isFalse();
+    assertThat(DacCommand.readsGraphFirst(List.of())).isFalse();
+  }
 }
