@@ -212,4 +212,38 @@ class GcDescTest {
     assertThat(repeat.gather(48, new long[6], 0, new long[6])).isEqualTo(-1);
     assertThat(runSlots(repeat, 48)).isNull();
   }
+
+  /** Sixteen skips of -2^31 bytes, then two pointers: slots 32 GiB before the object's start. */
+  static GcDesc farBack() {
+    int[] pairs = new int[34];
+    for (int i = 0; i < 16; i++) {
+      pairs[2 * i + 1] = Integer.MIN_VALUE;
+    }
+    pairs[32] = 2;
+    return repeat(0, pairs);
+  }
+
+  @Test
+  void gatherReadsNoWordBeforeTheObjectsFirst() {
+    // From 16: a pointer, back 32 bytes; a pointer (at -8, the header before the object), on 64.
+    GcDesc d = repeat(16, 1, -32, 1, 64);
+    assertThat(slots(d, 48)).containsExactly(16L, -8L);
+    assertThat(runSlots(d, 48)).containsExactly(16L, -8L);
+    // The object's words are all the words there are: its slot at -8 is not among them, so gather
+    // must leave the object to the slot walk (-1). It indexes words[-1] instead.
+    long[] words = {0x1000, 0x2000, 0x3000, 0x4000, 0x5000, 0x6000};
+    assertThat(d.gather(48, words, 0, new long[8])).isEqualTo(-1);
+  }
+
+  @Test
+  void gatherReadsNoSlotFarBeforeTheObjectAsOneOfItsOwn() {
+    GcDesc d = farBack();
+    assertThat(slots(d, 32)).containsExactly(-(1L << 35), -(1L << 35) + 8);
+    // (int) (offset >>> 3) of -2^35 is 0: gather reads the object's own first two words (its
+    // method table and first field) as the references 32 GiB before it.
+    long[] words = {0x1000, 0x2000, 0x3000, 0x4000};
+    long[] out = new long[8];
+    int n = d.gather(32, words, 0, out);
+    assertThat(n).isEqualTo(-1);
+  }
 }

@@ -232,4 +232,45 @@ class HeapObjectTest {
       assertThat(references(o)).isEmpty();
     }
   }
+
+  /**
+   * The object at word 8 of the image, the walk's block starting there (as a block starts at the
+   * object the walk reached), of {@code size} bytes with descriptor {@code d}.
+   */
+  private HeapObject atTheBlocksStart(long[] image, GcDesc d, long size) {
+    ClrReader reader = StandInReader.over(new RegionMemory().addWords(IMAGE, image));
+    ClrType type = StandInReader.type(reader, MT, true, d);
+    return object(reader, image, 8, image.length - 8, type, IMAGE + 64, size);
+  }
+
+  @Test
+  void aDescriptorThatStepsBackBeforeTheBlockIsReadAsTheSlotWalkReadsIt() {
+    // A damaged descriptor whose slot is the word before the object: the slot walk reads it from
+    // memory; the gathering walk must agree or leave it to the slot walk, not fail the walk.
+    long[] image = image(random, 64);
+    image[7] = 0x7777;
+    image[10] = 0x1010;
+    HeapObject o = atTheBlocksStart(image, GcDescs.repeat(16, 1, -32, 1, 64), 48);
+    List<Long> expected = references(o);
+    assertThat(expected).containsExactly(0x1010L, 0x7777L);
+
+    int n = o.gatherReferences(); // ArrayIndexOutOfBoundsException: words[-1]
+
+    assertThat(n < 0 ? references(o) : gathered(o, n)).isEqualTo(expected);
+  }
+
+  @Test
+  void aDescriptorThatStepsFarBackGathersNotTheObjectsOwnWords() {
+    // Slots 32 GiB before the object: not in the dump, so no references; gathering must not give
+    // the object's method table and first field in their place.
+    long[] image = image(random, 64);
+    image[8] = MT;
+    image[9] = 0x9999;
+    HeapObject o = atTheBlocksStart(image, GcDescTest.farBack(), 32);
+    assertThat(references(o)).isEmpty();
+
+    int n = o.gatherReferences(); // 2: MT and 0x9999
+
+    assertThat(n < 0 ? references(o) : gathered(o, n)).isEmpty();
+  }
 }
