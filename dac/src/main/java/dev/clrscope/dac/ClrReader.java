@@ -51,6 +51,29 @@ final class ClrReader {
     this.refWindow = new MemoryWindow(memory, 64 << 10);
   }
 
+  /**
+   * A reader of target memory alone, with no DAC behind it, for the tests of what reads through one
+   * (an object's references, the types a second walk asks for): its types are those {@link
+   * #knowType} gives. Anything that needs the DAC fails with a NullPointerException, never a
+   * made-up answer.
+   */
+  ClrReader(TargetMemory memory) {
+    this.session = null;
+    this.sos = null;
+    this.memory = memory;
+    this.globals = null;
+    this.refWindow = new MemoryWindow(memory, 64 << 10);
+  }
+
+  /** Makes {@code mt} known as {@code type} (null: known to be no method table); for tests. */
+  void knowType(long mt, ClrType type) {
+    if (type == null) {
+      notTypes.add(mt);
+    } else {
+      types.put(mt, type);
+    }
+  }
+
   DacSession session() {
     return session;
   }

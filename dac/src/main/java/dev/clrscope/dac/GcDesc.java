@@ -176,6 +176,10 @@ final class GcDesc {
           return n;
         }
         if (stop > offset) {
+          if (offset < 0) {
+            // A skip back before the object (a damaged descriptor): the slot walk reads those.
+            return -1;
+          }
           int k = first + (int) (offset >>> 3);
           int end = k + (int) ((stop - offset) >>> 3);
           if (n + (end - k) > out.length) {

@@ -49,10 +49,10 @@ public record HeapProblems(
 
   /** The problems of two walks as one walk's, {@code lower}'s first. */
   static HeapProblems concat(HeapProblems lower, HeapProblems upper) {
-    if (upper.isEmpty()) {
+    if (upper.isEmpty() && upper.bytesNotWalked == 0) {
       return lower;
     }
-    if (lower.isEmpty()) {
+    if (lower.isEmpty() && lower.bytesNotWalked == 0) {
       return upper;
     }
     Map<HeapProblem.Kind, Integer> byKind = new EnumMap<>(lower.byKind);

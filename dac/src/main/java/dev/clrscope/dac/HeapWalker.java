@@ -78,6 +78,17 @@ final class HeapWalker {
     return t;
   }
 
+  /**
+   * The word at {@code address}, or 0 when it is not readable: read here rather than through the
+   * reader's own buffer, which a walk beside the owner's must not share.
+   */
+  private long wordOrZero(long address) {
+    byte[] w = new byte[8];
+    return reader.memory().read(address, w, 0, 8) == 8
+        ? ByteBuffer.wrap(w).order(ByteOrder.LITTLE_ENDIAN).getLong()
+        : 0;
+  }
+
   WalkSummary walk(List<HeapSegment> segments, HeapVisitor visitor) {
     long started = System.nanoTime();
     HeapObject obj = new HeapObject(reader);
@@ -196,7 +207,7 @@ final class HeapWalker {
               HeapProblem.Kind.TYPE_UNREADABLE,
               segment,
               address,
-              reader.readLongOrZero(mt) == 0 && mt != 0
+              wordOrZero(mt) == 0 && mt != 0
                   ? "the object's type, method table 0x"
                       + Long.toHexString(mt)
                       + ", is not in the dump"
