@@ -88,41 +88,13 @@ final class GcDesc {
 
   /** The reference slots of an object of {@code size} bytes, as offsets from its start. */
   void forEachSlot(long size, SlotVisitor visitor) {
-    if (offsets != null) {
-      for (int i = 0; i < offsets.length; i++) {
-        long offset = offsets[i];
-        long stop = offset + sizes[i] + size;
-        if (offset < 0 || stop > size) {
-          return;
-        }
-        for (; offset < stop; offset += 8) {
-          visitor.slot(offset);
-        }
-      }
-      return;
-    }
-    long offset = repeatStart;
-    if (offset < 0) {
-      return;
-    }
-    long limit = size - 8;
-    while (offset < limit) {
-      long before = offset;
-      for (int i = 0; i < pointers.length; i++) {
-        long stop = offset + 8L * pointers[i];
-        if (stop > size) {
-          return;
-        }
-        for (; offset < stop; offset += 8) {
-          visitor.slot(offset);
-        }
-        offset += skips[i];
-      }
-      if (offset <= before) {
-        // A descriptor that does not advance would loop for ever: not a real one.
-        return;
-      }
-    }
+    eachRun(
+        size,
+        (offset, words) -> {
+          for (long k = 0; k < words; k++) {
+            visitor.slot(offset + 8 * k);
+          }
+        });
   }
 
   /**
@@ -213,22 +185,32 @@ final class GcDesc {
     if (!inWords) {
       return false;
     }
+    eachRun(size, visitor);
+    return true;
+  }
+
+  /**
+   * The one walk of the descriptor's slots, as runs of slots 8 bytes apart (whole words or not):
+   * {@link #forEachSlot} and {@link #forEachRun} read it; {@link #gather} does the same walk
+   * inline, with no call per run, for the heap walk's every object.
+   */
+  private void eachRun(long size, RunVisitor visitor) {
     if (offsets != null) {
       for (int i = 0; i < offsets.length; i++) {
         long offset = offsets[i];
         long stop = offset + sizes[i] + size;
         if (offset < 0 || stop > size) {
-          return true;
+          return;
         }
         if (stop > offset) {
           visitor.run(offset, (stop - offset + 7) >>> 3);
         }
       }
-      return true;
+      return;
     }
     long offset = repeatStart;
     if (offset < 0) {
-      return true;
+      return;
     }
     long limit = size - 8;
     while (offset < limit) {
@@ -236,7 +218,7 @@ final class GcDesc {
       for (int i = 0; i < pointers.length; i++) {
         long stop = offset + 8L * pointers[i];
         if (stop > size) {
-          return true;
+          return;
         }
         if (stop > offset) {
           visitor.run(offset, pointers[i]);
@@ -245,10 +227,10 @@ final class GcDesc {
         offset += skips[i];
       }
       if (offset <= before) {
-        return true;
+        // A descriptor that does not advance would loop for ever: not a real one.
+        return;
       }
     }
-    return true;
   }
 
   /** Receives each run of reference slots: its first slot's offset and how many words it holds. */
