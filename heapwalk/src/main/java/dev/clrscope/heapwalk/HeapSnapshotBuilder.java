@@ -289,6 +289,10 @@ public final class HeapSnapshotBuilder {
         into[at + k] = targets[k];
       }
       f.references = at + n;
+      if (f.references == f.targets.length) {
+        // Full to the last slot, as reference() leaves no batch.
+        flushObjects();
+      }
     } else {
       for (int k = 0; k < n; k++) {
         reference(targets[k]);

@@ -100,6 +100,44 @@ class ExactBuilderTest {
     assertThat(s.retainedSize(0)).isEqualTo(16 + 8L * n + 32L * n);
   }
 
+  /**
+   * References given in bulk that fill a batch to its last slot, then one more given alone: the
+   * full batch is handed over first (a live heap's triage once wrote past its end).
+   */
+  @Test
+  void referencesThatFillABatchExactlyAreHandedOverBeforeTheNext() {
+    HeapSnapshotBuilder b = HeapSnapshotBuilder.exact(8);
+    b.typeName(HOLDER, "Holder");
+    b.typeName(ITEM, "Item");
+    long items = 0x100_0000;
+    int n = 3 * 4 * 4096 + 1;
+    // The first batches hold 4096 objects and four references each: 16384, then 32768.
+    long[] first = new long[4 * 4096];
+    for (int i = 0; i < first.length; i++) {
+      first[i] = items + 32L * i;
+    }
+    long[] second = new long[2 * 4 * 4096];
+    for (int i = 0; i < second.length; i++) {
+      second[i] = items + 32L * (first.length + i);
+    }
+    b.references(first, first.length);
+    b.references(second, second.length);
+    b.reference(items + 32L * (n - 1));
+    b.object(0x1000, 16 + 8L * n, HOLDER, n);
+    for (int i = 0; i < n; i++) {
+      b.object(items + 32L * i, 32, ITEM, 0);
+    }
+    b.root(0x1000, HeapSnapshotBuilder.STATIC_ROOT, "App.Holder.All");
+    b.walkEnded();
+    HeapSnapshot s = b.build().orElseThrow();
+    assertThat(s.problems()).isEmpty();
+    int[] held = s.referencesOf(0);
+    assertThat(held).hasSize(n);
+    for (int i = 0; i < n; i++) {
+      assertThat(held[i]).isEqualTo(i + 1);
+    }
+  }
+
   /** A walk stopped half way ends the thread that fills the columns beside it. */
   @Test
   void anAbandonedWalkLeavesNoThreadBehind() throws InterruptedException {
